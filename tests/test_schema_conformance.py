@@ -1,0 +1,433 @@
+"""Conformance of schemas/promptpack.schema.json with the official PromptPack v1.4.0 schema.
+
+Our schema is written in our own words (descriptions, hints, examples) but must give the
+same verdict and the same error locations as the official one. The official schema is used
+here as a test oracle only; it lives in the shared directory next to the repository.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from ruamel.yaml import YAML
+
+REPO = Path(__file__).resolve().parents[1]
+OUR_SCHEMA_PATH = REPO / "schemas" / "promptpack.schema.json"
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+MANIFEST = CORPUS / "manifest.json"
+OFFICIAL_SCHEMA_PATH = SHARED / "reference" / "promptpack" / "v1.4.0_promptpack.schema.json"
+
+if not (CORPUS.is_dir() and OFFICIAL_SCHEMA_PATH.is_file()):
+    pytest.skip(
+        f"shared test material not found at {SHARED} (needs corpus/ and "
+        "reference/promptpack/v1.4.0_promptpack.schema.json)",
+        allow_module_level=True,
+    )
+
+SUFFIXES = {".json", ".yaml", ".yml"}
+ANNOTATIONS = {"description", "title", "examples", "default", "$comment"}
+
+# Keywords whose value is a single subschema / a map of subschemas / a list of subschemas.
+_SUB_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+_SUB_MAP = ("properties", "patternProperties", "$defs", "dependentSchemas")
+_SUB_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def _load_json(path: Path) -> Any:
+    with path.open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def load_document(path: Path) -> Any:
+    if path.suffix == ".json":
+        return _load_json(path)
+    yaml = YAML(typ="safe", pure=False)
+    with path.open(encoding="utf-8") as fh:
+        return yaml.load(fh)
+
+
+OURS: dict[str, Any] = _load_json(OUR_SCHEMA_PATH)
+OFFICIAL: dict[str, Any] = _load_json(OFFICIAL_SCHEMA_PATH)
+# Separate validators, no shared registry: every official copy declares the same $id.
+OUR_VALIDATOR = Draft202012Validator(OURS)
+OFFICIAL_VALIDATOR = Draft202012Validator(OFFICIAL)
+OUR_FMT_VALIDATOR = Draft202012Validator(OURS, format_checker=Draft202012Validator.FORMAT_CHECKER)
+OFFICIAL_FMT_VALIDATOR = Draft202012Validator(
+    OFFICIAL, format_checker=Draft202012Validator.FORMAT_CHECKER
+)
+
+CORPUS_FILES = sorted(
+    p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in SUFFIXES and p != MANIFEST
+)
+DOCUMENTS: dict[Path, Any] = {p: load_document(p) for p in CORPUS_FILES}
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(CORPUS).as_posix()
+
+
+def pointer(parts: Any) -> str:
+    """JSON pointer (RFC 6901) of a jsonschema error path; "" is the document root."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def error_pointers(validator: Draft202012Validator, instance: Any) -> set[str]:
+    return {pointer(err.absolute_path) for err in validator.iter_errors(instance)}
+
+
+def assert_same_errors(instance: Any, label: str, *, formats: bool = False) -> set[str]:
+    ours_v, official_v = (
+        (OUR_FMT_VALIDATOR, OFFICIAL_FMT_VALIDATOR)
+        if formats
+        else (OUR_VALIDATOR, OFFICIAL_VALIDATOR)
+    )
+    ours = error_pointers(ours_v, instance)
+    official = error_pointers(official_v, instance)
+    assert ours_v.is_valid(instance) == official_v.is_valid(instance), label
+    assert ours == official, (
+        f"{label}: only ours {sorted(ours - official)}, only official {sorted(official - ours)}"
+    )
+    return ours
+
+
+def iter_subschemas(schema: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Yield (location, subschema) for every schema object reachable by keyword."""
+    if not isinstance(schema, dict):
+        return
+    yield where, schema
+    for key in _SUB_ONE:
+        if key in schema:
+            yield from iter_subschemas(schema[key], f"{where}/{key}")
+    for key in _SUB_MAP:
+        for name, sub in schema.get(key, {}).items():
+            yield from iter_subschemas(sub, f"{where}/{key}/{name}")
+    for key in _SUB_LIST:
+        for i, sub in enumerate(schema.get(key, [])):
+            yield from iter_subschemas(sub, f"{where}/{key}/{i}")
+
+
+# --------------------------------------------------------------------------- schema itself
+
+
+def test_corpus_is_present() -> None:
+    assert len(CORPUS_FILES) >= 90, f"only {len(CORPUS_FILES)} corpus files found"
+
+
+def test_our_schema_is_valid_draft_2020_12() -> None:
+    Draft202012Validator.check_schema(OURS)
+    assert OURS["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert OURS["$id"] == "https://pack-lsp.dev/schemas/promptpack.schema.json"
+
+
+def test_every_pattern_has_a_hint() -> None:
+    missing = [
+        where
+        for where, sub in iter_subschemas(OURS)
+        if isinstance(sub.get("pattern"), str)
+        and not (isinstance(sub.get("x-pattern-hint"), str) and sub["x-pattern-hint"].strip())
+    ]
+    assert missing == []
+
+
+def test_every_property_and_definition_has_a_description() -> None:
+    missing = [
+        f"{where}/properties/{name}"
+        for where, sub in iter_subschemas(OURS)
+        for name, prop in sub.get("properties", {}).items()
+        if not (isinstance(prop.get("description"), str) and prop["description"].strip())
+    ]
+    missing += [
+        f"#/$defs/{name}"
+        for name, sub in OURS["$defs"].items()
+        if not (isinstance(sub.get("description"), str) and sub["description"].strip())
+    ]
+    assert missing == []
+
+
+def test_prompts_map_refers_to_prompt_definition() -> None:
+    prompts = OURS["properties"]["prompts"]
+    assert prompts["type"] == "object"
+    assert prompts["minProperties"] == 1
+    assert prompts["additionalProperties"] == {"$ref": "#/$defs/Prompt"}
+    for name in (
+        "Prompt",
+        "Variable",
+        "Tool",
+        "ToolPolicy",
+        "WorkflowConfig",
+        "WorkflowState",
+        "ArtifactDef",
+        "AgentsConfig",
+        "AgentDef",
+        "SkillSource",
+        "InlineSkill",
+        "SkillPathSource",
+        "Eval",
+        "MetricDef",
+    ):
+        assert name in OURS["$defs"], name
+
+
+def _inline(node: Any, root: dict[str, Any]) -> Any:
+    """Resolve local $refs and drop annotations, leaving only the assertions."""
+    if isinstance(node, list):
+        return [_inline(item, root) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = node["$ref"].removeprefix("#/$defs/")
+        return _inline(root["$defs"][target], root)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ANNOTATIONS or key.startswith("x-") or key == "$defs":
+            continue
+        if key == "properties":
+            out[key] = {name: _inline(sub, root) for name, sub in value.items()}
+        else:
+            out[key] = _inline(value, root)
+    return out
+
+
+def test_assertions_match_official_schema() -> None:
+    """After inlining $refs and dropping annotations both schemas are identical."""
+    root_only = ("$schema", "$id", "version", "x-promptpack-version")
+    ours = {k: v for k, v in _inline(OURS, OURS).items() if k not in root_only}
+    official = {k: v for k, v in _inline(OFFICIAL, OFFICIAL).items() if k not in root_only}
+    assert ours == official
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+@pytest.mark.parametrize("formats", [False, True], ids=["plain", "format-checker"])
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=_rel)
+def test_corpus_file_same_verdict_and_locations(path: Path, formats: bool) -> None:
+    assert_same_errors(DOCUMENTS[path], _rel(path), formats=formats)
+
+
+def _manifest_entries() -> list[dict[str, Any]]:
+    if not MANIFEST.is_file():
+        return []
+    entries: list[dict[str, Any]] = _load_json(MANIFEST)
+    return entries
+
+
+def _manifest_pointer(entry: str) -> str:
+    ptr = entry.split(": ", 1)[0]
+    return "" if ptr == "/" else ptr
+
+
+@pytest.mark.parametrize("entry", _manifest_entries(), ids=lambda e: e["file"])
+def test_manifest_spec_v1_4_errors(entry: dict[str, Any]) -> None:
+    path = CORPUS / entry["file"]
+    expected = {_manifest_pointer(e) for e in entry["spec_v1_4_errors"]}
+    assert error_pointers(OUR_VALIDATOR, load_document(path)) == expected
+
+
+PROMPT_VALIDATOR = Draft202012Validator(
+    {"$schema": OURS["$schema"], "$defs": OURS["$defs"], "$ref": "#/$defs/Prompt"}
+)
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=_rel)
+def test_single_prompt_validation_matches_whole_pack(path: Path) -> None:
+    """Validating one prompt against #/$defs/Prompt reports what the pack check reports."""
+    doc = DOCUMENTS[path]
+    prompts = doc.get("prompts") if isinstance(doc, dict) else None
+    if not isinstance(prompts, dict):
+        pytest.skip("no prompts map")
+    whole = error_pointers(OUR_VALIDATOR, doc)
+    for key, prompt in prompts.items():
+        prefix = pointer(["prompts", key])
+        from_pack = {p[len(prefix) :] for p in whole if p == prefix or p.startswith(prefix + "/")}
+        assert error_pointers(PROMPT_VALIDATOR, prompt) == from_pack, f"{_rel(path)}: {key}"
+
+
+# --------------------------------------------------------------------------- mutations
+
+Mutation = Callable[[dict[str, Any]], bool]
+
+
+def _first_prompt(doc: dict[str, Any]) -> dict[str, Any]:
+    prompt: dict[str, Any] = next(iter(doc["prompts"].values()))
+    return prompt
+
+
+def _first_key(doc: dict[str, Any]) -> str:
+    return str(next(iter(doc["prompts"])))
+
+
+def _ensure_agents(doc: dict[str, Any]) -> dict[str, Any]:
+    key = _first_key(doc)
+    agents: dict[str, Any] = doc.setdefault("agents", {"entry": key, "members": {key: {}}})
+    return agents
+
+
+def _ensure_workflow(doc: dict[str, Any]) -> dict[str, Any]:
+    key = _first_key(doc)
+    workflow: dict[str, Any] = doc.setdefault(
+        "workflow", {"version": 1, "entry": "start", "states": {"start": {"prompt_task": key}}}
+    )
+    return workflow
+
+
+def _first_state(doc: dict[str, Any]) -> dict[str, Any]:
+    state: dict[str, Any] = next(iter(_ensure_workflow(doc)["states"].values()))
+    return state
+
+
+def _ensure_eval(doc: dict[str, Any]) -> dict[str, Any]:
+    evals = doc.setdefault("evals", [])
+    if not evals:
+        evals.append({"id": "e1", "type": "contains", "trigger": "every_turn"})
+    first: dict[str, Any] = evals[0]
+    return first
+
+
+def _set(target: dict[str, Any], key: str, value: Any) -> bool:
+    target[key] = value
+    return True
+
+
+def _drop(target: dict[str, Any], key: str) -> bool:
+    return target.pop(key, None) is not None
+
+
+MUTATIONS: dict[str, Mutation] = {
+    "prompt-missing-id": lambda d: _drop(_first_prompt(d), "id"),
+    "prompt-missing-system-template": lambda d: _drop(_first_prompt(d), "system_template"),
+    "prompt-unknown-key": lambda d: _set(_first_prompt(d), "temperature", 0.2),
+    "prompt-id-wrong-type": lambda d: _set(_first_prompt(d), "id", 7),
+    "prompt-id-bad-pattern": lambda d: _set(_first_prompt(d), "id", "Support Bot"),
+    "prompt-empty-template": lambda d: _set(_first_prompt(d), "system_template", ""),
+    "prompt-empty-name": lambda d: _set(_first_prompt(d), "name", ""),
+    "root-missing-template-engine": lambda d: _drop(d, "template_engine"),
+    "root-unknown-key": lambda d: _set(d, "prompt", {}),
+    "root-id-uppercase": lambda d: _set(d, "id", "My-Pack"),
+    "root-version-two-parts": lambda d: _set(d, "version", "1.0"),
+    "root-name-too-long": lambda d: _set(d, "name", "x" * 201),
+    "prompts-empty": lambda d: _set(d, "prompts", {}),
+    "template-feature-not-in-enum": lambda d: _set(d["template_engine"], "features", ["macros"]),
+    "agents-unknown-key": lambda d: _set(_ensure_agents(d), "router", "x"),
+    "agents-member-unknown-key": lambda d: _set(
+        next(iter(_ensure_agents(d)["members"].values())), "skills", []
+    ),
+    "agents-missing-entry": lambda d: _drop(_ensure_agents(d), "entry"),
+    "agents-members-empty": lambda d: _set(_ensure_agents(d), "members", {}),
+    "workflow-version-string": lambda d: _set(_ensure_workflow(d), "version", "1"),
+    "workflow-version-zero": lambda d: _set(_ensure_workflow(d), "version", 0),
+    "workflow-states-empty": lambda d: _set(_ensure_workflow(d), "states", {}),
+    "workflow-state-missing-prompt-task": lambda d: _drop(_first_state(d), "prompt_task"),
+    "workflow-state-max-visits-zero": lambda d: _set(_first_state(d), "max_visits", 0),
+    "workflow-budget-unknown-key": lambda d: _set(
+        _ensure_workflow(d), "engine", {"budget": {"max_steps": 3}, "timeout": 5}
+    ),
+    "artifact-mode-not-in-enum": lambda d: _set(
+        _first_state(d), "artifacts", {"log": {"type": "text/plain", "mode": "merge"}}
+    ),
+    "tool-choice-not-in-enum": lambda d: _set(
+        _first_prompt(d), "tool_policy", {"tool_choice": "sometimes", "max_rounds": 0}
+    ),
+    "parameters-out-of-range": lambda d: _set(
+        _first_prompt(d), "parameters", {"temperature": 3, "top_k": 0, "top_p": -1}
+    ),
+    "parameters-top-k-null-ok": lambda d: _set(_first_prompt(d), "parameters", {"top_k": None}),
+    "variable-missing-required": lambda d: _set(
+        _first_prompt(d), "variables", [{"name": "9lives", "type": "string"}]
+    ),
+    "tool-name-with-hyphen": lambda d: _set(
+        d.setdefault("tools", {}), "bad-tool", {"name": "bad-tool", "description": "x"}
+    ),
+    "tool-parameters-type-not-object": lambda d: _set(
+        d.setdefault("tools", {}),
+        "t",
+        {"name": "t", "description": "x", "parameters": {"type": "array", "properties": {}}},
+    ),
+    "metric-type-not-in-enum": lambda d: _set(
+        _ensure_eval(d), "metric", {"name": "bad name", "type": "summary"}
+    ),
+    "eval-sample-percentage-too-high": lambda d: _set(_ensure_eval(d), "sample_percentage", 150),
+    "skills-entries-matching-no-form": lambda d: _set(
+        d,
+        "skills",
+        [
+            "./ok",
+            {},
+            {"path": "p", "name": "n"},
+            {"name": "", "description": "d", "instructions": "i"},
+            3,
+        ],
+    ),
+    "media-custom-type-ambiguous": lambda d: _set(
+        _first_prompt(d), "media", {"enabled": True, "model3d": {}, "scan": {"max_size_mb": 1}}
+    ),
+    "media-bad-detail-and-role": lambda d: _set(
+        _first_prompt(d),
+        "media",
+        {
+            "enabled": True,
+            "supported_types": ["Image"],
+            "document": {"extraction_mode": "ocr"},
+            "examples": [
+                {
+                    "name": "x",
+                    "role": "tool",
+                    "parts": [
+                        {"type": "image", "media": {"mime_type": "image/png", "detail": "ultra"}}
+                    ],
+                },
+                {"name": "y", "role": "user", "parts": []},
+            ],
+        },
+    ),
+    "tested-model-bad-date-type": lambda d: _set(
+        _first_prompt(d), "tested_models", [{"provider": "p", "model": "m", "date": 20250101}]
+    ),
+}
+
+
+def _mutation_bases() -> list[Path]:
+    return [
+        p
+        for p in CORPUS_FILES
+        if isinstance(DOCUMENTS[p], dict)
+        and isinstance(DOCUMENTS[p].get("prompts"), dict)
+        and DOCUMENTS[p]["prompts"]
+        and isinstance(DOCUMENTS[p].get("template_engine"), dict)
+        and OFFICIAL_VALIDATOR.is_valid(DOCUMENTS[p])
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_mutation_same_locations(name: str) -> None:
+    bases = _mutation_bases()
+    assert bases, "no valid corpus file to mutate"
+    error_seen = False
+    for path in bases:
+        doc = copy.deepcopy(DOCUMENTS[path])
+        if not MUTATIONS[name](doc):
+            continue
+        errors = assert_same_errors(doc, f"{name} on {_rel(path)}")
+        error_seen = error_seen or bool(errors)
+    if name.endswith("-ok"):
+        assert not error_seen
+    else:
+        assert error_seen, f"mutation {name} never produced an error"
