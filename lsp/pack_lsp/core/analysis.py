@@ -1,0 +1,113 @@
+"""``analyze()``: the one entry point the CLI and the server both call.
+
+text → YAML tree with spans → data → schema diagnostics → pack model → semantic
+checks → configuration (select/ignore/severity) → sorted, frozen diagnostics.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pack_lsp.core import documents
+from pack_lsp.core.config import Config
+from pack_lsp.core.context import CheckContext
+from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.model import Pack, build_pack
+from pack_lsp.core.registry import CHECKS
+from pack_lsp.core.schema import promptpack_validator
+from pack_lsp.core.source import strip_bom
+from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.yamltree import Node, parse, to_data
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything known about one version of one document."""
+
+    text: str
+    lines: LineIndex
+    kind: str | None
+    root: Node | None
+    data: Any
+    pack: Pack | None
+    diagnostics: tuple[Diagnostic, ...]
+    config: Config
+    syntax_error: bool = False
+    path: Path | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def analyze(
+    text: str,
+    *,
+    path: str | Path | None = None,
+    config: Config | None = None,
+    kind: str | None = None,
+    pre_diagnostics: list[Diagnostic] | None = None,
+) -> Analysis:
+    """Analyse one document.
+
+    ``kind`` forces the document kind (otherwise it is detected from the file name
+    and content; an explicitly checked file defaults to PromptPack).
+    ``pre_diagnostics`` are problems found before parsing (such as bad bytes).
+    """
+    import time
+
+    config = config or Config()
+    text = strip_bom(text)
+    file_path = Path(path) if path is not None else None
+    if kind is None:
+        kind = documents.detect(str(path) if path is not None else None, text)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    parsed = parse(text)
+    timings["parse"] = time.perf_counter() - t0
+    diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
+    data: Any = None
+    pack: Pack | None = None
+    if parsed.root is not None:
+        t0 = time.perf_counter()
+        data = to_data(parsed.root)
+        pack = build_pack(parsed.root) if kind == documents.PROMPTPACK else None
+        timings["model"] = time.perf_counter() - t0
+        # With a syntax error the recovered tree is incomplete: only the YAML
+        # problem is reported, so the user is not flooded with follow-on errors.
+        if kind == documents.PROMPTPACK and not parsed.syntax_error:
+            t0 = time.perf_counter()
+            diagnostics.extend(promptpack_validator().validate(parsed.root, data))
+            timings["schema"] = time.perf_counter() - t0
+            if pack is not None:
+                t0 = time.perf_counter()
+                ctx = CheckContext(pack, parsed.root, data, config, parsed.lines, text,
+                                   file_path)
+                for check in CHECKS:
+                    try:
+                        diagnostics.extend(check(ctx))
+                    except Exception:  # a broken rule must not hide the others
+                        log.exception("rule %s failed", getattr(check, "__module__", check))
+                        diagnostics.append(make(
+                            "PP000",
+                            f"pack-lsp internal error in {check.__module__}; please report it",
+                            Span(0, 0),
+                        ))
+                timings["rules"] = time.perf_counter() - t0
+    final = config.apply(diagnostics)
+    final.sort(key=Diagnostic.sort_key)
+    return Analysis(
+        text=text,
+        lines=parsed.lines,
+        kind=kind,
+        root=parsed.root,
+        data=data,
+        pack=pack,
+        diagnostics=tuple(final),
+        config=config,
+        syntax_error=parsed.syntax_error,
+        path=file_path,
+        timings=timings,
+    )

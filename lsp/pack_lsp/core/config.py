@@ -1,0 +1,170 @@
+"""pack-lsp configuration: ``.pack-lsp.toml`` or ``[tool.pack-lsp]`` in pyproject.toml.
+
+The nearest file found walking up from the checked file wins. Keys may be written
+in snake_case, kebab-case or camelCase (``fragment-dialect``, ``fragmentDialect``).
+Editor settings (``packLsp``) are merged over the file's configuration.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from pack_lsp.core.diagnostics import Diagnostic, Severity
+
+DEFAULT_TOOL_NAMESPACES = (
+    "a2a__",
+    "mcp__",
+    "workflow__",
+    "memory__",
+    "skill__",
+    "image__",
+    "video__",
+)
+
+
+class ConfigError(ValueError):
+    """A configuration file or setting that cannot be used."""
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, Severity] = {}
+    profile: Literal["spec", "promptkit"] = "spec"
+    fragment_dialect: Literal["auto", "spec", "promptkit", "python"] = "auto"
+    tool_namespaces: tuple[str, ...] = DEFAULT_TOOL_NAMESPACES
+    exclude: tuple[str, ...] = ()
+    cards: dict[str, Any] = {}
+    source: str | None = None  # the file the configuration came from
+
+    @field_validator("severity", mode="before")
+    @classmethod
+    def _severities(cls, value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise ValueError("severity must be a table of CODE = level")
+        out: dict[str, Severity] = {}
+        for code, level in value.items():
+            if isinstance(level, Severity):
+                out[str(code)] = level
+            else:
+                out[str(code)] = Severity.parse(str(level))
+        return out
+
+    @field_validator("select", "ignore", mode="before")
+    @classmethod
+    def _codes(cls, value: Any) -> Any:
+        if value is None:
+            return value
+        if isinstance(value, str):
+            value = [v for v in re.split(r"[,\s]+", value) if v]
+        return tuple(str(v).strip().upper() for v in value)
+
+    def enabled(self, code: str) -> bool:
+        if self.select is not None and not any(_matches(code, s) for s in self.select):
+            return False
+        return not any(_matches(code, s) for s in self.ignore)
+
+    def severity_for(self, code: str, default: Severity) -> Severity:
+        best: tuple[int, Severity] | None = None
+        for selector, level in self.severity.items():
+            if _matches(code, selector.upper()) and (best is None or len(selector) > best[0]):
+                best = (len(selector), level)
+        return best[1] if best else default
+
+    def apply(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """Filter by select/ignore and apply severity overrides."""
+        out: list[Diagnostic] = []
+        for d in diagnostics:
+            if not self.enabled(d.code):
+                continue
+            level = self.severity_for(d.code, d.severity)
+            out.append(d if level == d.severity else d.with_severity(level))
+        return out
+
+    def merged(self, overrides: Mapping[str, Any]) -> Config:
+        """A copy with ``overrides`` (already normalised or not) applied on top."""
+        data = self.model_dump(exclude_unset=False)
+        data.update(normalise(overrides))
+        return Config.model_validate(data)
+
+
+def _matches(code: str, selector: str) -> bool:
+    return selector == "ALL" or code == selector or code.startswith(selector)
+
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def normalise(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Keys to snake_case, at the top level (nested tables such as cards are kept)."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        k = _CAMEL.sub("_", str(key)).replace("-", "_").lower()
+        out[k] = value
+    return out
+
+
+def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
+    try:
+        data = normalise(raw)
+        if source is not None:
+            data["source"] = source
+        return Config.model_validate(data)
+    except (ValidationError, ValueError) as exc:
+        where = f" in {source}" if source else ""
+        raise ConfigError(f"invalid pack-lsp configuration{where}: {_explain(exc)}") from None
+
+
+def _explain(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        parts = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+            parts.append(f"{loc}: {err['msg']}")
+        return "; ".join(parts)
+    return str(exc)
+
+
+def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
+    """The nearest ``.pack-lsp.toml`` or pyproject with ``[tool.pack-lsp]``."""
+    directory = start if start.is_dir() else start.parent
+    directory = directory.resolve()
+    for folder in (directory, *directory.parents):
+        candidate = folder / ".pack-lsp.toml"
+        if candidate.is_file():
+            return candidate, _read_toml(candidate)
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            data = _read_toml(pyproject)
+            tool = data.get("tool", {})
+            section = tool.get("pack-lsp") if isinstance(tool, Mapping) else None
+            if isinstance(section, Mapping):
+                return pyproject, section
+    return None
+
+
+def _read_toml(path: Path) -> Mapping[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+
+
+def load_for(path: Path | None) -> Config:
+    """Configuration that applies to the file at ``path`` (defaults if none)."""
+    if path is None:
+        return Config()
+    found = find_config_file(path)
+    if found is None:
+        return Config()
+    file, section = found
+    return from_mapping(section, str(file))

@@ -1,0 +1,135 @@
+"""Diagnostic data and the rule registry.
+
+A ``Diagnostic`` is frozen data: a stable code, an effective severity, a plain-words
+message, the span at fault, related locations, tags and optional ``data`` that a
+quick fix needs. Each code's default severity, name and documentation live in one
+table, ``REGISTRY``, filled by the modules listed in ``pack_lsp.core.registry``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from pack_lsp.core.text import Span
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that a smaller value is more severe (as in LSP)."""
+
+    ERROR = 1
+    WARNING = 2
+    INFORMATION = 3
+    HINT = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        key = text.strip().lower()
+        aliases = {"info": "information", "warn": "warning", "note": "information"}
+        key = aliases.get(key, key)
+        for member in cls:
+            if member.label == key:
+                return member
+        raise ValueError(
+            f"unknown severity {text!r}; expected one of error, warning, information, hint"
+        )
+
+
+class Tag(enum.Enum):
+    UNNECESSARY = "unnecessary"
+    DEPRECATED = "deprecated"
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another location that explains a diagnostic (e.g. the first duplicate key).
+
+    ``path`` is ``None`` for a location in the same document.
+    """
+
+    span: Span
+    message: str
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """One diagnostic code, documented.
+
+    ``example`` is a short pack excerpt that triggers the rule and ``fix`` says how
+    to resolve it; both are rendered into docs/rules.md.
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    example: str
+    fix: str
+    category: str = ""
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    related: tuple[Related, ...] = ()
+    tags: tuple[Tag, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    path: str | None = None  # set when the diagnostic belongs to another file
+
+    def with_severity(self, severity: Severity) -> Diagnostic:
+        return replace(self, severity=severity)
+
+    def sort_key(self) -> tuple[int, int, str, str]:
+        return (self.span.start, self.span.end, self.code, self.message)
+
+
+REGISTRY: dict[str, RuleInfo] = {}
+
+
+def register(rules: Iterable[RuleInfo]) -> None:
+    for rule in rules:
+        existing = REGISTRY.get(rule.code)
+        if existing is not None and existing != rule:
+            raise ValueError(f"diagnostic code {rule.code} registered twice")
+        REGISTRY[rule.code] = rule
+
+
+def rule(code: str) -> RuleInfo:
+    from pack_lsp.core import registry  # noqa: F401  (fills REGISTRY on first use)
+
+    return REGISTRY[code]
+
+
+def make(
+    code: str,
+    message: str,
+    span: Span,
+    *,
+    related: Iterable[Related] = (),
+    tags: Iterable[Tag] = (),
+    data: Mapping[str, Any] | None = None,
+) -> Diagnostic:
+    """Build a diagnostic with the code's default severity from the registry."""
+    return Diagnostic(
+        code=code,
+        severity=rule(code).severity,
+        message=message,
+        span=span,
+        related=tuple(related),
+        tags=tuple(tags),
+        data=MappingProxyType(dict(data)) if data else _EMPTY,
+    )

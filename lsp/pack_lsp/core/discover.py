@@ -1,0 +1,66 @@
+"""Finding PromptPack files under the paths given to ``--check``."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pack_lsp.core import documents
+
+SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
+     ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+)
+#: Files larger than this are not sniffed by content (they are still checked when
+#: their name marks them as packs or when they are named explicitly).
+SNIFF_LIMIT = 32 * 1024 * 1024
+
+
+def _excluded(path: Path, root: Path, exclude: Iterable[str]) -> bool:
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        rel = path.as_posix()
+    for pattern in exclude:
+        if (
+            fnmatch.fnmatch(rel, pattern)
+            or fnmatch.fnmatch(path.name, pattern)
+            or fnmatch.fnmatch(path.as_posix(), pattern)
+        ):
+            return True
+    return False
+
+
+def is_pack_file(path: Path) -> bool:
+    """True for files named like packs, or YAML/JSON files whose content is a pack."""
+    if documents.kind_from_name(path.name) is not None:
+        return True
+    if not documents.is_data_file(path.name):
+        return False
+    try:
+        if path.stat().st_size > SNIFF_LIMIT:
+            return False
+        raw = path.read_bytes()
+    except OSError:
+        return False
+    text = raw.decode("utf-8", errors="replace")
+    return documents.sniff(text) is not None
+
+
+def find_packs(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
+    """Pack files below ``directory``, sorted, skipping VCS and tool folders."""
+    exclude = tuple(exclude)
+    for folder, dirs, files in os.walk(directory):
+        here = Path(folder)
+        dirs[:] = sorted(
+            d for d in dirs
+            if d not in SKIP_DIRS and not _excluded(here / d, directory, exclude)
+        )
+        for name in sorted(files):
+            candidate = here / name
+            if _excluded(candidate, directory, exclude):
+                continue
+            if is_pack_file(candidate):
+                yield candidate

@@ -1,0 +1,559 @@
+"""A typed model of a PromptPack, built from the YAML tree.
+
+Every entity keeps the span of its key and of its value, and every reference
+(tool names, agent entry/members, workflow targets, ...) keeps the span of the
+string that names it. The builder never rejects input: a field of the wrong type is
+simply absent from the model (the schema validation reports it), so a document
+that is mid-edit still yields every part that can be read.
+
+Models are built with ``model_construct`` (no re-validation): the builder is the
+single place that checks types.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pack_lsp.core.text import Span
+from pack_lsp.core.yamltree import (
+    MappingNode,
+    Node,
+    Pair,
+    ScalarNode,
+    SequenceNode,
+    deref,
+    to_data,
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+
+class Located(_Model):
+    """A scalar value with the span of the text that wrote it."""
+
+    value: Any
+    span: Span
+
+    @property
+    def text(self) -> str:
+        return self.value if isinstance(self.value, str) else str(self.value)
+
+
+class Template(_Model):
+    """A template string (system template, fragment, override) and its scalar node.
+
+    ``node`` gives access to the source so placeholders can be mapped back to exact
+    positions (see ``pack_lsp.core.scalars``).
+    """
+
+    text: str
+    span: Span
+    node: ScalarNode = Field(exclude=True, repr=False)
+    field: str = "system_template"
+
+
+class Entry(_Model):
+    """Something defined as a key of a mapping: ``key`` and its spans."""
+
+    key: str
+    key_span: Span
+    span: Span  # the value
+
+
+class TemplateEngine(_Model):
+    version: Located | None = None
+    syntax: Located | None = None
+    features: list[Located] = []
+    span: Span
+
+
+class Variable(_Model):
+    name: Located | None = None
+    type: Located | None = None
+    required: Located | None = None
+    default: Located | None = None
+    description: Located | None = None
+    enum: list[Located] | None = None
+    span: Span
+
+
+class ToolPolicy(_Model):
+    tool_choice: Located | None = None
+    blocklist: list[Located] = []
+    span: Span
+
+
+class ModelOverride(Entry):
+    templates: list[Template] = []
+
+
+class Eval(_Model):
+    id: Located | None = None
+    type: Located | None = None
+    trigger: Located | None = None
+    span: Span
+
+
+class Prompt(Entry):
+    id: Located | None = None
+    name: Located | None = None
+    version: Located | None = None
+    description: Located | None = None
+    system_template: Template | None = None
+    variables: list[Variable] = []
+    variables_span: Span | None = None
+    tools: list[Located] = []
+    tools_span: Span | None = None
+    tool_policy: ToolPolicy | None = None
+    model_overrides: dict[str, ModelOverride] = {}
+    evals: list[Eval] = []
+    media_types: list[Located] = []
+
+    def templates(self) -> list[Template]:
+        out = [self.system_template] if self.system_template is not None else []
+        for override in self.model_overrides.values():
+            out.extend(override.templates)
+        return out
+
+
+class Tool(Entry):
+    name: Located | None = None
+    description: Located | None = None
+    parameters: Any = None
+
+
+class Fragment(Entry):
+    template: Template | None = None
+
+
+class Artifact(Entry):
+    type: Located | None = None
+    mode: Located | None = None
+    description: Located | None = None
+
+
+class Transition(_Model):
+    event: Located
+    target: Located | None = None
+
+
+class State(Entry):
+    prompt_task: Located | None = None
+    description: Located | None = None
+    on_event: list[Transition] = []
+    on_event_span: Span | None = None
+    terminal: Located | None = None
+    max_visits: Located | None = None
+    on_max_visits: Located | None = None
+    persistence: Located | None = None
+    orchestration: Located | None = None
+    skills: Located | None = None
+    artifacts: dict[str, Artifact] = {}
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal is not None and self.terminal.value is True
+
+
+class Workflow(Entry):
+    version: Located | None = None
+    entry: Located | None = None
+    states: dict[str, State] = {}
+    states_span: Span | None = None
+
+
+class Member(Entry):
+    description: Located | None = None
+    tags: list[Located] = []
+    tags_span: Span | None = None
+    input_modes: list[Located] = []
+    input_modes_span: Span | None = None
+    output_modes: list[Located] = []
+    output_modes_span: Span | None = None
+    state: Located | None = None
+
+
+class Agents(Entry):
+    entry: Located | None = None
+    members: dict[str, Member] = {}
+    members_span: Span | None = None
+    members_key_span: Span | None = None
+
+
+class Skill(_Model):
+    path: Located | None = None
+    name: Located | None = None
+    preload: Located | None = None
+    inline: bool = False
+    span: Span
+
+
+class Pack(_Model):
+    id: Located | None = None
+    name: Located | None = None
+    version: Located | None = None
+    description: Located | None = None
+    template_engine: TemplateEngine | None = None
+    prompts: dict[str, Prompt] = {}
+    prompts_span: Span | None = None
+    prompts_key_span: Span | None = None
+    fragments: dict[str, Fragment] = {}
+    fragments_span: Span | None = None
+    tools: dict[str, Tool] = {}
+    tools_span: Span | None = None
+    tools_key_span: Span | None = None
+    workflow: Workflow | None = None
+    agents: Agents | None = None
+    skills: list[Skill] = []
+    evals: list[Eval] = []
+    span: Span
+
+
+# --------------------------------------------------------------------------- builder
+
+
+def _located(node: Node | None, *types: type) -> Located | None:
+    node = deref(node)
+    if not isinstance(node, ScalarNode):
+        return None
+    value = node.value
+    if types and (
+        not isinstance(value, types) or (isinstance(value, bool) and bool not in types)
+    ):
+        return None
+    return Located.model_construct(value=value, span=node.span)
+
+
+def _str(m: MappingNode, key: str) -> Located | None:
+    return _located(m.get(key), str)
+
+
+def _any(m: MappingNode, key: str) -> Located | None:
+    node = m.get(key)
+    if isinstance(node, ScalarNode):
+        return Located.model_construct(value=node.value, span=node.span)
+    return None
+
+
+def _bool(m: MappingNode, key: str) -> Located | None:
+    return _located(m.get(key), bool)
+
+
+def _int(m: MappingNode, key: str) -> Located | None:
+    node = m.get(key)
+    if isinstance(node, ScalarNode) and isinstance(node.value, int) and not isinstance(
+        node.value, bool
+    ):
+        return Located.model_construct(value=node.value, span=node.span)
+    return None
+
+
+def _str_list(node: Node | None) -> list[Located]:
+    node = deref(node)
+    if not isinstance(node, SequenceNode):
+        return []
+    out: list[Located] = []
+    for item in node.values():
+        if isinstance(item, ScalarNode) and isinstance(item.value, str):
+            out.append(Located.model_construct(value=item.value, span=item.span))
+    return out
+
+
+def _template(node: Node | None, field: str) -> Template | None:
+    node = deref(node)
+    if isinstance(node, ScalarNode) and isinstance(node.value, str):
+        return Template.model_construct(text=node.value, span=node.span, node=node, field=field)
+    return None
+
+
+def _mapping(node: Node | None) -> MappingNode | None:
+    node = deref(node)
+    return node if isinstance(node, MappingNode) else None
+
+
+def _span_of(node: Node | None) -> Span | None:
+    node = deref(node)
+    return node.span if node is not None else None
+
+
+def _key_span(pair: Pair | None) -> Span | None:
+    return pair.key.span if pair is not None else None
+
+
+def _entries(node: Node | None) -> list[tuple[str, Pair, MappingNode | None]]:
+    m = _mapping(node)
+    if m is None:
+        return []
+    return [(k, p, _mapping(p.value)) for k, p in m.items()]
+
+
+def _value_span(pair: Pair) -> Span:
+    target = deref(pair.value)
+    return target.span if target is not None else pair.value.span
+
+
+def build_variable(node: Node) -> Variable | None:
+    m = _mapping(node)
+    if m is None:
+        return None
+    default_pair = m.pair("default")
+    default = None
+    if default_pair is not None:
+        target = deref(default_pair.value)
+        if target is not None:
+            default = Located.model_construct(value=to_data(target), span=target.span)
+    enum = None
+    validation = _mapping(m.get("validation"))
+    if validation is not None:
+        enum_node = deref(validation.get("enum"))
+        if isinstance(enum_node, SequenceNode):
+            enum = [
+                Located.model_construct(value=to_data(item), span=item.span)
+                for item in enum_node.values()
+            ]
+    return Variable.model_construct(
+        name=_str(m, "name"),
+        type=_str(m, "type"),
+        required=_bool(m, "required"),
+        default=default,
+        description=_str(m, "description"),
+        enum=enum,
+        span=m.span,
+    )
+
+
+def build_evals(node: Node | None) -> list[Eval]:
+    seq = deref(node)
+    out: list[Eval] = []
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode):
+                out.append(
+                    Eval.model_construct(
+                        id=_str(item, "id"),
+                        type=_str(item, "type"),
+                        trigger=_str(item, "trigger"),
+                        span=item.span,
+                    )
+                )
+    return out
+
+
+def build_prompt(key: str, pair: Pair) -> Prompt:
+    m = _mapping(pair.value)
+    fields: dict[str, Any] = {"key": key, "key_span": pair.key.span, "span": _value_span(pair)}
+    if m is None:
+        return Prompt.model_construct(**fields)
+    variables: list[Variable] = []
+    vars_node = deref(m.get("variables"))
+    if isinstance(vars_node, SequenceNode):
+        for item in vars_node.values():
+            var = build_variable(item)
+            if var is not None:
+                variables.append(var)
+    policy = None
+    pm = _mapping(m.get("tool_policy"))
+    if pm is not None:
+        policy = ToolPolicy.model_construct(
+            tool_choice=_str(pm, "tool_choice"),
+            blocklist=_str_list(pm.get("blocklist")),
+            span=pm.span,
+        )
+    overrides: dict[str, ModelOverride] = {}
+    for okey, opair, om in _entries(m.get("model_overrides")):
+        templates: list[Template] = []
+        if om is not None:
+            for field in ("system_template", "system_template_prefix", "system_template_suffix"):
+                t = _template(om.get(field), field)
+                if t is not None:
+                    templates.append(t)
+        overrides[okey] = ModelOverride.model_construct(
+            key=okey, key_span=opair.key.span, span=_value_span(opair), templates=templates
+        )
+    media_types: list[Located] = []
+    media = _mapping(m.get("media"))
+    if media is not None:
+        media_types = _str_list(media.get("supported_types"))
+    fields.update(
+        id=_str(m, "id"),
+        name=_str(m, "name"),
+        version=_str(m, "version"),
+        description=_str(m, "description"),
+        system_template=_template(m.get("system_template"), "system_template"),
+        variables=variables,
+        variables_span=_span_of(m.get("variables")),
+        tools=_str_list(m.get("tools")),
+        tools_span=_span_of(m.get("tools")),
+        tool_policy=policy,
+        model_overrides=overrides,
+        evals=build_evals(m.get("evals")),
+        media_types=media_types,
+    )
+    return Prompt.model_construct(**fields)
+
+
+def build_state(key: str, pair: Pair) -> State:
+    m = _mapping(pair.value)
+    fields: dict[str, Any] = {"key": key, "key_span": pair.key.span, "span": _value_span(pair)}
+    if m is None:
+        return State.model_construct(**fields)
+    transitions: list[Transition] = []
+    on_event = _mapping(m.get("on_event"))
+    if on_event is not None:
+        for _ev, epair in on_event.items():
+            event = _located(epair.key)
+            if event is None:
+                continue
+            event = Located.model_construct(value=epair.key_text, span=event.span)
+            transitions.append(
+                Transition.model_construct(event=event, target=_located(epair.value, str))
+            )
+    artifacts: dict[str, Artifact] = {}
+    for akey, apair, am in _entries(m.get("artifacts")):
+        artifacts[akey] = Artifact.model_construct(
+            key=akey,
+            key_span=apair.key.span,
+            span=_value_span(apair),
+            type=_str(am, "type") if am is not None else None,
+            mode=_str(am, "mode") if am is not None else None,
+            description=_str(am, "description") if am is not None else None,
+        )
+    fields.update(
+        prompt_task=_str(m, "prompt_task"),
+        description=_str(m, "description"),
+        on_event=transitions,
+        on_event_span=_span_of(m.get("on_event")),
+        terminal=_bool(m, "terminal"),
+        max_visits=_int(m, "max_visits"),
+        on_max_visits=_str(m, "on_max_visits"),
+        persistence=_str(m, "persistence"),
+        orchestration=_str(m, "orchestration"),
+        skills=_str(m, "skills"),
+        artifacts=artifacts,
+    )
+    return State.model_construct(**fields)
+
+
+def build_workflow(pair: Pair) -> Workflow:
+    m = _mapping(pair.value)
+    fields: dict[str, Any] = {"key": "workflow", "key_span": pair.key.span,
+                              "span": _value_span(pair)}
+    if m is None:
+        return Workflow.model_construct(**fields)
+    states = {k: build_state(k, p) for k, p, _ in _entries(m.get("states"))}
+    fields.update(
+        version=_any(m, "version"),
+        entry=_str(m, "entry"),
+        states=states,
+        states_span=_span_of(m.get("states")),
+    )
+    return Workflow.model_construct(**fields)
+
+
+def build_agents(pair: Pair) -> Agents:
+    m = _mapping(pair.value)
+    fields: dict[str, Any] = {"key": "agents", "key_span": pair.key.span,
+                              "span": _value_span(pair)}
+    if m is None:
+        return Agents.model_construct(**fields)
+    members: dict[str, Member] = {}
+    for key, mpair, mm in _entries(m.get("members")):
+        mfields: dict[str, Any] = {"key": key, "key_span": mpair.key.span,
+                                   "span": _value_span(mpair)}
+        if mm is not None:
+            mfields.update(
+                description=_str(mm, "description"),
+                tags=_str_list(mm.get("tags")),
+                tags_span=_span_of(mm.get("tags")),
+                input_modes=_str_list(mm.get("input_modes")),
+                input_modes_span=_span_of(mm.get("input_modes")),
+                output_modes=_str_list(mm.get("output_modes")),
+                output_modes_span=_span_of(mm.get("output_modes")),
+                state=_str(mm, "state"),
+            )
+        members[key] = Member.model_construct(**mfields)
+    fields.update(
+        entry=_str(m, "entry"),
+        members=members,
+        members_span=_span_of(m.get("members")),
+        members_key_span=_key_span(m.pair("members")),
+    )
+    return Agents.model_construct(**fields)
+
+
+def build_skills(node: Node | None) -> list[Skill]:
+    seq = deref(node)
+    out: list[Skill] = []
+    if not isinstance(seq, SequenceNode):
+        return out
+    for item in seq.values():
+        if isinstance(item, ScalarNode) and isinstance(item.value, str):
+            out.append(Skill.model_construct(
+                path=Located.model_construct(value=item.value, span=item.span), span=item.span))
+        elif isinstance(item, MappingNode):
+            if item.get("path") is not None:
+                out.append(Skill.model_construct(
+                    path=_str(item, "path"), preload=_bool(item, "preload"), span=item.span))
+            else:
+                out.append(Skill.model_construct(
+                    name=_str(item, "name"), inline=True, span=item.span))
+    return out
+
+
+def build_pack(root: Node | None) -> Pack | None:
+    """Build the model; ``None`` only when the document is not a mapping at all."""
+    m = _mapping(root)
+    if m is None:
+        return None
+    te = None
+    tem = _mapping(m.get("template_engine"))
+    if tem is not None:
+        te = TemplateEngine.model_construct(
+            version=_str(tem, "version"),
+            syntax=_str(tem, "syntax"),
+            features=_str_list(tem.get("features")),
+            span=tem.span,
+        )
+    prompts = {k: build_prompt(k, p) for k, p, _ in _entries(m.get("prompts"))}
+    fragments: dict[str, Fragment] = {}
+    for key, pair, _ in _entries(m.get("fragments")):
+        fragments[key] = Fragment.model_construct(
+            key=key, key_span=pair.key.span, span=_value_span(pair),
+            template=_template(pair.value, "fragment"),
+        )
+    tools: dict[str, Tool] = {}
+    for key, pair, tm in _entries(m.get("tools")):
+        tools[key] = Tool.model_construct(
+            key=key, key_span=pair.key.span, span=_value_span(pair),
+            name=_str(tm, "name") if tm is not None else None,
+            description=_str(tm, "description") if tm is not None else None,
+            parameters=to_data(tm.get("parameters")) if tm is not None else None,
+        )
+    wf_pair = m.pair("workflow")
+    ag_pair = m.pair("agents")
+    return Pack.model_construct(
+        id=_str(m, "id"),
+        name=_str(m, "name"),
+        version=_str(m, "version"),
+        description=_str(m, "description"),
+        template_engine=te,
+        prompts=prompts,
+        prompts_span=_span_of(m.get("prompts")),
+        prompts_key_span=_key_span(m.pair("prompts")),
+        fragments=fragments,
+        fragments_span=_span_of(m.get("fragments")),
+        tools=tools,
+        tools_span=_span_of(m.get("tools")),
+        tools_key_span=_key_span(m.pair("tools")),
+        workflow=build_workflow(wf_pair) if wf_pair is not None and _mapping(wf_pair.value)
+        else None,
+        agents=build_agents(ag_pair) if ag_pair is not None and _mapping(ag_pair.value)
+        else None,
+        skills=build_skills(m.get("skills")),
+        evals=build_evals(m.get("evals")),
+        span=m.span,
+    )

@@ -1,0 +1,85 @@
+"""PP1xx — the pack does not follow the PromptPack schema."""
+
+from __future__ import annotations
+
+from pack_lsp.core.diagnostics import RuleInfo, Severity
+
+E = Severity.ERROR
+CATEGORY = "Schema"
+
+RULES = (
+    RuleInfo(
+        "PP101", "missing-property", E,
+        "A required property is missing. Reported on the key of the object that lacks it "
+        "(on the first key for the pack root or a list item).",
+        "prompts:\n  support:          # ← missing `version`\n    id: support\n"
+        "    name: Support\n    system_template: Hi",
+        "Add the property. Completion inside the object offers every property still missing.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP102", "unknown-property", E,
+        "A property the schema does not define at this place. Reported on the key, with a "
+        "suggestion when a known property is close.",
+        "agent:            # did you mean `agents`?\n  entry: triage",
+        "Rename the key to the suggested property (a quick fix does it) or remove it.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP103", "wrong-type", E,
+        "A value has the wrong type (for example a string where a list is expected).",
+        "prompts:\n  support:\n    tools: lookup_order     # must be a list",
+        "Write the value with the expected type: `tools: [lookup_order]`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP104", "invalid-value", E,
+        "A value is not one of the values the schema allows.",
+        "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
+        "Use one of the listed values.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP105", "pattern-mismatch", E,
+        "A string does not have the required form (identifier, semantic version, ...).",
+        "tools:\n  web_search:\n    name: Web Search     # letters, digits, underscores",
+        "Rewrite the value in the form the message describes, e.g. `web_search`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP106", "out-of-range", E,
+        "A number is outside its allowed range.",
+        "parameters:\n  temperature: 3.5        # 0 to 2",
+        "Use a number inside the range given in the message.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP107", "wrong-size", E,
+        "A string, list or mapping is too short or too long (for example an empty `prompts`).",
+        "prompts: {}",
+        "Add the missing entries or shorten the value.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP108", "duplicate-item", E,
+        "A list that must hold distinct items holds the same item twice.",
+        "template_engine:\n  features: [fragments, fragments]",
+        "Remove the repeated item.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP109", "no-matching-form", E,
+        "A value matches none of the forms allowed at this place (for example a skill "
+        "source that is neither a path, a path object nor an inline skill).",
+        "skills:\n  - {path: ./skills, name: x}",
+        "Write the value in one of the forms described in the message.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP199", "schema-violation", E,
+        "Any other schema constraint that the value breaks.",
+        "(depends on the constraint)",
+        "Follow the message.",
+        CATEGORY,
+    ),
+)

@@ -1,0 +1,313 @@
+"""Schema validation of a pack tree, reported on the exact key or value at fault.
+
+The pack is validated in units: the root (with each prompt only type-checked) and
+every prompt against ``#/$defs/Prompt`` on its own. Errors are the same as one
+whole-document validation, and a unit can later be re-validated alone when only
+that prompt changed (see ``SchemaValidator.validate``'s cache).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.resources import load_schema
+from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.text import Span
+from pack_lsp.core.yamltree import (
+    MappingNode,
+    Node,
+    Pair,
+    PathItem,
+    ScalarNode,
+    SequenceNode,
+    deref,
+    resolve,
+    through_broken_alias,
+)
+
+PROMPTPACK_SCHEMA = "promptpack.schema.json"
+_REQUIRED_RE = re.compile(r"^'(.*)' is a required property$")
+
+
+def dotted(path: Sequence[PathItem]) -> str:
+    """A readable location such as ``prompts.support.tools[2]``."""
+    out = ""
+    for step in path:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += ("." if out else "") + step
+    return out or "the pack root"
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+_TYPE_WORDS = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean (true or false)",
+    "null": "null",
+}
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return value if len(value) <= 60 else value[:57] + "..."
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class SchemaValidator:
+    """Validates pack trees against one PromptPack schema."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        prompts = schema.get("properties", {}).get("prompts", {})
+        item = prompts.get("additionalProperties") if isinstance(prompts, dict) else None
+        self.split = isinstance(item, dict) and item.get("$ref") == "#/$defs/Prompt"
+        root_schema = copy.deepcopy(schema)
+        if self.split:
+            root_schema["properties"]["prompts"]["additionalProperties"] = {"type": "object"}
+        self.root = Draft202012Validator(root_schema)
+        self.prompt = Draft202012Validator(
+            {
+                "$schema": schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
+                "$defs": schema.get("$defs", {}),
+                "$ref": "#/$defs/Prompt",
+            }
+        )
+
+    def errors(self, data: Any) -> Iterator[ValidationError]:
+        yield from self.root.iter_errors(data)
+        if self.split and isinstance(data, dict):
+            prompts = data.get("prompts")
+            if isinstance(prompts, dict):
+                for key, value in prompts.items():
+                    if not isinstance(value, dict):
+                        continue  # the root validation reports the type
+                    for err in self.prompt.iter_errors(value):
+                        err.path.appendleft(key)
+                        err.path.appendleft("prompts")
+                        yield err
+
+    def validate(self, root: Node | None, data: Any) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        seen: set[tuple[str, int, int, str]] = set()
+        for err in self.errors(data):
+            if through_broken_alias(root, tuple(err.absolute_path)):
+                continue  # the alias itself is reported (PP007/PP008/PP009)
+            for diag in _to_diagnostics(err, root):
+                extra = diag.data.get("property") or diag.data.get("key") or ""
+                key = (diag.code, diag.span.start, diag.span.end, str(extra))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(diag)
+        return out
+
+
+@functools.cache
+def promptpack_validator() -> SchemaValidator:
+    return SchemaValidator(load_schema(PROMPTPACK_SCHEMA))
+
+
+# ------------------------------------------------------------------- error → diagnostic
+
+
+def _first_key_span(node: Node | None) -> Span | None:
+    node = deref(node)
+    if isinstance(node, MappingNode) and node.pairs:
+        return node.pairs[0].key.span
+    return None
+
+
+def _object_anchor_span(root: Node | None, path: Sequence[PathItem]) -> Span:
+    """Where to report something about the object at ``path`` as a whole."""
+    node, pair = resolve(root, path)
+    if pair is not None:
+        return pair.key.span
+    first = _first_key_span(node)
+    if first is not None:
+        return first
+    if node is not None:
+        return Span(node.span.start, node.span.start + (1 if node.span.length else 0))
+    return Span(0, 0)
+
+
+def _value_span(root: Node | None, path: Sequence[PathItem]) -> Span:
+    node, pair = resolve(root, path)
+    if node is not None:
+        if node.span.length == 0 and pair is not None:
+            return pair.key.span  # empty value (`key:`): point at the key
+        return node.span
+    if pair is not None:
+        return pair.key.span
+    return Span(0, 0)
+
+
+def _pattern_hint(schema: Any) -> str | None:
+    if isinstance(schema, dict):
+        hint = schema.get("x-pattern-hint")
+        if isinstance(hint, str):
+            return hint
+    return None
+
+
+def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnostic]:
+    path = tuple(err.absolute_path)
+    where = dotted(path)
+    validator = err.validator
+    value = err.instance
+    schema = err.schema if isinstance(err.schema, dict) else {}
+
+    if validator == "required":
+        match = _REQUIRED_RE.match(err.message)
+        required = err.validator_value if isinstance(err.validator_value, list) else []
+        missing = [match.group(1)] if match else [
+            p for p in required if isinstance(value, dict) and p not in value
+        ]
+        span = _object_anchor_span(root, path)
+        for prop in missing:
+            owner = "the pack" if not path else f"`{where}`"
+            yield make(
+                "PP101",
+                f"Missing required property `{prop}` in {owner}",
+                span,
+                data={"kind": "missing-property", "property": prop, "path": list(path)},
+            )
+        return
+
+    if validator in ("additionalProperties", "unevaluatedProperties"):
+        node, _ = resolve(root, path)
+        node = deref(node)
+        allowed = list(schema.get("properties", {}).keys())
+        patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        if not isinstance(node, MappingNode):
+            yield make("PP102", err.message, _value_span(root, path))
+            return
+        present = set(node.effective)
+        for key, pair in node.effective.items():
+            if key in allowed or any(p.search(key) for p in patterns):
+                continue
+            candidates = [a for a in allowed if a not in present]
+            found = suggestions(key, candidates)
+            owner = "the pack root" if not path else f"`{where}`"
+            yield make(
+                "PP102",
+                f"Unknown property `{key}` in {owner}{did_you_mean(key, candidates)}",
+                _pair_key_span(pair),
+                data={
+                    "kind": "unknown-property",
+                    "key": key,
+                    "suggestions": found,
+                    "path": list(path),
+                },
+            )
+        return
+
+    span = _value_span(root, path)
+    data: dict[str, Any] = {"path": list(path)}
+    if validator == "type":
+        expected = err.validator_value
+        types = expected if isinstance(expected, list) else [expected]
+        words = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
+        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}", span, data=data)
+    elif validator in ("enum", "const"):
+        raw = err.validator_value
+        allowed_values: list[Any] = (
+            list(raw) if validator == "enum" and isinstance(raw, list) else [raw]
+        )
+        listed = ", ".join(f"`{_show(v)}`" for v in allowed_values)
+        strings = [v for v in allowed_values if isinstance(v, str)]
+        hint = did_you_mean(value, strings) if isinstance(value, str) else ""
+        found = suggestions(value, strings) if isinstance(value, str) else []
+        yield make(
+            "PP104",
+            f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"
+            if hint else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
+            span,
+            data={**data, "kind": "invalid-value", "suggestions": found,
+                  "allowed": [v for v in allowed_values if isinstance(v, str | int | float)]},
+        )
+    elif validator == "pattern":
+        pattern_hint = _pattern_hint(schema)
+        reason = pattern_hint or f"it must match the pattern `{err.validator_value}`"
+        yield make("PP105", f"`{_show(value)}` is not a valid `{where}`: {reason}", span,
+                   data=data)
+    elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                       "multipleOf"):
+        bound = err.validator_value
+        words = {
+            "minimum": f"at least {bound}",
+            "maximum": f"at most {bound}",
+            "exclusiveMinimum": f"greater than {bound}",
+            "exclusiveMaximum": f"less than {bound}",
+            "multipleOf": f"a multiple of {bound}",
+        }[str(validator)]
+        shown = "NaN" if isinstance(value, float) and math.isnan(value) else _show(value)
+        yield make("PP106", f"`{where}` must be {words} (found {shown})", span, data=data)
+    elif validator in ("minLength", "maxLength", "minItems", "maxItems", "minProperties",
+                       "maxProperties"):
+        n = err.validator_value
+        unit = {
+            "minLength": ("at least", "character"),
+            "maxLength": ("at most", "character"),
+            "minItems": ("at least", "item"),
+            "maxItems": ("at most", "item"),
+            "minProperties": ("at least", "entry"),
+            "maxProperties": ("at most", "entry"),
+        }[str(validator)]
+        noun = unit[1] if n == 1 else (unit[1] + "s" if unit[1] != "entry" else "entries")
+        if validator == "minProperties" or validator == "minItems":
+            msg = f"`{where}` must have {unit[0]} {n} {noun}" + (" (it is empty)" if not value
+                                                                  else "")
+        else:
+            msg = f"`{where}` must have {unit[0]} {n} {noun}"
+        yield make("PP107", msg, span, data=data)
+    elif validator == "uniqueItems":
+        yield make("PP108", f"`{where}` must not contain the same item twice", span, data=data)
+    elif validator in ("oneOf", "anyOf"):
+        detail = ""
+        if err.context:
+            best = best_match(err.context)
+            if best is not None:
+                detail = f" (closest form: {best.message})"
+        yield make("PP109", f"`{where}` does not match any allowed form{detail}", span,
+                   data=data)
+    else:
+        yield make("PP199", f"`{where}`: {err.message}", span, data=data)
+
+
+def _pair_key_span(pair: Pair) -> Span:
+    key = pair.key
+    if isinstance(key, ScalarNode | SequenceNode | MappingNode):
+        return key.span
+    return key.span

@@ -1,0 +1,65 @@
+"""Did-you-mean suggestions: edit distance plus prefix/suffix matches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def distance(a: str, b: str, limit: int | None = None) -> int:
+    """Damerau–Levenshtein (optimal string alignment) distance, case-sensitive."""
+    if a == b:
+        return 0
+    if limit is not None and abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def suggestions(word: str, candidates: Iterable[str], *, limit: int = 3) -> list[str]:
+    """Candidates close to ``word``, best first.
+
+    A candidate qualifies when its edit distance (ignoring case) is at most a third of
+    the longer length (at least 1, at most 3), or when one name is a prefix or suffix
+    of the other separated at a word boundary (``billing`` → ``billing_agent``,
+    ``research`` → ``researcher``).
+    """
+    if not word:
+        return []
+    lw = word.lower()
+    scored: list[tuple[float, str]] = []
+    for cand in dict.fromkeys(candidates):
+        if cand == word or not cand:
+            continue
+        lc = cand.lower()
+        if lc == lw:
+            scored.append((0.0, cand))
+            continue
+        budget = max(1, min(3, max(len(lw), len(lc)) // 3))
+        d = distance(lw, lc, budget)
+        if d <= budget:
+            scored.append((float(d), cand))
+            continue
+        short, long_ = (lw, lc) if len(lw) <= len(lc) else (lc, lw)
+        if len(short) >= 3 and (long_.startswith(short) or long_.endswith(short)):
+            scored.append((budget + 0.5 + (len(long_) - len(short)) / 100, cand))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [c for _, c in scored[:limit]]
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A message suffix like ``; did you mean `agents`?`` or an empty string."""
+    found = suggestions(word, candidates)
+    if not found:
+        return ""
+    if len(found) == 1:
+        return f"; did you mean `{found[0]}`?"
+    return "; did you mean " + ", ".join(f"`{f}`" for f in found[:-1]) + f" or `{found[-1]}`?"

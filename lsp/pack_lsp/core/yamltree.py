@@ -1,0 +1,790 @@
+"""YAML/JSON text → a tree of nodes with exact spans.
+
+The tree is composed by us from the event stream of libyaml (through ruamel.yaml's
+C extension), never by a YAML constructor: no tag ever builds an object, aliases
+are kept as references with a bounded expansion budget, merge keys (``<<``) are
+resolved into each mapping's *effective* entries while the merged pairs keep the
+spans of the place they were written, and duplicate keys are reported with both
+locations.
+
+Scalars are resolved with the YAML 1.2 core schema (``yes``/``no`` are strings),
+which is also right for JSON.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pack_lsp.core.diagnostics import Diagnostic, Related, make
+from pack_lsp.core.text import LineIndex, Span
+
+Scalar = str | int | float | bool | None
+PathItem = str | int
+Path = tuple[PathItem, ...]
+
+# ----------------------------------------------------------------------------- nodes
+
+
+class Node:
+    __slots__ = ("anchor", "size", "span", "tag")
+
+    def __init__(self, span: Span, anchor: str | None = None, tag: str | None = None) -> None:
+        self.span = span
+        self.anchor = anchor
+        self.tag = tag
+        self.size = 1  # nodes in the full expansion, aliases counted through
+
+
+class ScalarNode(Node):
+    __slots__ = ("style", "text", "value")
+
+    def __init__(
+        self,
+        span: Span,
+        text: str,
+        value: Scalar,
+        style: str,
+        anchor: str | None = None,
+        tag: str | None = None,
+    ) -> None:
+        super().__init__(span, anchor, tag)
+        self.text = text  # the scalar's content after YAML unescaping/folding
+        self.value = value  # resolved value (str, int, float, bool or None)
+        self.style = style  # '' plain, "'", '"', '|', '>'
+
+    @property
+    def is_plain(self) -> bool:
+        return self.style == ""
+
+    def __repr__(self) -> str:
+        return f"ScalarNode({self.value!r}@{self.span.start})"
+
+
+class Pair:
+    """A key/value entry of a mapping. ``key_text`` is None for a non-scalar key."""
+
+    __slots__ = ("key", "key_text", "value")
+
+    def __init__(self, key: Node, key_text: str | None, value: Node) -> None:
+        self.key = key
+        self.key_text = key_text
+        self.value = value
+
+    @property
+    def span(self) -> Span:
+        return Span(self.key.span.start, max(self.key.span.end, self.value.span.end))
+
+
+class MappingNode(Node):
+    __slots__ = ("effective", "flow", "pairs")
+
+    def __init__(
+        self, span: Span, flow: bool, anchor: str | None = None, tag: str | None = None
+    ) -> None:
+        super().__init__(span, anchor, tag)
+        self.flow = flow
+        self.pairs: list[Pair] = []  # as written, merge-key pairs included
+        self.effective: dict[str, Pair] = {}  # string key → pair, merges applied
+
+    def get(self, key: str) -> Node | None:
+        pair = self.effective.get(key)
+        return deref(pair.value) if pair is not None else None
+
+    def pair(self, key: str) -> Pair | None:
+        return self.effective.get(key)
+
+    def items(self) -> Iterator[tuple[str, Pair]]:
+        return iter(self.effective.items())
+
+    def __repr__(self) -> str:
+        return f"MappingNode({list(self.effective)}@{self.span.start})"
+
+
+class SequenceNode(Node):
+    __slots__ = ("flow", "items")
+
+    def __init__(
+        self, span: Span, flow: bool, anchor: str | None = None, tag: str | None = None
+    ) -> None:
+        super().__init__(span, anchor, tag)
+        self.flow = flow
+        self.items: list[Node] = []
+
+    def values(self) -> Iterator[Node]:
+        for item in self.items:
+            target = deref(item)
+            if target is not None:
+                yield target
+
+
+class AliasNode(Node):
+    """``*name``: refers to the anchored node; ``target`` is None when broken."""
+
+    __slots__ = ("name", "target")
+
+    def __init__(self, span: Span, name: str, target: Node | None) -> None:
+        super().__init__(span)
+        self.name = name
+        self.target = target
+
+
+def deref(node: Node | None) -> Node | None:
+    """Follow an alias to its target (None for a broken alias)."""
+    if isinstance(node, AliasNode):
+        return node.target
+    return node
+
+
+# ------------------------------------------------------------------- scalar resolution
+
+_INT_RE = re.compile(r"[-+]?[0-9]+\Z")
+_OCT_RE = re.compile(r"0o[0-7]+\Z")
+_HEX_RE = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT_RE = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUES = frozenset({"true", "True", "TRUE"})
+_FALSES = frozenset({"false", "False", "FALSE"})
+_SPECIAL_START = frozenset("-+.0123456789nNtTfF~")
+
+TAG_PREFIX = "tag:yaml.org,2002:"
+_KNOWN_TAGS = frozenset(
+    TAG_PREFIX + t for t in ("str", "int", "float", "bool", "null", "map", "seq")
+)
+
+
+def resolve_plain(text: str) -> Scalar:
+    """Resolve an untagged plain scalar with the YAML 1.2 core schema."""
+    if text and text[0] not in _SPECIAL_START:
+        return text
+    if text in _NULLS:
+        return None
+    if text in _TRUES:
+        return True
+    if text in _FALSES:
+        return False
+    if _INT_RE.match(text):
+        return int(text)
+    if _OCT_RE.match(text):
+        return int(text[2:], 8)
+    if _HEX_RE.match(text):
+        return int(text[2:], 16)
+    if _FLOAT_RE.match(text):
+        return float(text)
+    lowered = text.lower()
+    if lowered in (".inf", "+.inf"):
+        return math.inf
+    if lowered == "-.inf":
+        return -math.inf
+    if lowered == ".nan":
+        return math.nan
+    return text
+
+
+def _resolve_tagged(text: str, tag: str) -> Scalar | _Bad:
+    kind = tag[len(TAG_PREFIX) :]
+    if kind == "str":
+        return text
+    value = resolve_plain(text)
+    if kind == "null":
+        return None if value is None else _Bad("null")
+    if kind == "bool":
+        return value if isinstance(value, bool) else _Bad("boolean")
+    if kind == "int":
+        return value if isinstance(value, int) and not isinstance(value, bool) else _Bad("integer")
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return _Bad("number")
+        return float(value)
+    return _Bad(kind)
+
+
+@dataclass(frozen=True, slots=True)
+class _Bad:
+    expected: str
+
+
+# --------------------------------------------------------------------------- parsing
+
+#: Total number of nodes that aliases may add to the document when expanded.
+ALIAS_EXPANSION_BUDGET = 100_000
+#: How often a syntax error is stepped over to recover the rest of the tree.
+MAX_RECOVERIES = 8
+
+
+@dataclass(slots=True)
+class ParseResult:
+    root: Node | None
+    diagnostics: list[Diagnostic]
+    syntax_error: bool
+    lines: LineIndex
+    text: str
+
+
+class _Frame:
+    __slots__ = ("key", "node")
+
+    def __init__(self, node: MappingNode | SequenceNode) -> None:
+        self.node = node
+        self.key: Node | None = None  # pending key while in a mapping
+
+
+class _SyntaxError(Exception):
+    def __init__(self, index: int, problem: str, context: str | None, ctx_index: int | None):
+        super().__init__(problem)
+        self.index = index
+        self.problem = problem
+        self.context = context
+        self.ctx_index = ctx_index
+
+
+def _events(text: str) -> Iterator[Any]:
+    from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
+
+    parser = CParser(text)
+    get = parser.get_event
+    try:
+        while True:
+            event = get()
+            yield event
+            if type(event).__name__ == "StreamEndEvent":
+                return
+    except Exception as exc:  # ruamel's MarkedYAMLError and friends
+        mark = getattr(exc, "problem_mark", None)
+        ctx_mark = getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise _SyntaxError(
+            mark.index if mark is not None else 0,
+            str(problem),
+            getattr(exc, "context", None),
+            ctx_mark.index if ctx_mark is not None else None,
+        ) from None
+    finally:
+        parser.dispose()
+
+
+def _event_name(event: Any) -> str:
+    return type(event).__name__
+
+
+class _Composer:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.diags: list[Diagnostic] = []
+        self.anchors: dict[str, Node] = {}
+        self.open_anchors: set[str] = set()
+        self.stack: list[_Frame] = []
+        self.root: Node | None = None
+        self.documents = 0
+        self.alias_cost = 0
+        self.alias_budget_reported = False
+        self.node_count = 0
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _span(self, event: Any) -> Span:
+        return Span(event.start_mark.index, max(event.start_mark.index, event.end_mark.index))
+
+    def _check_tag(self, tag: str | None, span: Span, collection: str | None) -> str | None:
+        if tag is None or tag == "!":
+            return None
+        if tag in _KNOWN_TAGS:
+            if collection is not None and tag != TAG_PREFIX + collection:
+                self.diags.append(
+                    make(
+                        "PP006",
+                        f"The tag `{_short_tag(tag)}` cannot be applied to a {collection}ping"
+                        if collection == "map"
+                        else f"The tag `{_short_tag(tag)}` cannot be applied to a sequence",
+                        span,
+                    )
+                )
+                return None
+            return tag
+        self.diags.append(
+            make(
+                "PP006",
+                f"The YAML tag `{_short_tag(tag)}` is not supported in a PromptPack; "
+                "it is ignored and the value is read as plain data",
+                span,
+                data={"tag": tag},
+            )
+        )
+        return None
+
+    def _add(self, node: Node) -> None:
+        self.node_count += 1
+        if not self.stack:
+            if self.root is None:
+                self.root = node
+            return
+        frame = self.stack[-1]
+        parent = frame.node
+        if isinstance(parent, SequenceNode):
+            parent.items.append(node)
+            parent.size += node.size
+            return
+        if frame.key is None:
+            frame.key = node
+            return
+        key, frame.key = frame.key, None
+        self._add_pair(parent, key, node)
+
+    def _add_pair(self, mapping: MappingNode, key: Node, value: Node) -> None:
+        key_target = deref(key)
+        key_text: str | None = None
+        if isinstance(key_target, ScalarNode):
+            key_text = key_target.text
+        pair = Pair(key, key_text, value)
+        mapping.pairs.append(pair)
+        mapping.size += key.size + value.size
+        if key_text is None:
+            self.diags.append(
+                make(
+                    "PP010",
+                    "Mapping keys must be plain strings; a complex key is ignored",
+                    key.span,
+                )
+            )
+
+    def _finish_mapping(self, mapping: MappingNode) -> None:
+        own: dict[str, Pair] = {}
+        merges: list[Pair] = []
+        for pair in mapping.pairs:
+            if pair.key_text is None:
+                continue
+            if (
+                pair.key_text == "<<"
+                and isinstance(pair.key, ScalarNode)
+                and pair.key.is_plain
+                and pair.key.tag is None
+            ):
+                merges.append(pair)
+                continue
+            first = own.get(pair.key_text)
+            if first is not None:
+                self.diags.append(
+                    make(
+                        "PP005",
+                        f"Duplicate key `{pair.key_text}`: a key may appear only once in a "
+                        "mapping (the later value wins, the earlier one is lost)",
+                        pair.key.span,
+                        related=[Related(first.key.span, f"`{pair.key_text}` first defined here")],
+                        data={"key": pair.key_text},
+                    )
+                )
+                first_diag = make(
+                    "PP005",
+                    f"Duplicate key `{pair.key_text}`: defined again later in this mapping",
+                    first.key.span,
+                    related=[Related(pair.key.span, f"`{pair.key_text}` defined again here")],
+                    data={"key": pair.key_text},
+                )
+                if first_diag not in self.diags:
+                    self.diags.append(first_diag)
+            own[pair.key_text] = pair
+        effective: dict[str, Pair] = {}
+        for merge in merges:
+            for source in self._merge_sources(merge.value):
+                for key, pair in source.effective.items():
+                    if key not in effective:
+                        effective[key] = pair
+        effective.update(own)
+        mapping.effective = effective
+
+    def _merge_sources(self, value: Node) -> list[MappingNode]:
+        target = deref(value)
+        if isinstance(target, MappingNode):
+            return [target]
+        if isinstance(target, SequenceNode):
+            out: list[MappingNode] = []
+            for item in target.items:
+                t = deref(item)
+                if isinstance(t, MappingNode):
+                    out.append(t)
+                elif t is not None:
+                    self._bad_merge(item)
+            return out
+        if target is not None:
+            self._bad_merge(value)
+        return []
+
+    def _bad_merge(self, node: Node) -> None:
+        self.diags.append(
+            make(
+                "PP011",
+                "A merge key `<<` takes a mapping, an alias of a mapping, or a list of them",
+                node.span,
+            )
+        )
+
+    # -- events ----------------------------------------------------------------------
+
+    def feed(self, events: Iterator[Any]) -> None:
+        for event in events:
+            name = _event_name(event)
+            if name == "ScalarEvent":
+                self._scalar(event)
+            elif name == "MappingStartEvent":
+                self._start(event, MappingNode)
+            elif name == "SequenceStartEvent":
+                self._start(event, SequenceNode)
+            elif name in ("MappingEndEvent", "SequenceEndEvent"):
+                self._end(event)
+            elif name == "AliasEvent":
+                self._alias(event)
+            elif name == "DocumentStartEvent":
+                self.documents += 1
+                if self.documents == 2:
+                    self.diags.append(
+                        make(
+                            "PP004",
+                            "A PromptPack file holds exactly one YAML document; this second "
+                            "document (and any after it) is ignored",
+                            Span(
+                                event.start_mark.index,
+                                max(event.start_mark.index, event.end_mark.index),
+                            ),
+                        )
+                    )
+                if self.documents >= 2:
+                    # Skip the rest of the stream: later documents are not analysed.
+                    return
+
+    def _scalar(self, event: Any) -> None:
+        if self.documents >= 2:
+            return
+        span = self._span(event)
+        style = event.style or ""
+        text: str = event.value
+        tag = self._check_tag(event.tag, span, None)
+        value: Scalar
+        if tag is not None:
+            resolved = _resolve_tagged(text, tag)
+            if isinstance(resolved, _Bad):
+                self.diags.append(
+                    make("PP006", f"`{text}` cannot be read as {resolved.expected}", span)
+                )
+                value = text
+            else:
+                value = resolved
+        elif style == "":
+            value = resolve_plain(text)
+        else:
+            value = text
+        node = ScalarNode(span, text, value, style, event.anchor, tag)
+        self._register_anchor(node)
+        self._add(node)
+
+    def _start(self, event: Any, cls: type[MappingNode] | type[SequenceNode]) -> None:
+        span = self._span(event)
+        tag = self._check_tag(event.tag, span, "map" if cls is MappingNode else "seq")
+        node = cls(span, bool(event.flow_style), event.anchor, tag)
+        if event.anchor:
+            self.open_anchors.add(event.anchor)
+        self.stack.append(_Frame(node))
+
+    def _end(self, event: Any) -> None:
+        frame = self.stack.pop()
+        node = frame.node
+        self._close(node, event.end_mark.index)
+        if frame.key is not None and isinstance(node, MappingNode):
+            # Cannot happen with a well-formed event stream; keep the key visible.
+            pass
+        self._add(node)
+
+    def _close(self, node: MappingNode | SequenceNode, end_index: int) -> None:
+        if node.flow:
+            end = max(end_index, node.span.start)
+        else:
+            last = node.pairs[-1].span.end if isinstance(node, MappingNode) and node.pairs else (
+                node.items[-1].span.end if isinstance(node, SequenceNode) and node.items else
+                node.span.end
+            )
+            end = max(last, node.span.start)
+        node.span = Span(node.span.start, end)
+        if isinstance(node, MappingNode):
+            self._finish_mapping(node)
+        if node.anchor:
+            self.open_anchors.discard(node.anchor)
+            self.anchors[node.anchor] = node
+
+    def _register_anchor(self, node: Node) -> None:
+        if node.anchor:
+            self.anchors[node.anchor] = node
+
+    def _alias(self, event: Any) -> None:
+        if self.documents >= 2:
+            return
+        span = self._span(event)
+        name: str = event.anchor
+        target: Node | None = None
+        if name in self.open_anchors:
+            self.diags.append(
+                make(
+                    "PP009",
+                    f"The alias `*{name}` refers to the node that contains it; "
+                    "a recursive structure cannot be read",
+                    span,
+                )
+            )
+        else:
+            target = self.anchors.get(name)
+            if target is None:
+                self.diags.append(
+                    make("PP007", f"The alias `*{name}` has no anchor `&{name}` before it", span)
+                )
+        node = AliasNode(span, name, target)
+        if target is not None:
+            self.alias_cost += target.size
+            if self.alias_cost > max(ALIAS_EXPANSION_BUDGET, self.node_count):
+                if not self.alias_budget_reported:
+                    self.alias_budget_reported = True
+                    self.diags.append(
+                        make(
+                            "PP008",
+                            f"Aliases expand this document beyond {ALIAS_EXPANSION_BUDGET:,} "
+                            f"nodes (`*{name}` crosses the limit); this and later oversized "
+                            "aliases are not expanded",
+                            span,
+                        )
+                    )
+                node.target = None
+            else:
+                node.size = target.size
+        self._add(node)
+
+    def close_open(self, end_index: int) -> None:
+        """Close collections left open by a syntax error so a partial tree remains."""
+        while self.stack:
+            frame = self.stack.pop()
+            if frame.key is not None and isinstance(frame.node, MappingNode):
+                null = ScalarNode(Span(frame.key.span.end, frame.key.span.end), "", None, "")
+                self._add_pair(frame.node, frame.key, null)
+                frame.key = None
+            self._close(frame.node, end_index)
+            self._add(frame.node)
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else tag
+
+
+def _syntax_message(text: str, err: _SyntaxError) -> str:
+    ch = text[err.index] if 0 <= err.index < len(text) else ""
+    if ch == "\t" and "cannot start any token" in err.problem:
+        return "YAML syntax error: a tab cannot be used for indentation; use spaces"
+    problem = err.problem.strip()
+    message = f"YAML syntax error: {problem}"
+    if err.context:
+        message += f" ({err.context.strip()})"
+    return message
+
+
+def _blank_line(text: str, index: int) -> str:
+    """Replace the line holding ``index`` by spaces, keeping every offset."""
+    start = max(text.rfind("\n", 0, index), text.rfind("\r", 0, index)) + 1
+    end_n = text.find("\n", index)
+    end_r = text.find("\r", index)
+    ends = [e for e in (end_n, end_r) if e >= 0]
+    end = min(ends) if ends else len(text)
+    if end <= start:
+        return text
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def parse(text: str) -> ParseResult:
+    """Parse ``text`` (BOM already removed) into a tree with diagnostics."""
+    lines = LineIndex(text)
+    composer = _Composer(text)
+    syntax_error: _SyntaxError | None = None
+    try:
+        composer.feed(_events(text))
+    except _SyntaxError as err:
+        syntax_error = err
+    diags = composer.diags
+    root = composer.root
+    if syntax_error is not None:
+        index = min(max(syntax_error.index, 0), len(text))
+        at_eof = not text[index:].strip()
+        if at_eof and syntax_error.ctx_index is not None:
+            # "Reached the end of the file" is useless as a place: point at the
+            # construct that was left open instead.
+            index = min(max(syntax_error.ctx_index, 0), len(text))
+            syntax_error.problem += " before the end of the file"
+        end = index + 1 if index < len(text) and text[index] not in "\r\n" else index
+        related = []
+        if syntax_error.ctx_index is not None and syntax_error.ctx_index != index:
+            ci = min(max(syntax_error.ctx_index, 0), len(text))
+            related.append(
+                Related(Span(ci, min(ci + 1, len(text))), syntax_error.context or "context")
+            )
+        diags = [
+            make("PP001", _syntax_message(text, syntax_error), Span(index, end), related=related)
+        ] + [d for d in diags if d.code != "PP001"]
+        root = _recover(text, syntax_error, composer)
+    elif root is None or (
+        isinstance(root, ScalarNode) and root.value is None and root.style == ""
+    ):
+        diags.append(make("PP003", "The file is empty: a PromptPack needs at least a mapping "
+                          "with `id`, `name`, `version`, `template_engine` and `prompts`",
+                          Span(0, 0)))
+        root = None
+    return ParseResult(root, diags, syntax_error is not None, lines, text)
+
+
+def _recover(text: str, first: _SyntaxError, partial: _Composer) -> Node | None:
+    """Build the best tree we can around syntax errors.
+
+    The offending line is blanked (offsets kept) and the text re-parsed, a few
+    times; if that never succeeds the partial tree from before the first error is
+    used. Diagnostics from recovery attempts are discarded (no cascades).
+    """
+    attempt = text
+    err: _SyntaxError | None = first
+    for _ in range(MAX_RECOVERIES):
+        if err is None:
+            break
+        previous: _SyntaxError = err
+        attempt = _blank_line(attempt, min(previous.index, max(len(attempt) - 1, 0)))
+        composer = _Composer(attempt)
+        try:
+            composer.feed(_events(attempt))
+            err = None
+            if composer.root is not None:
+                return composer.root
+        except _SyntaxError as again:
+            if again.index == previous.index and attempt[previous.index : previous.index + 1] in (
+                "", " "
+            ):
+                # Blanking did not move the error forward: try the previous line too.
+                again = _SyntaxError(
+                    max(attempt.rfind("\n", 0, max(previous.index - 1, 0)) - 1, 0),
+                    again.problem, None, None,
+                )
+            err = again
+    partial.close_open(first.index)
+    return partial.root
+
+
+# ----------------------------------------------------------------- data & navigation
+
+
+def to_data(node: Node | None) -> Any:
+    """Plain JSON-like data of a node, merges applied and aliases expanded.
+
+    Anchored subtrees convert once and are shared, so the cost is bounded by the
+    alias budget enforced while composing.
+    """
+    memo: dict[int, Any] = {}
+
+    def conv(n: Node | None) -> Any:
+        n = deref(n)
+        if n is None:
+            return None
+        if isinstance(n, ScalarNode):
+            return n.value
+        key = id(n)
+        if n.anchor and key in memo:
+            return memo[key]
+        out: Any
+        if isinstance(n, MappingNode):
+            out = {k: conv(p.value) for k, p in n.effective.items()}
+        elif isinstance(n, SequenceNode):
+            out = [conv(i) for i in n.items]
+        else:  # pragma: no cover - exhaustive
+            out = None
+        if n.anchor:
+            memo[key] = out
+        return out
+
+    return conv(node)
+
+
+def resolve(root: Node | None, path: Sequence[PathItem]) -> tuple[Node | None, Pair | None]:
+    """The node at ``path`` and, when its last step is a mapping key, that pair."""
+    node = deref(root)
+    pair: Pair | None = None
+    for step in path:
+        if isinstance(node, MappingNode):
+            pair = node.effective.get(str(step))
+            if pair is None:
+                return None, None
+            node = deref(pair.value)
+        elif isinstance(node, SequenceNode) and isinstance(step, int):
+            if step >= len(node.items):
+                return None, None
+            node = deref(node.items[step])
+            pair = None
+        else:
+            return None, None
+    return node, pair
+
+
+def through_broken_alias(root: Node | None, path: Sequence[PathItem]) -> bool:
+    """True when ``path`` ends at or passes through an alias that could not be expanded."""
+    node: Node | None = root
+    for step in (*path, None):
+        if isinstance(node, AliasNode) and node.target is None:
+            return True
+        node = deref(node)
+        if step is None:
+            break
+        if isinstance(node, MappingNode):
+            pair = node.effective.get(str(step))
+            node = pair.value if pair is not None else None
+        elif isinstance(node, SequenceNode) and isinstance(step, int) and step < len(node.items):
+            node = node.items[step]
+        else:
+            return False
+    return False
+
+
+def walk(node: Node | None) -> Iterator[Node]:
+    """Every node as written (aliases not followed), depth first."""
+    if node is None:
+        return
+    stack: list[Node] = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, MappingNode):
+            for p in reversed(n.pairs):
+                stack.append(p.value)
+                stack.append(p.key)
+        elif isinstance(n, SequenceNode):
+            stack.extend(reversed(n.items))
+
+
+def node_path_at(root: Node | None, offset: int) -> list[tuple[PathItem | None, Node]]:
+    """The chain of (step, node) from the root to the innermost node at ``offset``.
+
+    Each step is the mapping key or sequence index leading to the node. When the
+    offset is on a mapping key, the last element is ``(key, key_node)`` with the
+    key node itself.
+    """
+    chain: list[tuple[PathItem | None, Node]] = []
+    node = root
+    step: PathItem | None = None
+    while node is not None:
+        chain.append((step, node))
+        nxt: Node | None = None
+        if isinstance(node, MappingNode):
+            for p in node.pairs:
+                if p.key.span.contains(offset) and p.key.span.length > 0:
+                    chain.append((p.key_text, p.key))
+                    return chain
+                if p.value.span.contains(offset) and not isinstance(p.value, AliasNode):
+                    nxt, step = p.value, p.key_text
+                    if p.value.span.length > 0:
+                        break
+        elif isinstance(node, SequenceNode):
+            for i, item in enumerate(node.items):
+                if item.span.contains(offset) and not isinstance(item, AliasNode):
+                    nxt, step = item, i
+                    break
+        node = nxt
+    return chain

@@ -1,0 +1,59 @@
+"""The machine-readable ``--format json`` document (0-based, code points)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pack_lsp.core.text import Range
+from pack_lsp.render import FileResult, summarize
+
+
+def _range(r: Range) -> dict[str, Any]:
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
+
+
+def document(results: Sequence[FileResult]) -> dict[str, Any]:
+    files = []
+    for result in results:
+        diagnostics = []
+        for d in result.diagnostics:
+            related = []
+            for rel in d.related:
+                related.append(
+                    {
+                        "path": rel.path or result.path,
+                        "range": _range(result.lines.range(rel.span)),
+                        "message": rel.message,
+                    }
+                )
+            diagnostics.append(
+                {
+                    "range": _range(result.range(d)),
+                    "severity": d.severity.label,
+                    "code": d.code,
+                    "message": d.message,
+                    "source": "pack-lsp",
+                    "related": related,
+                }
+            )
+        files.append({"path": result.path, "diagnostics": diagnostics})
+    s = summarize(results)
+    return {
+        "files": files,
+        "summary": {
+            "files": s.files,
+            "errors": s.errors,
+            "warnings": s.warnings,
+            "information": s.information,
+            "hints": s.hints,
+        },
+    }
+
+
+def render(results: Sequence[FileResult]) -> str:
+    return json.dumps(document(results), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,57 @@
+"""The one place where core spans become LSP positions and back.
+
+The core counts code points; LSP counts UTF-16 code units by default, or UTF-8 /
+UTF-32 when negotiated through ``general.positionEncodings``.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from pack_lsp.core.text import LineIndex, Position, Span
+
+
+class PositionConverter:
+    def __init__(self, encoding: str | None) -> None:
+        enc = str(encoding or types.PositionEncodingKind.Utf16)
+        if enc not in ("utf-8", "utf-16", "utf-32"):
+            enc = "utf-16"
+        self.encoding = enc
+
+    def _units(self, text: str) -> int:
+        if self.encoding == "utf-32" or text.isascii():
+            return len(text)
+        if self.encoding == "utf-8":
+            return len(text.encode("utf-8"))
+        return len(text.encode("utf-16-le")) // 2
+
+    def to_lsp(self, lines: LineIndex, offset: int) -> types.Position:
+        pos = lines.position(offset)
+        start = lines.line_start(pos.line)
+        prefix = lines.text[start : start + pos.character]
+        return types.Position(line=pos.line, character=self._units(prefix))
+
+    def range(self, lines: LineIndex, span: Span) -> types.Range:
+        return types.Range(start=self.to_lsp(lines, span.start), end=self.to_lsp(lines, span.end))
+
+    def from_lsp(self, lines: LineIndex, position: types.Position) -> int:
+        """Code-point offset of an LSP position (clamped to the line)."""
+        if position.line >= lines.line_count:
+            return len(lines.text)
+        line = lines.line_text(position.line)
+        units = position.character
+        if self.encoding == "utf-32" or line.isascii():
+            chars = min(units, len(line))
+        else:
+            chars = 0
+            count = 0
+            for ch in line:
+                width = (
+                    len(ch.encode("utf-8")) if self.encoding == "utf-8"
+                    else (2 if ord(ch) > 0xFFFF else 1)
+                )
+                if count + width > units:
+                    break
+                count += width
+                chars += 1
+        return lines.offset(Position(position.line, chars))
