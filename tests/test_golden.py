@@ -28,6 +28,7 @@ def test_every_code_has_a_golden_case() -> None:
         if expected.is_file():
             for line in expected.read_text(encoding="utf-8").splitlines():
                 covered.add(line.split()[2])
-    # PP000 (internal error) cannot be triggered on purpose.
-    missing = sorted(set(REGISTRY) - covered - {"PP000"})
+    # PP000 (internal error) cannot be triggered on purpose; PP199 only fires for
+    # schema keywords the PromptPack schema does not use (see test_schema_diagnostics).
+    missing = sorted(set(REGISTRY) - covered - {"PP000", "PP199"})
     assert not missing, f"codes without a golden case: {missing}"

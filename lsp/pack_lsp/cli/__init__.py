@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pack_lsp import __version__
 from pack_lsp.cli import check, serve
 
+# ``serve`` is the fallback when no other mode claims the arguments: keep it last.
 MODES = (check, serve)
 
 

@@ -19,10 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("checking")
     group.add_argument(
         "--check",
-        nargs="+",
-        metavar="PATH",
-        help="check PromptPack files; directories are searched recursively",
+        action="store_true",
+        help="check the PromptPack files given as PATHs; directories are searched recursively",
     )
+    group.add_argument("paths", nargs="*", metavar="PATH", help="files or directories")
     group.add_argument(
         "--format",
         default="text",
@@ -69,11 +69,13 @@ def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
-    if args.check is None:
+    if not args.check:
         return None
+    if not args.paths:
+        parser.error("--check needs at least one PATH")
     problems: list[str] = []
     results: list[FileResult] = []
-    for path, explicit in _collect(args.check, problems):
+    for path, explicit in _collect(args.paths, problems):
         try:
             config = load_for(path)
         except ConfigError as exc:

@@ -17,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
     from pack_lsp.server import start
 
+    if getattr(args, "paths", None):
+        parser.error("PATH arguments need a mode such as --check")
+
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         if not host or not port.isdigit():

@@ -239,7 +239,11 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         expected = err.validator_value
         types = expected if isinstance(expected, list) else [expected]
         words = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
-        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}", span, data=data)
+        tip = ""
+        if "string" in types and isinstance(value, int | float | bool):
+            tip = " (put it in quotes to make it a string)"
+        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}{tip}", span,
+                   data=data)
     elif validator in ("enum", "const"):
         raw = err.validator_value
         allowed_values: list[Any] = (
@@ -292,18 +296,45 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         else:
             msg = f"`{where}` must have {unit[0]} {n} {noun}"
         yield make("PP107", msg, span, data=data)
-    elif validator == "uniqueItems":
-        yield make("PP108", f"`{where}` must not contain the same item twice", span, data=data)
     elif validator in ("oneOf", "anyOf"):
-        detail = ""
-        if err.context:
-            best = best_match(err.context)
-            if best is not None:
-                detail = f" (closest form: {best.message})"
-        yield make("PP109", f"`{where}` does not match any allowed form{detail}", span,
-                   data=data)
+        yield make("PP109", f"`{where}` {_explain_alternatives(err, root)}", span, data=data)
     else:
         yield make("PP199", f"`{where}`: {err.message}", span, data=data)
+
+
+def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
+    """Plain words for a value that matches none (or several) of a oneOf's forms."""
+    by_alt: dict[int, list[ValidationError]] = {}
+    for sub in err.context or ():
+        if sub.relative_schema_path:
+            by_alt.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+    alternatives = err.validator_value if isinstance(err.validator_value, list) else []
+    if err.validator == "oneOf" and len(by_alt) < len(alternatives):
+        return "matches more than one of the allowed forms; make it match exactly one"
+    # Forms rejected only because of the value's type tell what types are allowed.
+    type_only = [subs for subs in by_alt.values()
+                 if all(s.validator == "type" and not s.path for s in subs)]
+    if len(type_only) == len(by_alt):
+        types: list[str] = []
+        for subs in type_only:
+            for sub in subs:
+                expected = sub.validator_value
+                for t in expected if isinstance(expected, list) else [expected]:
+                    word = _TYPE_WORDS.get(str(t), str(t))
+                    if word not in types:
+                        types.append(word)
+        return f"must be {' or '.join(types)}, not {_kind(err.instance)}"
+    # Otherwise explain the closest form: the one of the right type with fewest errors.
+    candidates = [subs for subs in by_alt.values() if subs not in type_only]
+    best = min(candidates, key=len)
+    reasons: list[str] = []
+    for sub in best:
+        for diag in _to_diagnostics(sub, root):
+            reasons.append(diag.message)
+    if not reasons:
+        chosen = best_match(best)
+        reasons = [chosen.message] if chosen is not None else []
+    return "does not match any allowed form: " + "; ".join(reasons)
 
 
 def _pair_key_span(pair: Pair) -> Span:

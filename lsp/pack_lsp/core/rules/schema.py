@@ -61,13 +61,6 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP108", "duplicate-item", E,
-        "A list that must hold distinct items holds the same item twice.",
-        "template_engine:\n  features: [fragments, fragments]",
-        "Remove the repeated item.",
-        CATEGORY,
-    ),
-    RuleInfo(
         "PP109", "no-matching-form", E,
         "A value matches none of the forms allowed at this place (for example a skill "
         "source that is neither a path, a path object nor an inline skill).",

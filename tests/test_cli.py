@@ -1,0 +1,184 @@
+"""The `pack-lsp --check` contract: output formats, discovery and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pack_lsp import __version__
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "support.promptpack.yaml"
+
+GOOD = """\
+id: demo
+name: Demo
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+prompts:
+  support: {id: support, name: Support, version: 1.0.0, system_template: Hi}
+"""
+
+
+def run(*args: str, cwd: Path | None = None, stdin: str | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pack_lsp", *args],
+        capture_output=True, text=True, cwd=cwd, input=stdin, timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_version() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"pack-lsp {__version__}"
+
+
+def test_bundled_example_is_clean() -> None:
+    proc = run("--check", str(EXAMPLE))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+
+
+def test_text_format_is_one_based(tmp_path: Path) -> None:
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(GOOD.replace("name: Demo", "name: Demo\nagent: {}"), encoding="utf-8")
+    proc = run("--check", str(pack))
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        f"{pack}:3:1: error PP102 Unknown property `agent` in the pack root; did you mean `agents`?"
+    ]
+
+
+def test_json_format_contract(tmp_path: Path) -> None:
+    pack = tmp_path / "emoji.promptpack.yaml"
+    # The emoji is one code point: the bad value starts at character 13 (0-based).
+    pack.write_text(GOOD.replace("name: Demo", "name: Demo\ndescription: 😀\nversion2: x"),
+                    encoding="utf-8")
+    pack.write_text(
+        GOOD + "tools:\n  t: {name: \"😀 x\", description: d}\n", encoding="utf-8"
+    )
+    proc = run("--check", "--format", "json", str(pack))
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert set(doc) == {"files", "summary"}
+    assert doc["summary"] == {"files": 1, "errors": 1, "warnings": 0, "information": 0,
+                              "hints": 0}
+    (entry,) = doc["files"]
+    assert entry["path"] == str(pack)
+    (diag,) = entry["diagnostics"]
+    assert diag == {
+        "range": {"start": {"line": 7, "character": 12}, "end": {"line": 7, "character": 17}},
+        "severity": "error",
+        "code": "PP105",
+        "message": diag["message"],
+        "source": "pack-lsp",
+        "related": [],
+    }
+    assert "letters, digits and underscores" in diag["message"]
+
+
+def test_json_related_locations(tmp_path: Path) -> None:
+    pack = tmp_path / "dup.promptpack.yaml"
+    pack.write_text(GOOD + "tools:\n  t: {name: t, description: a}\n  t: {name: t, description: b}\n",
+                    encoding="utf-8")
+    doc = json.loads(run("--check", "--format", "json", str(pack)).stdout)
+    diags = doc["files"][0]["diagnostics"]
+    assert [d["code"] for d in diags] == ["PP005", "PP005"]
+    assert diags[1]["related"] == [{
+        "path": str(pack),
+        "range": {"start": {"line": 7, "character": 2}, "end": {"line": 7, "character": 3}},
+        "message": "`t` first defined here",
+    }]
+
+
+def test_warnings_pass_unless_strict(tmp_path: Path) -> None:
+    pack = tmp_path / "w.promptpack.yaml"
+    pack.write_text(GOOD, encoding="utf-8")
+    cfg = tmp_path / ".pack-lsp.toml"
+    cfg.write_text('[severity]\nPP102 = "warning"\n', encoding="utf-8")
+    pack.write_text(GOOD + "agent: {}\n", encoding="utf-8")
+    proc = run("--check", str(pack))
+    assert proc.returncode == 0
+    assert ": warning PP102 " in proc.stdout
+    assert run("--check", "--strict", str(pack)).returncode == 1
+
+
+def test_missing_path_exits_2(tmp_path: Path) -> None:
+    proc = run("--check", str(tmp_path / "nope.yaml"))
+    assert proc.returncode == 2
+    assert "no such file or directory" in proc.stderr
+
+
+def test_unreadable_path_exits_2(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root can read any file")
+    pack = tmp_path / "secret.promptpack.yaml"
+    pack.write_text(GOOD, encoding="utf-8")
+    pack.chmod(0)
+    proc = run("--check", str(pack))
+    assert proc.returncode == 2
+    assert "cannot read" in proc.stderr
+
+
+def test_unreadable_directory_entry_exits_2(tmp_path: Path) -> None:
+    # A directory given as a file path that cannot be read as a pack: a FIFO.
+    fifo = tmp_path / "pipe.promptpack.yaml"
+    os.mkfifo(fifo)
+    proc = run("--check", str(fifo))
+    assert proc.returncode == 2
+    assert "not a regular file" in proc.stderr
+
+
+def test_usage_error_exits_2() -> None:
+    proc = run("--check", "x", "--format", "xml")
+    assert proc.returncode == 2
+    assert "invalid choice" in proc.stderr
+
+
+def test_directory_discovery(tmp_path: Path) -> None:
+    (tmp_path / "a.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "promptpack.yml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "sub" / "b.pack.json").write_text(
+        json.dumps({"id": "b", "name": "B", "version": "1.0.0",
+                    "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+                    "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0",
+                                      "system_template": "Hi"}}}), encoding="utf-8")
+    (tmp_path / "sub" / "sniffed.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "sub" / "schema-only.json").write_text(
+        '{"$schema": "https://promptpack.org/schema/latest/promptpack.schema.json"}',
+        encoding="utf-8")
+    (tmp_path / "other.yaml").write_text("kind: Deployment\nspec: {}\n", encoding="utf-8")
+    (tmp_path / "readme.txt").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "x.promptpack.yaml").write_text("broken: [", encoding="utf-8")
+    doc = json.loads(run("--check", "--format", "json", str(tmp_path)).stdout)
+    names = sorted(Path(f["path"]).name for f in doc["files"])
+    assert names == ["a.promptpack.yaml", "b.pack.json", "promptpack.yml", "schema-only.json",
+                     "sniffed.yaml"]
+    assert doc["summary"]["files"] == 5
+
+
+def test_explicit_file_is_checked_whatever_its_name(tmp_path: Path) -> None:
+    pack = tmp_path / "anything.txt"
+    pack.write_text("id: demo\n", encoding="utf-8")
+    proc = run("--check", str(pack))
+    assert proc.returncode == 1
+    assert "PP101" in proc.stdout
+
+
+def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / ".pack-lsp.toml").write_text('profile = "nonsense"\n', encoding="utf-8")
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(GOOD, encoding="utf-8")
+    proc = run("--check", str(pack))
+    assert proc.returncode == 2
+    assert "invalid pack-lsp configuration" in proc.stderr
+    assert "profile" in proc.stderr
