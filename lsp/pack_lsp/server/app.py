@@ -1,22 +1,79 @@
-"""Server construction and document lifecycle handlers."""
+"""Server construction, document lifecycle, diagnostics and settings.
+
+Extension point
+===============
+Every feature lives in a module of ``pack_lsp.server`` that exposes
+``register(server: PackServer) -> None``; the modules are listed once, in
+``FEATURE_MODULES``, and ``create_server()`` calls each ``register``.
+
+Handlers stay thin: they resolve the document, take the cached ``Analysis`` of its
+current version, call a pure function of ``pack_lsp.core`` and convert the result
+with ``pack_lsp.server.positions``. ``PackServer.answer`` does all of that except
+the core call, and turns an exception into a ``window/logMessage`` plus the empty
+result::
+
+    def register(server: PackServer) -> None:
+        @server.feature(types.TEXT_DOCUMENT_HOVER)
+        def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
+            def compute(doc: DocumentContext) -> types.Hover | None:
+                found = core_hover(doc.analysis, doc.offset(params.position))
+                if found is None:
+                    return None
+                return types.Hover(contents=..., range=doc.range(found.span))
+            return ls.answer(params.text_document.uri, compute, None, feature="hover")
+
+``answer`` returns the empty result for documents that are not PromptPacks.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp import __version__
 from pack_lsp.core import documents
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.positions import PositionConverter
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Feature modules; each exposes ``register(server: PackServer) -> None``.
+FEATURE_MODULES: tuple[str, ...] = (
+    "pack_lsp.server.language",
+    "pack_lsp.server.navigation",
+    "pack_lsp.server.cards",
+)
+
+#: Delay between the last edit and the analysis that publishes diagnostics.
+CHANGE_DELAY = 0.15
+#: How often the client process named in ``initialize`` is checked.
+PARENT_POLL_INTERVAL = 2.0
+#: The settings section read from ``workspace/configuration``.
+SETTINGS_SECTION = "packLsp"
+#: Settings that belong to the server only (not part of ``Config``).
+SERVER_SETTINGS = ("changeDelay", "rulesUrl")
+
+_RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
+DEFAULT_RULES_URL = (
+    from_fs_path(str(_RULES_DOC)) or ""
+    if _RULES_DOC.is_file()
+    else "https://github.com/pack-lsp/pack-lsp/blob/main/docs/rules.md"
+)
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -24,81 +81,539 @@ _SEVERITY = {
     Severity.INFORMATION: types.DiagnosticSeverity.Information,
     Severity.HINT: types.DiagnosticSeverity.Hint,
 }
+_TAGS = {
+    Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary,
+    Tag.DEPRECATED: types.DiagnosticTag.Deprecated,
+}
+
+
+@dataclass(slots=True)
+class OpenDocument:
+    """The text of an open document as the client last sent it."""
+
+    uri: str
+    version: int | None
+    text: str
+    language_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentContext:
+    """One document version, its analysis and the position conversion to use.
+
+    Built by ``PackServer.answer``/``PackServer.document_context``; offsets are core
+    code-point offsets into ``analysis.text``.
+    """
+
+    server: PackServer
+    uri: str
+    version: int | None
+    analysis: Analysis
+    converter: PositionConverter
+
+    @property
+    def lines(self) -> LineIndex:
+        return self.analysis.lines
+
+    def offset(self, position: types.Position) -> int:
+        """The core offset of an LSP position in this document."""
+        return self.converter.from_lsp(self.analysis.lines, position)
+
+    def position(self, offset: int) -> types.Position:
+        return self.converter.to_lsp(self.analysis.lines, offset)
+
+    def range(self, span: Span) -> types.Range:
+        return self.converter.range(self.analysis.lines, span)
+
+    def location(self, span: Span) -> types.Location:
+        return types.Location(uri=self.uri, range=self.range(span))
 
 
 class PackServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("pack-lsp", __version__)
+        self.documents: dict[str, OpenDocument] = {}
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
+        self.published: dict[str, int | None] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.init_settings: dict[str, Any] = {}
+        self.client_settings: dict[str, Any] = {}
+        self.change_delay = CHANGE_DELAY
+        self.rules_url = DEFAULT_RULES_URL
+        self._shown: set[str] = set()
+        self.parent_watch: asyncio.Task[None] | None = None
+
+    # ----------------------------------------------------------------- conversion
 
     @property
     def converter(self) -> PositionConverter:
         return PositionConverter(self.workspace.position_encoding)
 
+    # ------------------------------------------------------------------ messages
+
+    def log_message(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """Send ``window/logMessage`` (never raises)."""
+        try:
+            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # the connection may be gone
+            log.exception("cannot send a log message")
+
+    def show_once(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        """``window/showMessage``, each distinct message once per session."""
+        if message in self._shown:
+            return
+        self._shown.add(message)
+        try:
+            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        except Exception:
+            log.exception("cannot show a message")
+
+    # ------------------------------------------------------------------ settings
+
+    def settings(self) -> dict[str, Any]:
+        """Editor settings: ``initializationOptions`` under ``workspace/configuration``."""
+        merged = dict(self.init_settings)
+        merged.update(self.client_settings)
+        return merged
+
+    def set_settings(self, raw: Any, *, initial: bool = False) -> None:
+        """Accept settings as sent by a client (``{"packLsp": {...}}`` or the section)."""
+        if isinstance(raw, Mapping) and isinstance(raw.get(SETTINGS_SECTION), Mapping):
+            raw = raw[SETTINGS_SECTION]
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            self.show_once(
+                f"pack-lsp: the `{SETTINGS_SECTION}` settings must be an object; "
+                "using the defaults"
+            )
+            raw = {}
+        settings = {str(k): v for k, v in raw.items()}
+        server_only = {k: settings.pop(k) for k in SERVER_SETTINGS if k in settings}
+        try:
+            Config().merged(settings)
+        except Exception as exc:
+            self.show_once(f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
+                           "using the defaults")
+            settings = {}
+        delay = server_only.get("changeDelay")
+        if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 5:
+            self.change_delay = float(delay)
+        url = server_only.get("rulesUrl")
+        if isinstance(url, str) and url:
+            self.rules_url = url
+        if initial:
+            self.init_settings = settings
+        else:
+            self.client_settings = settings
+
     def config_for(self, uri: str) -> Config:
+        """The file's ``.pack-lsp.toml``/pyproject configuration with settings on top."""
         path = to_fs_path(uri)
         try:
-            return load_for(Path(path)) if path else Config()
+            base = load_for(Path(path)) if path else Config()
         except ConfigError as exc:
-            self.window_show_message(
-                types.ShowMessageParams(type=types.MessageType.Warning, message=str(exc))
-            )
-            return Config()
+            self.show_once(f"pack-lsp: {exc}; using the defaults")
+            base = Config()
+        settings = self.settings()
+        if not settings:
+            return base
+        try:
+            return base.merged(settings)
+        except Exception as exc:
+            self.show_once(f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
+                           "using the defaults")
+            return base
 
-    def analysis(self, uri: str) -> Analysis | None:
-        doc = self.workspace.get_text_document(uri)
-        cached = self.analyses.get(uri)
-        if cached is not None and cached[0] == doc.version and cached[1].text == doc.source:
-            return cached[1]
+    async def pull_settings(self) -> None:
+        """Read ``workspace/configuration`` when the client supports it."""
+        caps = self.client_capabilities.workspace
+        if caps is None or not caps.configuration:
+            return
+        try:
+            result = await self.workspace_configuration_async(
+                types.ConfigurationParams(
+                    items=[types.ConfigurationItem(section=SETTINGS_SECTION)]
+                )
+            )
+        except Exception as exc:
+            self.log_message(f"pack-lsp: cannot read settings: {exc}", types.MessageType.Warning)
+            return
+        if result:
+            self.set_settings(result[0])
+
+    # ----------------------------------------------------------------- documents
+
+    def open_document(self, item: types.TextDocumentItem) -> None:
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text,
+                                                item.language_id)
+
+    def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
+        """Apply full or incremental changes with the negotiated position encoding."""
+        uri = params.text_document.uri
+        doc = self.documents.get(uri)
+        if doc is None:
+            # A change for a document never opened: start from pygls' copy.
+            source = self.workspace.get_text_document(uri).source
+            doc = self.documents[uri] = OpenDocument(uri, None, source)
+        text = doc.text
+        conv = self.converter
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                lines = LineIndex(text)
+                start = conv.from_lsp(lines, change.range.start)
+                end = conv.from_lsp(lines, change.range.end)
+                if end < start:
+                    start, end = end, start
+                text = text[:start] + change.text + text[end:]
+            else:
+                text = change.text
+        doc.text = text
+        doc.version = params.text_document.version
+
+    def close_document(self, uri: str) -> None:
+        self.documents.pop(uri, None)
+        self.analyses.pop(uri, None)
+        self.published.pop(uri, None)
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+
+    def document(self, uri: str) -> OpenDocument | None:
+        doc = self.documents.get(uri)
+        if doc is not None:
+            return doc
+        try:
+            source = self.workspace.get_text_document(uri).source
+        except Exception:
+            return None
+        return OpenDocument(uri, None, source)
+
+    def kind_of(self, uri: str, text: str) -> str | None:
         path = to_fs_path(uri)
-        kind = documents.detect(path or uri, doc.source)
+        return documents.detect(path or uri, text)
+
+    def _analyze(self, uri: str, text: str) -> Analysis | None:
+        kind = self.kind_of(uri, text)
         if kind is None:
             return None
-        result = analyze(doc.source, path=path, config=self.config_for(uri), kind=kind)
-        self.analyses[uri] = (doc.version, result)
+        return analyze(text, path=to_fs_path(uri), config=self.config_for(uri), kind=kind)
+
+    def analysis(self, uri: str) -> Analysis | None:
+        """The analysis of the document's current version (cached per version)."""
+        doc = self.document(uri)
+        if doc is None:
+            return None
+        cached = self.analyses.get(uri)
+        if cached is not None and cached[0] == doc.version and cached[1].text == _bomless(
+            doc.text
+        ):
+            return cached[1]
+        result = self._analyze(uri, doc.text)
+        if result is not None and uri in self.documents:
+            self.analyses[uri] = (doc.version, result)
         return result
 
-    def publish(self, uri: str) -> None:
-        doc = self.workspace.get_text_document(uri)
+    def document_context(self, uri: str) -> DocumentContext | None:
+        """Document + current analysis + converter, or None for non-PromptPack files."""
         result = self.analysis(uri)
         if result is None:
-            return
-        conv = self.converter
-        diagnostics = [
-            types.Diagnostic(
-                range=conv.range(result.lines, d.span),
-                severity=_SEVERITY[d.severity],
-                code=d.code,
-                source="pack-lsp",
-                message=d.message,
+            return None
+        doc = self.document(uri)
+        return DocumentContext(self, uri, doc.version if doc else None, result, self.converter)
+
+    def answer(
+        self,
+        uri: str,
+        compute: Callable[[DocumentContext], T],
+        empty: T,
+        *,
+        feature: str = "request",
+    ) -> T:
+        """Run ``compute`` on the document's context; the shared body of thin handlers.
+
+        Returns ``empty`` when the document is unknown or not a PromptPack, and when
+        ``compute`` raises (the error is logged with ``window/logMessage``).
+        """
+        try:
+            ctx = self.document_context(uri)
+            if ctx is None:
+                return empty
+            return compute(ctx)
+        except Exception as exc:
+            log.exception("%s failed for %s", feature, uri)
+            self.log_message(
+                f"pack-lsp: {feature} failed for {uri}: {type(exc).__name__}: {exc}",
+                types.MessageType.Error,
             )
-            for d in result.diagnostics
-        ]
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version)
+            return empty
+
+    # --------------------------------------------------------------- diagnostics
+
+    def lsp_diagnostics(self, uri: str, result: Analysis) -> list[types.Diagnostic]:
+        conv = self.converter
+        return [self._convert(uri, result.lines, conv, d) for d in result.diagnostics]
+
+    def _convert(
+        self, uri: str, lines: LineIndex, conv: PositionConverter, d: Diagnostic
+    ) -> types.Diagnostic:
+        related = []
+        for r in d.related:
+            if r.path is None:
+                related.append(types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=uri, range=conv.range(lines, r.span)),
+                    message=r.message,
+                ))
+            else:
+                # Another file: its positions are computed on its own text.
+                other = _read_lines(r.path)
+                rng = conv.range(other, r.span) if other is not None else types.Range(
+                    start=types.Position(line=0, character=0),
+                    end=types.Position(line=0, character=0),
+                )
+                related.append(types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=from_fs_path(r.path) or r.path, range=rng),
+                    message=r.message,
+                ))
+        return types.Diagnostic(
+            range=conv.range(lines, d.span),
+            severity=_SEVERITY[d.severity],
+            code=d.code,
+            code_description=types.CodeDescription(href=f"{self.rules_url}#{d.code.lower()}"),
+            source="pack-lsp",
+            message=d.message,
+            related_information=related or None,
+            tags=[_TAGS[t] for t in d.tags] or None,
+            data=_plain(d.data) if d.data else None,
         )
+
+    def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
+        """Publish diagnostics unless a newer version was already published."""
+        doc = self.documents.get(uri)
+        if doc is None or doc.version != version:
+            return
+        last = self.published.get(uri)
+        if last is not None and version is not None and version < last:
+            return
+        self.published[uri] = version
+        diagnostics = self.lsp_diagnostics(uri, result) if result is not None else []
+        if result is None and last is None:
+            return  # not a PromptPack: leave the document alone
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Analyse ``uri`` after ``delay`` seconds; a newer request cancels this one."""
+        previous = self.pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        self.pending[uri] = asyncio.get_running_loop().create_task(
+            self._analyse_later(uri, doc.version, delay)
+        )
+
+    async def _analyse_later(self, uri: str, version: int | None, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            doc = self.documents.get(uri)
+            if doc is None or doc.version != version:
+                return
+            cached = self.analyses.get(uri)
+            if cached is not None and cached[0] == version:
+                result: Analysis | None = cached[1]
+            else:
+                text = doc.text
+                loop = asyncio.get_running_loop()
+                result = await loop.run_in_executor(None, self._analyze, uri, text)
+                current = self.documents.get(uri)
+                if current is None or current.version != version:
+                    return  # stale: a newer version is on its way
+                if result is not None:
+                    self.analyses[uri] = (version, result)
+            self.publish_result(uri, version, result)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("analysis failed for %s", uri)
+            self.log_message(f"pack-lsp: analysis failed for {uri}: {exc}",
+                             types.MessageType.Error)
+        finally:
+            task = self.pending.get(uri)
+            if task is asyncio.current_task():
+                self.pending.pop(uri, None)
+
+    def recheck_all(self) -> None:
+        """Re-analyse every open document (after a settings change)."""
+        self.analyses.clear()
+        for uri in list(self.documents):
+            self.schedule(uri, 0)
+
+    # ------------------------------------------------------------------- parent
+
+    async def watch_parent(self, pid: int) -> None:
+        """Exit when the client process is gone (LSP ``processId``)."""
+        while True:
+            await asyncio.sleep(PARENT_POLL_INTERVAL)
+            if not _process_alive(pid):
+                log.warning("client process %s is gone; exiting", pid)
+                os._exit(0)
+
+
+def _process_alive(pid: int) -> bool:
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return True
+    try:  # a zombie (exited, not yet reaped) counts as gone
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            state = fh.read().rpartition(")")[2].split()
+        return not (state and state[0] in ("Z", "X"))
+    except OSError:
+        return True
+
+
+def _bomless(text: str) -> str:
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _read_lines(path: str) -> LineIndex | None:
+    try:
+        return LineIndex(_bomless(Path(path).read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy of diagnostic data (mapping proxies, tuples, spans)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(v) for v in value]
+    if isinstance(value, Span):
+        return {"start": value.start, "end": value.end}
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def _explain(exc: Exception) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            parts = [
+                f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in errors()
+            ]
+            return "; ".join(parts)
+        except Exception:
+            pass
+    return str(exc)
+
+
+# ------------------------------------------------------------------ lifecycle
+
+
+def _register_lifecycle(server: PackServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: PackServer, params: types.InitializeParams) -> None:
+        if params.initialization_options is not None:
+            ls.set_settings(params.initialization_options, initial=True)
+        if params.process_id:
+            ls.parent_watch = asyncio.get_running_loop().create_task(
+                ls.watch_parent(params.process_id)
+            )
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
+        before = ls.settings()
+        await ls.pull_settings()
+        if ls.settings() != before:
+            ls.recheck_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: PackServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        settings = params.settings
+        if isinstance(settings, Mapping) and SETTINGS_SECTION in settings:
+            ls.set_settings(settings)
+        else:
+            await ls.pull_settings()
+        ls.recheck_all()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PackServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.open_document(params.text_document)
+        ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PackServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.change_document(params)
+        ls.schedule(params.text_document.uri, ls.change_delay)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PackServer, params: types.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if params.text is not None and uri in ls.documents:
+            ls.documents[uri].text = params.text
+        ls.analyses.pop(uri, None)  # configuration files may have changed
+        ls.schedule(uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: PackServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        was_pack = uri in ls.published
+        ls.close_document(uri)
+        if was_pack:
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier="pack-lsp", inter_file_dependencies=False, workspace_diagnostics=False
+        ),
+    )
+    def pull_diagnostics(
+        ls: PackServer, params: types.DocumentDiagnosticParams
+    ) -> types.DocumentDiagnosticReport:
+        def compute(doc: DocumentContext) -> types.DocumentDiagnosticReport:
+            return types.RelatedFullDocumentDiagnosticReport(
+                items=ls.lsp_diagnostics(doc.uri, doc.analysis)
+            )
+
+        empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(
+            items=[]
+        )
+        return ls.answer(params.text_document.uri, compute, empty, feature="diagnostics")
+
+
+def _register_features(server: PackServer) -> None:
+    for name in FEATURE_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                log.info("feature module %s is not available", name)
+                continue
+            raise
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(server)
 
 
 def create_server() -> PackServer:
     server = PackServer()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: PackServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: PackServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: PackServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: PackServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.analyses.pop(params.text_document.uri, None)
-        ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
-        )
-
+    _register_lifecycle(server)
+    _register_features(server)
     return server

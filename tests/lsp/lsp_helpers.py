@@ -1,0 +1,94 @@
+"""Helpers for the end-to-end tests: positions in the client's encoding, waiting."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SERVER = [sys.executable, "-m", "pack_lsp"]
+PROFILES = ("visual-studio-code", "neovim")
+
+
+def server_config() -> ClientServerConfig:
+    return ClientServerConfig(server_command=SERVER)
+
+
+def initialize_params(
+    profile: str, root: Path, options: Any = None
+) -> types.InitializeParams:
+    return types.InitializeParams(
+        capabilities=client_capabilities(profile),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")],
+        initialization_options=options,
+    )
+
+
+def encoding_of(client: LanguageClient) -> str:
+    caps = client.capabilities
+    offered = caps.general.position_encodings if caps and caps.general else None
+    return str(offered[0]) if offered else "utf-16"
+
+
+def units(text: str, encoding: str) -> int:
+    """Length of ``text`` in the code units of ``encoding``."""
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
+def pos(client: LanguageClient, text: str, needle: str, delta: int = 0, nth: int = 0
+        ) -> types.Position:
+    """LSP position of the ``nth`` occurrence of ``needle`` in ``text`` (+ delta chars)."""
+    index = -1
+    for _ in range(nth + 1):
+        index = text.index(needle, index + 1)
+    index += delta
+    line = text.count("\n", 0, index)
+    start = text.rfind("\n", 0, index) + 1
+    return types.Position(line=line, character=units(text[start:index], encoding_of(client)))
+
+
+def span_range(
+    client: LanguageClient, text: str, needle: str, nth: int = 0, length: int | None = None
+) -> types.Range:
+    """Range of ``needle`` (or of its first ``length`` characters) in ``text``."""
+    start = pos(client, text, needle, nth=nth)
+    end = pos(client, text, needle, len(needle) if length is None else length, nth=nth)
+    return types.Range(start=start, end=end)
+
+
+async def open_doc(
+    client: LanguageClient, path: Path, text: str, *, wait: bool = True
+) -> str:
+    """Open ``text`` as ``path`` (not written to disk) and wait for its diagnostics."""
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="yaml", version=1, text=text
+            )
+        )
+    )
+    if wait:
+        await diagnostics_for(client, uri, 1)
+    return uri
+
+
+async def diagnostics_for(
+    client: LanguageClient, uri: str, version: int | None = None
+) -> list[types.Diagnostic]:
+    """Wait until diagnostics for ``uri`` (at ``version`` when given) arrive."""
+    while True:
+        params: types.PublishDiagnosticsParams = await client.wait_for_notification(
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+        )
+        if params.uri == uri and (version is None or params.version == version):
+            return list(params.diagnostics)
+
