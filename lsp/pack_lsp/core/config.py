@@ -65,6 +65,8 @@ class Config(BaseModel):
             return value
         if isinstance(value, str):
             value = [v for v in re.split(r"[,\s]+", value) if v]
+        if not isinstance(value, list | tuple):
+            raise ValueError("expected a list of rule codes or code prefixes")
         return tuple(str(v).strip().upper() for v in value)
 
     def enabled(self, code: str) -> bool:
@@ -118,7 +120,7 @@ def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
         if source is not None:
             data["source"] = source
         return Config.model_validate(data)
-    except (ValidationError, ValueError) as exc:
+    except (ValidationError, ValueError, TypeError) as exc:
         where = f" in {source}" if source else ""
         raise ConfigError(f"invalid pack-lsp configuration{where}: {_explain(exc)}") from None
 

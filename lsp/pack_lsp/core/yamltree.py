@@ -211,6 +211,8 @@ class _Bad:
 
 #: Total number of nodes that aliases may add to the document when expanded.
 ALIAS_EXPANSION_BUDGET = 100_000
+#: Deepest nesting of collections that is read; deeper content is cut off.
+MAX_DEPTH = 64
 #: How often a syntax error is stepped over to recover the rest of the tree.
 MAX_RECOVERIES = 8
 
@@ -282,6 +284,8 @@ class _Composer:
         self.alias_cost = 0
         self.alias_budget_reported = False
         self.node_count = 0
+        self.skip = 0  # > 0 while inside a collection nested deeper than MAX_DEPTH
+        self.skip_start = 0
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -426,6 +430,9 @@ class _Composer:
     def feed(self, events: Iterator[Any]) -> None:
         for event in events:
             name = _event_name(event)
+            if self.skip:
+                self._skip(event, name)
+                continue
             if name == "ScalarEvent":
                 self._scalar(event)
             elif name == "MappingStartEvent":
@@ -479,8 +486,27 @@ class _Composer:
         self._register_anchor(node)
         self._add(node)
 
+    def _skip(self, event: Any, name: str) -> None:
+        if name in ("MappingStartEvent", "SequenceStartEvent"):
+            self.skip += 1
+        elif name in ("MappingEndEvent", "SequenceEndEvent"):
+            self.skip -= 1
+            if self.skip == 0:
+                end = max(event.end_mark.index, self.skip_start)
+                self._add(ScalarNode(Span(self.skip_start, end), "", None, ""))
+
     def _start(self, event: Any, cls: type[MappingNode] | type[SequenceNode]) -> None:
         span = self._span(event)
+        if len(self.stack) >= MAX_DEPTH:
+            self.diags.append(make(
+                "PP012",
+                f"Collections are nested more than {MAX_DEPTH} levels deep here; the deeper "
+                "content is not read",
+                span,
+            ))
+            self.skip = 1
+            self.skip_start = span.start
+            return
         tag = self._check_tag(event.tag, span, "map" if cls is MappingNode else "seq")
         node = cls(span, bool(event.flow_style), event.anchor, tag)
         if event.anchor:

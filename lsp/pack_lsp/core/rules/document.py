@@ -100,4 +100,12 @@ RULES = (
         "Merge a mapping: `defaults: &defaults {temperature: 0.2}` then `<<: *defaults`.",
         CATEGORY,
     ),
+    RuleInfo(
+        "PP012", "nesting-too-deep", E,
+        "Lists or mappings are nested more than 64 levels deep; the deeper content is not "
+        "read (protection against hostile files).",
+        "parameters: [[[[[[[[ ... ]]]]]]]]   # 65 levels",
+        "Flatten the structure; no PromptPack field needs such depth.",
+        CATEGORY,
+    ),
 )
