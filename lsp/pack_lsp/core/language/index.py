@@ -1,0 +1,367 @@
+"""The symbol index of one pack: every definition and every reference, with spans.
+
+A *symbol* is something a pack defines by name: a prompt, a tool, a fragment, a
+prompt's variable, a workflow state or an artifact slot. Each place that writes the
+name is an ``Occurrence`` — the definition (the map key, or a variable's ``name``)
+or a reference (``agents.entry``, a member key, a prompt's ``tools`` item,
+``a2a__<member>``, ``prompt_task``, an ``on_event`` target, a template placeholder,
+...). The occurrence span covers exactly the characters of the name in the source
+(inside the quotes of a quoted scalar, after the ``a2a__`` prefix, the name inside a
+``{{ }}`` placeholder), so go-to-definition, references, highlights and rename all
+work from the same table.
+
+Scopes: variables belong to a prompt (``SymbolId.scope`` is the prompt key); a
+placeholder inside a fragment refers to the variable of every prompt that includes
+the fragment. Artifacts are identified by name across the workflow (a prompt reads
+``{{artifacts.x}}`` from whichever state runs it).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.config import Config
+from pack_lsp.core.model import Located, Pack, Template
+from pack_lsp.core.text import Span
+
+A2A_PREFIX = "a2a__"
+
+
+class Kind(enum.StrEnum):
+    PROMPT = "prompt"
+    TOOL = "tool"
+    FRAGMENT = "fragment"
+    VARIABLE = "variable"
+    STATE = "state"
+    ARTIFACT = "artifact"
+
+
+#: Kinds that can be renamed.
+RENAMEABLE = frozenset({Kind.PROMPT, Kind.TOOL, Kind.FRAGMENT, Kind.VARIABLE, Kind.STATE})
+
+
+class Role(enum.StrEnum):
+    """Where an occurrence is written; decides how it is rewritten on rename."""
+
+    KEY = "key"  # the map key defining a prompt/tool/fragment/state/artifact
+    VARIABLE_NAME = "variable-name"  # `name:` of a variable declaration
+    PROMPT_ID = "prompt-id"  # a prompt's `id` equal to its key
+    TOOL_NAME = "tool-name"  # a tool's `name` equal to its key
+    MEMBER_KEY = "member-key"  # agents.members key → prompt
+    AGENTS_ENTRY = "agents-entry"
+    TOOL_ITEM = "tool-item"  # a prompt's tools list item
+    A2A_TOOL = "a2a-tool"  # `a2a__<member>` tools item (span covers <member>)
+    BLOCKLIST = "blocklist"  # tool_policy.blocklist item
+    PROMPT_TASK = "prompt-task"
+    WORKFLOW_ENTRY = "workflow-entry"
+    TARGET = "on-event-target"
+    ON_MAX_VISITS = "on-max-visits"
+    MEMBER_STATE = "member-state"
+    PLACEHOLDER = "placeholder"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SymbolId:
+    kind: Kind
+    name: str
+    scope: str | None = None  # the prompt key for variables
+
+    def describe(self) -> str:
+        if self.kind is Kind.VARIABLE and self.scope is not None:
+            return f"variable `{self.name}` of prompt `{self.scope}`"
+        return f"{self.kind.value} `{self.name}`"
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    symbol: SymbolId
+    span: Span  # exactly the name's characters
+    role: Role
+    definition: bool = False
+    #: The whole scalar (quotes included) that holds the name. When the name's
+    #: characters could not be located inside it (escapes), ``exact`` is False and a
+    #: rename rewrites the whole scalar.
+    node_span: Span | None = None
+    exact: bool = True
+    #: For placeholders: the whole ``{{ ... }}``.
+    outer: Span | None = None
+    #: Text written before the name inside the same scalar (``a2a__``).
+    prefix: str = ""
+    #: The template (prompt key or ``fragment:<key>``) a placeholder belongs to.
+    owner: str | None = None
+
+
+@dataclass(slots=True)
+class Index:
+    occurrences: list[Occurrence] = field(default_factory=list)
+    by_symbol: dict[SymbolId, list[Occurrence]] = field(default_factory=dict)
+    #: Which prompts include each fragment (directly or through other fragments).
+    fragment_users: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, occ: Occurrence) -> None:
+        self.occurrences.append(occ)
+        self.by_symbol.setdefault(occ.symbol, []).append(occ)
+
+    def at(self, offset: int) -> list[Occurrence]:
+        """Occurrences whose name contains ``offset`` (innermost first).
+
+        A placeholder is also found from anywhere inside its ``{{ }}``.
+        """
+        hits = [o for o in self.occurrences if o.span.contains(offset)]
+        if not hits:
+            hits = [o for o in self.occurrences if o.outer is not None and o.outer.start
+                    <= offset < o.outer.end]
+        hits.sort(key=lambda o: o.span.length)
+        if hits:
+            best = hits[0].span
+            hits = [o for o in hits if o.span == best]
+        return hits
+
+    def symbols_at(self, offset: int) -> list[SymbolId]:
+        return list(dict.fromkeys(o.symbol for o in self.at(offset)))
+
+    def definitions(self, symbol: SymbolId) -> list[Occurrence]:
+        return [o for o in self.by_symbol.get(symbol, ()) if o.definition]
+
+    def references(self, symbol: SymbolId) -> list[Occurrence]:
+        return [o for o in self.by_symbol.get(symbol, ()) if not o.definition]
+
+    def all(self, symbol: SymbolId) -> list[Occurrence]:
+        return list(self.by_symbol.get(symbol, ()))
+
+    def defined(self, kind: Kind, scope: str | None = None) -> set[str]:
+        return {s.name for s, occs in self.by_symbol.items()
+                if s.kind is kind and s.scope == scope and any(o.definition for o in occs)}
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def name_span(text: str, span: Span, value: str) -> tuple[Span, bool]:
+    """The span of ``value``'s characters inside the scalar written at ``span``.
+
+    Plain scalars are the value itself; quoted scalars without escapes are the
+    value between the quotes. Otherwise the whole scalar is returned with
+    ``exact=False``.
+    """
+    seg = text[span.start:span.end]
+    if seg == value:
+        return span, True
+    if len(seg) >= 2 and seg[0] in "\"'" and seg[-1] == seg[0] and seg[1:-1] == value:
+        return Span(span.start + 1, span.end - 1), True
+    return span, False
+
+
+def _placeholders(template: Template, dialect: Any) -> list[Any]:
+    from pack_lsp.core import templates
+
+    try:
+        return list(templates.placeholders(template, dialect))
+    except Exception:  # a template the extractor cannot read yields no references
+        return []
+
+
+def _dialect(pack: Pack, config: Config) -> Any:
+    from pack_lsp.core import templates
+
+    return templates.dialect_for(pack, config)
+
+
+def _kind_name(kind: Any) -> str:
+    return str(getattr(kind, "value", kind)).lower()
+
+
+class _Builder:
+    def __init__(self, pack: Pack, text: str, config: Config) -> None:
+        self.pack = pack
+        self.text = text
+        self.config = config
+        self.index = Index()
+
+    def located(self, loc: Located | None, symbol: SymbolId, role: Role,
+                definition: bool = False, prefix: str = "") -> None:
+        if loc is None or not isinstance(loc.value, str):
+            return
+        span, exact = name_span(self.text, loc.span, loc.value)
+        if prefix and exact:
+            span = Span(span.start + len(prefix), span.end)
+        self.index.add(Occurrence(symbol, span, role, definition, loc.span, exact, None,
+                                  prefix))
+
+    def key(self, key: str, key_span: Span, symbol: SymbolId,
+            role: Role = Role.KEY, definition: bool = True) -> None:
+        span, exact = name_span(self.text, key_span, key)
+        self.index.add(Occurrence(symbol, span, role, definition, key_span, exact))
+
+    # -- tool-ish references ------------------------------------------------------
+
+    def tool_ref(self, item: Located, role: Role) -> None:
+        name = item.value
+        if not isinstance(name, str):
+            return
+        pack = self.pack
+        if name in pack.tools:
+            self.located(item, SymbolId(Kind.TOOL, name), role)
+        elif name in pack.prompts:
+            self.located(item, SymbolId(Kind.PROMPT, name), role)
+        elif name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX):] in pack.prompts:
+            self.located(item, SymbolId(Kind.PROMPT, name[len(A2A_PREFIX):]), Role.A2A_TOOL,
+                         prefix=A2A_PREFIX)
+        elif not any(name.startswith(ns) for ns in self.config.tool_namespaces):
+            # An undefined tool: still a symbol, so highlights and quick fixes see it.
+            self.located(item, SymbolId(Kind.TOOL, name), role)
+
+    # -- placeholders -------------------------------------------------------------
+
+    def template_refs(self, template: Template, scopes: Iterable[str | None], owner: str,
+                      dialect: Any) -> list[str]:
+        """Index a template's placeholders; returns the fragment names it includes."""
+        fragments: list[str] = []
+        scopes = list(scopes) or [None]
+        for ph in _placeholders(template, dialect):
+            kind = _kind_name(getattr(ph, "kind", ""))
+            name = getattr(ph, "name", None)
+            nspan = getattr(ph, "name_span", None)
+            outer = getattr(ph, "span", None)
+            if not isinstance(name, str) or not isinstance(nspan, Span) or not name:
+                continue
+            symbols: list[SymbolId]
+            if kind == "fragment":
+                symbols = [SymbolId(Kind.FRAGMENT, name)]
+                fragments.append(name)
+            elif kind == "artifact":
+                symbols = [SymbolId(Kind.ARTIFACT, name)]
+            elif kind == "variable":
+                symbols = [SymbolId(Kind.VARIABLE, name, scope) for scope in scopes]
+            else:
+                continue
+            exact = self.text[nspan.start:nspan.end] == name
+            for symbol in symbols:
+                self.index.add(Occurrence(symbol, nspan, Role.PLACEHOLDER, False, None, exact,
+                                          outer if isinstance(outer, Span) else None, "",
+                                          owner))
+        return fragments
+
+    # -- the pack -----------------------------------------------------------------
+
+    def build(self) -> Index:
+        pack = self.pack
+        for key, prompt in pack.prompts.items():
+            sym = SymbolId(Kind.PROMPT, key)
+            self.key(key, prompt.key_span, sym)
+            if prompt.id is not None and prompt.id.value == key:
+                self.located(prompt.id, sym, Role.PROMPT_ID)
+            for var in prompt.variables:
+                if var.name is not None and isinstance(var.name.value, str):
+                    self.located(var.name, SymbolId(Kind.VARIABLE, var.name.value, key),
+                                 Role.VARIABLE_NAME, definition=True)
+            for item in prompt.tools:
+                self.tool_ref(item, Role.TOOL_ITEM)
+            if prompt.tool_policy is not None:
+                for item in prompt.tool_policy.blocklist:
+                    self.tool_ref(item, Role.BLOCKLIST)
+        for key, tool in pack.tools.items():
+            sym = SymbolId(Kind.TOOL, key)
+            self.key(key, tool.key_span, sym)
+            if tool.name is not None and tool.name.value == key:
+                self.located(tool.name, sym, Role.TOOL_NAME)
+        for key, fragment in pack.fragments.items():
+            self.key(key, fragment.key_span, SymbolId(Kind.FRAGMENT, key))
+        if pack.agents is not None:
+            self.located(pack.agents.entry, SymbolId(Kind.PROMPT, _text(pack.agents.entry)),
+                         Role.AGENTS_ENTRY)
+            for key, member in pack.agents.members.items():
+                self.key(key, member.key_span, SymbolId(Kind.PROMPT, key), Role.MEMBER_KEY,
+                         definition=False)
+                self.located(member.state, SymbolId(Kind.STATE, _text(member.state)),
+                             Role.MEMBER_STATE)
+        if pack.workflow is not None:
+            wf = pack.workflow
+            self.located(wf.entry, SymbolId(Kind.STATE, _text(wf.entry)), Role.WORKFLOW_ENTRY)
+            for key, state in wf.states.items():
+                self.key(key, state.key_span, SymbolId(Kind.STATE, key))
+                self.located(state.prompt_task, SymbolId(Kind.PROMPT, _text(state.prompt_task)),
+                             Role.PROMPT_TASK)
+                for tr in state.on_event:
+                    self.located(tr.target, SymbolId(Kind.STATE, _text(tr.target)), Role.TARGET)
+                self.located(state.on_max_visits,
+                             SymbolId(Kind.STATE, _text(state.on_max_visits)),
+                             Role.ON_MAX_VISITS)
+                for akey, art in state.artifacts.items():
+                    self.key(akey, art.key_span, SymbolId(Kind.ARTIFACT, akey))
+        self.placeholders()
+        return self.index
+
+    def placeholders(self) -> None:
+        pack = self.pack
+        try:
+            dialect = _dialect(pack, self.config)
+        except Exception:
+            return
+        direct: dict[str, list[str]] = {}
+        for key, prompt in pack.prompts.items():
+            names: list[str] = []
+            for template in prompt.templates():
+                names.extend(self.template_refs(template, [key], key, dialect))
+            direct[key] = names
+        # Which prompts include each fragment, following fragments in fragments.
+        frag_names: dict[str, list[str]] = {}
+        for fkey, frag in pack.fragments.items():
+            if frag.template is not None:
+                frag_names[fkey] = _fragment_names(frag.template, dialect)
+        users: dict[str, set[str]] = defaultdict(set)
+        for pkey, names in direct.items():
+            stack = list(names)
+            seen: set[str] = set()
+            while stack:
+                f = stack.pop()
+                if f in seen:
+                    continue
+                seen.add(f)
+                users[f].add(pkey)
+                stack.extend(frag_names.get(f, ()))
+        for fkey, frag in pack.fragments.items():
+            if frag.template is not None:
+                self.template_refs(
+                    frag.template, sorted(users.get(fkey, ())), f"fragment:{fkey}", dialect)
+        self.index.fragment_users = dict(users)
+
+
+def _fragment_names(template: Template, dialect: Any) -> list[str]:
+    return [getattr(p, "name", "") for p in _placeholders(template, dialect)
+            if _kind_name(getattr(p, "kind", "")) == "fragment"]
+
+
+def _text(loc: Located | None) -> str:
+    return loc.value if loc is not None and isinstance(loc.value, str) else ""
+
+
+def build_index(pack: Pack, text: str, config: Config | None = None) -> Index:
+    return _Builder(pack, text, config or Config()).build()
+
+
+_CACHE: list[tuple[Analysis, Index]] = []
+_CACHE_SIZE = 8
+
+
+def index_for(analysis: Analysis) -> Index:
+    """The index of an analysis, built once per analysis object."""
+    for cached, index in _CACHE:
+        if cached is analysis:
+            return index
+    if analysis.pack is None:
+        index = Index()
+    else:
+        index = build_index(analysis.pack, analysis.text, analysis.config)
+    _CACHE.append((analysis, index))
+    del _CACHE[:-_CACHE_SIZE]
+    return index
+
+
+def iter_symbols(index: Index, kind: Kind) -> Iterator[SymbolId]:
+    return (s for s in index.by_symbol if s.kind is kind)
