@@ -13,7 +13,10 @@ never here.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
+
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -69,22 +72,14 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self._text = text
         starts = [0]
-        i = 0
-        n = len(text)
-        find = text.find
-        # Scan for '\n' and '\r' without a per-character Python loop.
-        while True:
-            nl = find("\n", i)
-            cr = find("\r", i)
-            if nl < 0 and cr < 0:
-                break
-            if cr < 0 or (0 <= nl < cr):
-                i = nl + 1
-            elif cr + 1 < n and text[cr + 1] == "\n":
-                i = cr + 2
-            else:
-                i = cr + 1
-            starts.append(i)
+        if "\r" not in text:
+            find = text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+        else:
+            starts.extend(m.end() for m in _BREAK.finditer(text))
         self._starts = starts
 
     @property
