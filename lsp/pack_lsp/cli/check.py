@@ -1,18 +1,31 @@
-"""``pack-lsp --check PATH...``: check files for CI."""
+"""``pack-lsp --check PATH...``: check files for CI.
+
+Exit status: 0 when no file has an error (or, with ``--strict``, a warning), 1 when
+one has, 2 on a usage problem or a file that cannot be read. ``-`` as a PATH reads
+the standard input; ``--stdin-filename`` names it for output, configuration lookup
+and kind detection. ``--select``, ``--ignore`` and ``--severity`` on the command line
+take precedence over the configuration file; ``--exclude`` adds to its ``exclude``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
-from pack_lsp.core import documents
+from pack_lsp.core import documents, registry
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.diagnostics import REGISTRY, Severity
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.source import decode
-from pack_lsp.render import FileResult, renderers
+from pack_lsp.core.suggest import did_you_mean
+from pack_lsp.render import FileResult, Summary, renderers, summarize
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,24 +33,115 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--check",
         action="store_true",
-        help="check the PromptPack files given as PATHs; directories are searched recursively",
+        help="check the PromptPack files given as PATHs; directories are searched "
+        "recursively; `-` reads the standard input",
     )
     group.add_argument("paths", nargs="*", metavar="PATH", help="files or directories")
     group.add_argument(
         "--format",
-        default="text",
-        choices=sorted(renderers()),
-        help="output format (default: text)",
+        default=None,
+        help="output format; for --check: " + ", ".join(sorted(renderers()))
+        + " (default: text); each mode checks its own formats",
     )
     group.add_argument(
         "--strict", action="store_true", help="exit with status 1 on warnings too"
     )
+    group.add_argument(
+        "--select", action="append", metavar="CODES", default=[],
+        help="report only these codes or code prefixes (comma-separated, e.g. PP2,PP301); "
+        "replaces the configured select and ignore lists",
+    )
+    group.add_argument(
+        "--ignore", action="append", metavar="CODES", default=[],
+        help="do not report these codes or code prefixes (comma-separated); added to the "
+        "configured ignore list",
+    )
+    group.add_argument(
+        "--severity", action="append", metavar="CODE=LEVEL", default=[],
+        help="report a code (or prefix) at this level: error, warning, information or hint "
+        "(repeatable)",
+    )
+    group.add_argument(
+        "--exclude", action="append", metavar="GLOB", default=[],
+        help="skip files and folders matching GLOB when searching directories (repeatable)",
+    )
+    group.add_argument(
+        "--stdin-filename", metavar="NAME",
+        help="the file name of the text read from `-`: used in the output, to find the "
+        "configuration and to recognise the kind of file",
+    )
 
 
-def _collect(paths: list[str], errors: list[str]) -> list[tuple[Path, bool]]:
-    """(file, named explicitly) for every file to check, in a stable order."""
+class UsageError(ValueError):
+    """A command-line value that cannot be used."""
+
+
+def _selectors(values: list[str], option: str) -> tuple[str, ...]:
+    """Codes or prefixes from repeated, comma-separated values, each checked."""
+    assert registry.RULE_MODULES  # importing the registry fills REGISTRY
+    out: list[str] = []
+    for value in values:
+        for raw in re.split(r"[,\s]+", value):
+            if not raw:
+                continue
+            selector = raw.upper()
+            if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
+                raise UsageError(
+                    f"{option}: unknown code `{raw}`{did_you_mean(selector, REGISTRY)}"
+                )
+            out.append(selector)
+    if values and not out:
+        raise UsageError(f"{option}: no codes given")
+    return tuple(out)
+
+
+def _severities(values: list[str]) -> dict[str, Severity]:
+    out: dict[str, Severity] = {}
+    for value in values:
+        code, sep, level = value.partition("=")
+        if not sep or not code.strip() or not level.strip():
+            raise UsageError(f"--severity: expected CODE=LEVEL, got `{value}`")
+        (selector,) = _selectors([code.strip()], "--severity")
+        try:
+            out[selector] = Severity.parse(level)
+        except ValueError as exc:
+            raise UsageError(f"--severity: {exc}") from None
+    return out
+
+
+class Overrides:
+    """Command-line settings applied over each file's configuration."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.select = _selectors(args.select, "--select") if args.select else None
+        self.ignore = _selectors(args.ignore, "--ignore") if args.ignore else ()
+        self.severity = _severities(args.severity)
+        self.exclude = tuple(args.exclude)
+
+    def apply(self, config: Config) -> Config:
+        data: dict[str, Any] = {}
+        if self.select is not None:
+            data["select"] = self.select
+            data["ignore"] = self.ignore
+        elif self.ignore:
+            data["ignore"] = config.ignore + self.ignore
+        if self.severity:
+            data["severity"] = {**config.severity, **self.severity}
+        if self.exclude:
+            data["exclude"] = config.exclude + self.exclude
+        return config.merged(data) if data else config
+
+
+def _collect(
+    paths: list[str], errors: list[str], overrides: Overrides, seen: set[Path] | None = None
+) -> list[tuple[Path, bool]]:
+    """(file, named explicitly) for every file to check, in a stable order.
+
+    ``seen`` (resolved paths already collected) is updated, so that a file reached
+    twice is checked once.
+    """
     out: list[tuple[Path, bool]] = []
-    seen: set[Path] = set()
+    seen = set() if seen is None else seen
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -45,7 +149,7 @@ def _collect(paths: list[str], errors: list[str]) -> list[tuple[Path, bool]]:
                 config = load_for(path / "_")
             except ConfigError:
                 config = Config()
-            for found in find_packs(path, config.exclude):
+            for found in find_packs(path, config.exclude + overrides.exclude):
                 if found.resolve() not in seen:
                     seen.add(found.resolve())
                     out.append((found, False))
@@ -60,36 +164,95 @@ def _collect(paths: list[str], errors: list[str]) -> list[tuple[Path, bool]]:
     return out
 
 
-def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
-    raw = path.read_bytes()
+def check_text(
+    raw: bytes, name: str, config: Config, *, explicit: bool = True, on_disk: bool = True
+) -> FileResult:
+    """Analyse one file's bytes; ``name`` is how the file is shown and recognised."""
     text, pre = decode(raw)
-    kind = documents.detect(str(path), text) or (documents.PROMPTPACK if explicit else None)
-    analysis = analyze(text, path=path, config=config, kind=kind, pre_diagnostics=pre)
-    return FileResult(str(path), analysis.diagnostics, analysis.lines)
+    kind = documents.detect(name, text) or (documents.PROMPTPACK if explicit else None)
+    analysis = analyze(text, path=name if on_disk else None, config=config, kind=kind,
+                       pre_diagnostics=pre)
+    return FileResult(name, analysis.diagnostics, analysis.lines)
+
+
+def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
+    return check_text(path.read_bytes(), str(path), config, explicit=explicit)
+
+
+def _check_stdin(
+    name: str | None, overrides: Overrides, problems: list[str]
+) -> FileResult | None:
+    try:
+        config = overrides.apply(load_for(Path(name or STDIN_NAME)))
+    except ConfigError as exc:
+        problems.append(str(exc))
+        return None
+    try:
+        raw = sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError) as exc:
+        problems.append(f"cannot read the standard input: {exc}")
+        return None
+    return check_text(raw, name or STDIN_NAME, config, on_disk=name is not None)
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def summary_line(s: Summary) -> str:
+    """``Checked 3 files: 2 errors, 1 warning, 0 information, 0 hints``."""
+    return (
+        f"Checked {_plural(s.files, 'file')}: {_plural(s.errors, 'error')}, "
+        f"{_plural(s.warnings, 'warning')}, {s.information} information, "
+        f"{_plural(s.hints, 'hint')}"
+    )
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
     if not args.check:
         return None
     if not args.paths:
-        parser.error("--check needs at least one PATH")
+        parser.error("--check needs at least one PATH (or `-` for the standard input)")
+    if args.stdin_filename is not None and STDIN not in args.paths:
+        parser.error("--stdin-filename is only used with `-` (the standard input) as a PATH")
+    args.format = args.format or "text"
+    if args.format not in renderers():
+        parser.error(f"--format for --check must be one of {', '.join(sorted(renderers()))}, "
+                     f"not {args.format!r}")
+    try:
+        overrides = Overrides(args)
+    except UsageError as exc:
+        parser.error(str(exc))
     problems: list[str] = []
     results: list[FileResult] = []
-    for path, explicit in _collect(args.paths, problems):
-        try:
-            config = load_for(path)
-        except ConfigError as exc:
-            problems.append(str(exc))
+    stdin_done = False
+    seen: set[Path] = set()
+    for raw in args.paths:
+        if raw == STDIN:
+            if not stdin_done:
+                stdin_done = True
+                result = _check_stdin(args.stdin_filename, overrides, problems)
+                if result is not None:
+                    results.append(result)
             continue
-        try:
-            results.append(check_file(path, explicit, config))
-        except OSError as exc:
-            problems.append(f"{path}: cannot read: {exc.strerror or exc}")
+        for path, explicit in _collect([raw], problems, overrides, seen):
+            try:
+                config = overrides.apply(load_for(path))
+            except ConfigError as exc:
+                problems.append(str(exc))
+                continue
+            try:
+                results.append(check_file(path, explicit, config))
+            except OSError as exc:
+                problems.append(f"{path}: cannot read: {exc.strerror or exc}")
     output = renderers()[args.format](results)
     sys.stdout.write(output)
     sys.stdout.flush()
     for problem in problems:
         print(f"pack-lsp: error: {problem}", file=sys.stderr)
+    if args.format == "text":
+        # On stderr: stdout keeps exactly one line per diagnostic for tools that parse it.
+        print(summary_line(summarize(results)), file=sys.stderr)
     if problems:
         return 2
     failing = {Severity.ERROR} | ({Severity.WARNING} if args.strict else set())

@@ -19,6 +19,7 @@ from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.registry import CHECKS
 from pack_lsp.core.schema import promptpack_validator
 from pack_lsp.core.source import strip_bom
+from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import Node, parse, to_data
 
@@ -97,6 +98,7 @@ def analyze(
                         ))
                 timings["rules"] = time.perf_counter() - t0
     final = config.apply(diagnostics)
+    final = apply_suppressions(final, parsed, config, file_path)
     final.sort(key=Diagnostic.sort_key)
     return Analysis(
         text=text,

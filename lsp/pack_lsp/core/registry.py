@@ -7,9 +7,9 @@ from types import ModuleType
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, register
-from pack_lsp.core.rules import document, schema
+from pack_lsp.core.rules import document, schema, suppressions
 
-RULE_MODULES: tuple[ModuleType, ...] = (document, schema)
+RULE_MODULES: tuple[ModuleType, ...] = (document, schema, suppressions)
 
 for _module in RULE_MODULES:
     register(_module.RULES)

@@ -1,4 +1,4 @@
-"""Renderers of check results: text, JSON (and more formats added alongside).
+"""Renderers of check results: text, JSON, SARIF and GitHub workflow commands.
 
 Each renderer is ``render(results) -> str`` over ``FileResult``s whose diagnostics
 are already converted to 0-based lines and code-point characters.
@@ -50,6 +50,11 @@ Renderer = Callable[[Sequence[FileResult]], str]
 
 
 def renderers() -> dict[str, Renderer]:
-    from pack_lsp.render import json_format, text_format
+    from pack_lsp.render import github_format, json_format, sarif_format, text_format
 
-    return {"text": text_format.render, "json": json_format.render}
+    return {
+        "text": text_format.render,
+        "json": json_format.render,
+        "sarif": sarif_format.render,
+        "github": github_format.render,
+    }

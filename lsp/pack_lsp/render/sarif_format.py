@@ -1,0 +1,190 @@
+"""``--format sarif``: a SARIF 2.1.0 log for code-scanning services.
+
+One run. ``tool.driver.rules`` lists every pack-lsp rule (id = the code, its name, a
+short description, the default level and a link into docs/rules.md); each result
+points at its rule, carries the effective level and one physical location, plus
+related locations when the diagnostic has them. Regions are 1-based and count Unicode
+code points (``run.columnKind`` says so); ``endColumn`` is the column just after
+the range, as SARIF defines it. Files below the working directory are given relative
+to the ``%SRCROOT%`` base, which the run declares as the working directory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from pack_lsp import __version__
+from pack_lsp.core import registry
+from pack_lsp.core.diagnostics import REGISTRY, Diagnostic, Related, RuleInfo, Severity
+from pack_lsp.core.text import LineIndex, Range
+from pack_lsp.render import FileResult
+
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+#: The project's home and the rules reference each result's rule links into.
+INFORMATION_URI = "https://github.com/pack-lsp/pack-lsp"
+RULES_DOC_URL = INFORMATION_URI + "/blob/main/docs/rules.md"
+SRCROOT = "%SRCROOT%"
+
+LEVELS = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFORMATION: "note",
+    Severity.HINT: "note",
+}
+
+
+def help_uri(code: str) -> str:
+    return f"{RULES_DOC_URL}#{code.lower()}"
+
+
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)\.\s+(?=[A-Z`])")
+
+
+def first_sentence(text: str) -> str:
+    match = _SENTENCE_END.search(text)
+    return text[: match.start() + 1] if match else text
+
+
+def _rule(info: RuleInfo) -> dict[str, Any]:
+    example = info.example.rstrip()
+    markdown = f"{info.summary}\n\nExample:\n\n```yaml\n{example}\n```\n\nFix: {info.fix}"
+    rule: dict[str, Any] = {
+        "id": info.code,
+        "name": info.name,
+        "shortDescription": {"text": first_sentence(info.summary)},
+        "fullDescription": {"text": info.summary},
+        "help": {"text": f"{info.summary}\n\nFix: {info.fix}", "markdown": markdown},
+        "helpUri": help_uri(info.code),
+        "defaultConfiguration": {"level": LEVELS[info.severity]},
+    }
+    if info.category:
+        rule["properties"] = {"tags": [info.category]}
+    return rule
+
+
+def _uri_of(path: str, cwd: Path) -> dict[str, Any]:
+    """An artifactLocation: relative to %SRCROOT% when below the working directory."""
+    p = Path(path)
+    absolute = p if p.is_absolute() else cwd / p
+    try:
+        rel = absolute.resolve().relative_to(cwd.resolve())
+    except (ValueError, OSError):
+        rel = None
+    if rel is not None:
+        return {"uri": quote(rel.as_posix()), "uriBaseId": SRCROOT}
+    if p.is_absolute():
+        return {"uri": absolute.as_uri()}
+    return {"uri": quote(p.as_posix())}
+
+
+def _region(r: Range) -> dict[str, int]:
+    return {
+        "startLine": r.start.line + 1,
+        "startColumn": r.start.character + 1,
+        "endLine": r.end.line + 1,
+        "endColumn": r.end.character + 1,
+    }
+
+
+class _OtherFiles:
+    """Line indexes of files that related locations point into, read once."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, LineIndex | None] = {}
+
+    def lines(self, path: str) -> LineIndex | None:
+        if path not in self._cache:
+            try:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+                self._cache[path] = LineIndex(text.removeprefix("\ufeff"))
+            except OSError:
+                self._cache[path] = None
+        return self._cache[path]
+
+
+def _location(
+    path: str, lines: LineIndex | None, span_range: Range | None, cwd: Path
+) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": _uri_of(path, cwd)}
+    if lines is not None and span_range is not None:
+        physical["region"] = _region(span_range)
+    return {"physicalLocation": physical}
+
+
+def _related(
+    result: FileResult, rel: Related, index: int, cwd: Path, others: _OtherFiles
+) -> dict[str, Any]:
+    if rel.path is None or rel.path == result.path:
+        loc = _location(result.path, result.lines, result.lines.range(rel.span), cwd)
+    else:
+        other = others.lines(rel.path)
+        loc = _location(rel.path, other, other.range(rel.span) if other else None, cwd)
+    loc["id"] = index
+    loc["message"] = {"text": rel.message}
+    return loc
+
+
+def _result(
+    result: FileResult, d: Diagnostic, rule_index: dict[str, int], cwd: Path,
+    others: _OtherFiles,
+) -> dict[str, Any]:
+    if d.path is None or d.path == result.path:
+        location = _location(result.path, result.lines, result.range(d), cwd)
+    else:
+        other = others.lines(d.path)
+        location = _location(d.path, other, other.range(d.span) if other else None, cwd)
+    out: dict[str, Any] = {
+        "ruleId": d.code,
+        "level": LEVELS[d.severity],
+        "message": {"text": d.message},
+        "locations": [location],
+    }
+    if d.code in rule_index:
+        out["ruleIndex"] = rule_index[d.code]
+    if d.related:
+        out["relatedLocations"] = [
+            _related(result, rel, i, cwd, others) for i, rel in enumerate(d.related, 1)
+        ]
+    if d.tags:
+        out["properties"] = {"tags": [t.value for t in d.tags]}
+    return out
+
+
+def document(results: Sequence[FileResult], cwd: Path | None = None) -> dict[str, Any]:
+    assert registry.RULE_MODULES  # importing the registry fills REGISTRY
+    cwd = cwd or Path.cwd()
+    rules = sorted(REGISTRY.values(), key=lambda r: r.code)
+    rule_index = {r.code: i for i, r in enumerate(rules)}
+    others = _OtherFiles()
+    sarif_results = [
+        _result(result, d, rule_index, cwd, others)
+        for result in results
+        for d in result.diagnostics
+    ]
+    base = cwd.resolve().as_uri()
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "pack-lsp",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule(r) for r in rules],
+            }
+        },
+        "originalUriBaseIds": {SRCROOT: {"uri": base if base.endswith("/") else base + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": sarif_results,
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render(results: Sequence[FileResult]) -> str:
+    return json.dumps(document(results), indent=2, ensure_ascii=False) + "\n"
