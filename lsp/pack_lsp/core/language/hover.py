@@ -1,0 +1,186 @@
+"""Hover: schema documentation on keys, a summary of the target on references.
+
+References: a prompt's tool items and blocklist entries (tool description and
+parameters, or the agent member), ``agents.entry`` and member keys (the prompt and
+the skill its Agent Card would expose), ``prompt_task`` (the prompt), workflow
+state targets (the state) and template placeholders (variable, fragment, artifact).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.language import schema_docs
+from pack_lsp.core.language.completion import _matches, _prompt_summary, _tool_summary
+from pack_lsp.core.language.semantic_tokens import Placeholder, placeholder_at
+from pack_lsp.core.model import Pack
+from pack_lsp.core.text import Span
+from pack_lsp.core.yamltree import MappingNode, PathItem, ScalarNode, node_path_at
+
+
+@dataclass(frozen=True, slots=True)
+class HoverResult:
+    span: Span
+    markdown: str
+
+
+def hover(analysis: Analysis, offset: int) -> HoverResult | None:
+    """Hover text for the key, reference or placeholder at ``offset``."""
+    pack = analysis.pack
+    if pack is not None:
+        found = placeholder_at(analysis, offset)
+        if found is not None:
+            text = _placeholder(pack, found)
+            return HoverResult(found.span, text) if text else None
+    if analysis.root is None:
+        return None
+    chain = node_path_at(analysis.root, offset)
+    if len(chain) < 2:
+        return None
+    node = chain[-1][1]
+    if not isinstance(node, ScalarNode) or not node.span.contains(offset):
+        return None
+    parent = chain[-2][1]
+    path = tuple(s for s, _ in chain[1:] if s is not None)
+    is_key = isinstance(parent, MappingNode) and any(p.key is node for p in parent.pairs)
+    text = _key(pack, path) if is_key else _value(pack, path, node)
+    return HoverResult(node.span, text) if text else None
+
+
+def _key(pack: Pack | None, path: tuple[PathItem, ...]) -> str:
+    parts: list[str] = []
+    key = path[-1]
+    if pack is not None and isinstance(key, str):
+        if _matches(path, ("agents", "members", "*")):
+            parts.append(agent_skill(pack, key))
+        elif _matches(path, ("prompts", "*")):
+            parts.append(_prompt_summary(pack, key))
+        elif _matches(path, ("tools", "*")):
+            parts.append(_tool_summary(pack, key))
+    if not parts:
+        doc = schema_docs.property_doc(path)
+        if doc is not None:
+            head = f"**{doc.name}**" + (f" — `{doc.type}`" if doc.type else "")
+            if doc.required:
+                head += " (required)"
+            parts.append(head + ("\n\n" + doc.description if doc.description else ""))
+    return "\n\n".join(p for p in parts if p)
+
+
+def _value(pack: Pack | None, path: tuple[PathItem, ...], node: ScalarNode) -> str:
+    name = node.value if isinstance(node.value, str) else None
+    if pack is not None and name is not None:
+        if _matches(path, ("prompts", "*", "tools", "#")) or _matches(
+            path, ("prompts", "*", "tool_policy", "blocklist", "#")
+        ):
+            if name in pack.tools:
+                return _tool_summary(pack, name)
+            if pack.agents is not None and name in pack.agents.members:
+                return agent_skill(pack, name)
+            return ""
+        if _matches(path, ("agents", "entry")):
+            return agent_skill(pack, name) if name in pack.prompts or (
+                pack.agents is not None and name in pack.agents.members) else ""
+        if _matches(path, ("workflow", "states", "*", "prompt_task")):
+            return _prompt_summary(pack, name)
+        if _any_match(path, (("workflow", "entry"), ("workflow", "states", "*", "on_event", "*"),
+                             ("workflow", "states", "*", "on_max_visits"))):
+            return _state(pack, name)
+    return ""
+
+
+def _any_match(path: Sequence[PathItem], patterns: Sequence[Sequence[str]]) -> bool:
+    return any(_matches(path, p) for p in patterns)
+
+
+def _state(pack: Pack, key: str) -> str:
+    state = pack.workflow.states.get(key) if pack.workflow else None
+    if state is None:
+        return ""
+    parts = [f"**state `{key}`**" + (" (terminal)" if state.is_terminal else "")]
+    if state.description is not None:
+        parts.append(state.description.text)
+    if state.prompt_task is not None:
+        parts.append(f"Prompt: `{state.prompt_task.text}`")
+    if state.on_event:
+        parts.append("Events: " + ", ".join(
+            f"`{t.event.text}` → `{t.target.text if t.target else '?'}`" for t in state.on_event))
+    return "\n\n".join(parts)
+
+
+def agent_skill(pack: Pack, key: str) -> str:
+    """The prompt behind an agent and the skill its Agent Card would expose."""
+    prompt = pack.prompts.get(key)
+    member = pack.agents.members.get(key) if pack.agents else None
+    name = prompt.name.text if prompt is not None and prompt.name else key
+    description = ""
+    if member is not None and member.description is not None:
+        description = member.description.text
+    elif prompt is not None and prompt.description is not None:
+        description = prompt.description.text
+    tags = [t.text for t in member.tags] if member is not None else []
+    inputs = [m.text for m in member.input_modes] if member and member.input_modes else [
+        "text/plain"]
+    outputs = [m.text for m in member.output_modes] if member and member.output_modes else [
+        "text/plain"]
+    lines = [f"**agent `{key}`**" + (" — entry agent" if pack.agents and pack.agents.entry
+                                     and pack.agents.entry.value == key else "")]
+    if prompt is None:
+        lines.append(f"No prompt `{key}` in this pack.")
+    else:
+        summary = _prompt_summary(pack, key)
+        if summary:
+            lines.append(summary)
+    skill = [
+        "Agent Card skill:",
+        f"- id: `{key}`",
+        f"- name: {name}",
+        f"- description: {description or '(none)'}",
+        f"- tags: {', '.join(tags) if tags else '(none)'}",
+        f"- input modes: {', '.join(inputs)}",
+        f"- output modes: {', '.join(outputs)}",
+    ]
+    lines.append("\n".join(skill))
+    return "\n\n".join(lines)
+
+
+def _placeholder(pack: Pack, p: Placeholder) -> str:
+    if p.kind == "fragment":
+        fragment = pack.fragments.get(p.name)
+        if fragment is None:
+            return f"**fragment `{p.name}`** — not defined in this pack"
+        text = fragment.template.text if fragment.template else ""
+        return f"**fragment `{p.name}`**\n\n```\n{text}\n```"
+    if p.kind == "artifact":
+        if pack.workflow is not None:
+            for state in pack.workflow.states.values():
+                art = state.artifacts.get(p.name)
+                if art is not None:
+                    bits = [f"**artifact `{p.name}`** (state `{state.key}`)"]
+                    if art.type is not None:
+                        bits.append(f"type: `{art.type.text}`")
+                    if art.mode is not None:
+                        bits.append(f"mode: `{art.mode.text}`")
+                    if art.description is not None:
+                        bits.append(art.description.text)
+                    return "\n\n".join(bits)
+        return f"**artifact `{p.name}`** — not declared by any workflow state"
+    owners = [pack.prompts[p.owner]] if p.owner in pack.prompts else list(pack.prompts.values())
+    for prompt in owners:
+        for var in prompt.variables:
+            if var.name is not None and var.name.text == p.name:
+                head = f"**variable `{p.name}`**"
+                if var.type is not None:
+                    head += f" — `{var.type.text}`"
+                if var.required is not None and var.required.value is True:
+                    head += " (required)"
+                bits = [head]
+                if var.description is not None:
+                    bits.append(var.description.text)
+                if var.default is not None:
+                    bits.append(f"default: `{var.default.value!r}`")
+                bits.append(f"declared by prompt `{prompt.key}`")
+                return "\n\n".join(bits)
+    return f"**variable `{p.name}`** — not declared by this prompt"

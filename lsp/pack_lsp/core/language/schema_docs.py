@@ -1,0 +1,250 @@
+"""What the PromptPack schema says about a place in a pack.
+
+Given the data path of a mapping or value (``("prompts", "triage", "tool_policy")``),
+find the subschemas that apply there — following ``$ref``, ``properties``,
+``additionalProperties``, ``patternProperties``, ``items`` and the alternatives
+of ``oneOf``/``anyOf``/``allOf`` — and read the documentation they carry: the keys
+allowed with their descriptions, and the values (``enum``, ``const``, documented
+``examples``, booleans).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pack_lsp.core.resources import load_schema
+
+PathItem = str | int
+
+SCHEMA_FILE = "promptpack.schema.json"
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyDoc:
+    """A key the schema allows in a mapping."""
+
+    name: str
+    description: str
+    type: str  # a short type label, '' when unknown
+    required: bool
+    deprecated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ValueDoc:
+    """A value the schema lists for a place: from ``enum``/``const`` or ``examples``."""
+
+    value: Any
+    description: str
+    source: str  # 'enum', 'example', 'boolean'
+
+    @property
+    def text(self) -> str:
+        if isinstance(self.value, str):
+            return self.value
+        return json.dumps(self.value)
+
+
+def _root() -> dict[str, Any]:
+    schema: dict[str, Any] = load_schema(SCHEMA_FILE)
+    return schema
+
+
+def _deref(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
+    seen = 0
+    while isinstance(schema, dict) and "$ref" in schema and seen < 20:
+        ref = schema["$ref"]
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            break
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(
+                target, dict) else {}
+        # Keep sibling keywords (a description next to a $ref documents the use site).
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**target, **siblings} if siblings else target
+        seen += 1
+    return schema if isinstance(schema, dict) else {}
+
+
+def _expand(schema: Any, root: dict[str, Any], depth: int = 0) -> Iterator[dict[str, Any]]:
+    """The schema and every alternative/conjunct it contains, references resolved."""
+    s = _deref(schema, root)
+    if not s or depth > 8:
+        return
+    yield s
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        for sub in s.get(keyword, ()) or ():
+            yield from _expand(sub, root, depth + 1)
+    for keyword in ("then", "else"):
+        if keyword in s:
+            yield from _expand(s[keyword], root, depth + 1)
+
+
+def _children(schema: dict[str, Any], step: PathItem, root: dict[str, Any]
+              ) -> Iterator[dict[str, Any]]:
+    if isinstance(step, int):
+        items = schema.get("items")
+        if isinstance(items, dict):
+            yield from _expand(items, root)
+        return
+    props = schema.get("properties")
+    if isinstance(props, dict) and step in props:
+        yield from _expand(props[step], root)
+        return
+    patterns = schema.get("patternProperties")
+    matched = False
+    if isinstance(patterns, dict):
+        for pattern, sub in patterns.items():
+            try:
+                if re.search(pattern, step):
+                    matched = True
+                    yield from _expand(sub, root)
+            except re.error:
+                continue
+    if not matched:
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            yield from _expand(extra, root)
+
+
+def schemas_at(path: Sequence[PathItem]) -> list[dict[str, Any]]:
+    """Every subschema that applies at ``path`` (empty when the place is unknown)."""
+    return list(_schemas_at(tuple(path)))
+
+
+@cache
+def _schemas_at(path: tuple[PathItem, ...]) -> tuple[dict[str, Any], ...]:
+    root = _root()
+    current = list(_expand(root, root))
+    for step in path:
+        nxt: list[dict[str, Any]] = []
+        for schema in current:
+            nxt.extend(_children(schema, step, root))
+        current = nxt
+        if not current:
+            break
+    unique: list[dict[str, Any]] = []
+    for s in current:
+        if not any(s is u for u in unique):
+            unique.append(s)
+    return tuple(unique)
+
+
+def type_label(schema: dict[str, Any]) -> str:
+    t = schema.get("type")
+    if isinstance(t, list):
+        return " | ".join(str(x) for x in t)
+    if isinstance(t, str):
+        if t == "array":
+            items = schema.get("items")
+            if isinstance(items, dict):
+                inner = _deref(items, _root()).get("type")
+                if isinstance(inner, str):
+                    return f"array of {inner}"
+        return t
+    for keyword in ("oneOf", "anyOf"):
+        alts = schema.get(keyword)
+        if isinstance(alts, list):
+            labels = [type_label(_deref(a, _root())) for a in alts]
+            return " | ".join(dict.fromkeys(x for x in labels if x))
+    return ""
+
+
+def properties_at(path: Sequence[PathItem]) -> dict[str, PropertyDoc]:
+    """Keys the schema names for the mapping at ``path``, with their documentation."""
+    root = _root()
+    out: dict[str, PropertyDoc] = {}
+    for schema in schemas_at(path):
+        props = schema.get("properties")
+        if not isinstance(props, dict):
+            continue
+        required = set(schema.get("required", ()) or ())
+        for name, sub in props.items():
+            resolved = _deref(sub, root)
+            description = str(resolved.get("description", ""))
+            if name in out:
+                prev = out[name]
+                out[name] = PropertyDoc(
+                    name, prev.description or description, prev.type or type_label(resolved),
+                    prev.required or name in required, prev.deprecated,
+                )
+                continue
+            out[name] = PropertyDoc(
+                name=name,
+                description=description,
+                type=type_label(resolved),
+                required=name in required,
+                deprecated=bool(resolved.get("deprecated", False)),
+            )
+    return out
+
+
+def property_doc(path: Sequence[PathItem]) -> PropertyDoc | None:
+    """Documentation of the key that ends ``path`` (None for list items/unknown keys)."""
+    if not path or not isinstance(path[-1], str):
+        return None
+    key = path[-1]
+    known = properties_at(path[:-1])
+    if key in known:
+        return known[key]
+    # An entry of a map such as prompts/tools: describe the map's value schema.
+    schemas = schemas_at(path)
+    if not schemas:
+        return None
+    for schema in schemas:
+        description = schema.get("description")
+        if isinstance(description, str) and description:
+            return PropertyDoc(key, description, type_label(schema), False)
+    return None
+
+
+def values_at(path: Sequence[PathItem]) -> list[ValueDoc]:
+    """Values documented for the place at ``path``: enums first, then examples."""
+    out: list[ValueDoc] = []
+    seen: set[str] = set()
+
+    def add(value: Any, description: str, source: str) -> None:
+        key = json.dumps(value, sort_keys=True)
+        if key in seen:
+            return
+        seen.add(key)
+        out.append(ValueDoc(value, description, source))
+
+    schemas = schemas_at(path)
+    for schema in schemas:
+        description = str(schema.get("description", ""))
+        enum = schema.get("enum")
+        if isinstance(enum, list):
+            for v in enum:
+                add(v, description, "enum")
+        if "const" in schema:
+            add(schema["const"], description, "enum")
+    has_enum = bool(out)
+    for schema in schemas:
+        description = str(schema.get("description", ""))
+        examples = schema.get("examples")
+        if isinstance(examples, list) and not has_enum:
+            for v in examples:
+                if isinstance(v, str | int | float | bool):
+                    add(v, description, "example")
+        if schema.get("type") == "boolean" or (
+            isinstance(schema.get("type"), list) and "boolean" in schema["type"]
+        ):
+            add(True, description, "boolean")
+            add(False, description, "boolean")
+    return out
+
+
+def documentation(path: Sequence[PathItem]) -> str:
+    """A description of the place at ``path`` (used for hover on values)."""
+    for schema in schemas_at(path):
+        description = schema.get("description")
+        if isinstance(description, str) and description:
+            return description
+    return ""
