@@ -16,8 +16,8 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.model import Pack, build_pack
+from pack_lsp.core.profiles import apply_profile, validator_for
 from pack_lsp.core.registry import CHECKS
-from pack_lsp.core.schema import promptpack_validator
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
@@ -80,7 +80,7 @@ def analyze(
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == documents.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            diagnostics.extend(promptpack_validator().validate(parsed.root, data))
+            diagnostics.extend(validator_for(config.profile).validate(parsed.root, data))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
@@ -97,7 +97,7 @@ def analyze(
                             Span(0, 0),
                         ))
                 timings["rules"] = time.perf_counter() - t0
-    final = config.apply(diagnostics)
+    final = config.apply(apply_profile(config.profile, diagnostics))
     final = apply_suppressions(final, parsed, config, file_path)
     final.sort(key=Diagnostic.sort_key)
     return Analysis(

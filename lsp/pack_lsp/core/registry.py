@@ -7,9 +7,9 @@ from types import ModuleType
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, register
-from pack_lsp.core.rules import document, schema, suppressions
+from pack_lsp.core.rules import agents, document, other, schema, suppressions, tools
 
-RULE_MODULES: tuple[ModuleType, ...] = (document, schema, suppressions)
+RULE_MODULES: tuple[ModuleType, ...] = (document, schema, agents, tools, other, suppressions)
 
 for _module in RULE_MODULES:
     register(_module.RULES)

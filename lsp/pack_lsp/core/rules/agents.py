@@ -1,0 +1,317 @@
+"""PP2xx — the `agents` section (RFC 0007) and prompts that call agents.
+
+RFC 0007 validation rules: the entry and every member key name prompts (rules 1
+and 2), the entry is a member (rule 3), a prompt's tools naming a prompt that is not
+a member is suspicious (rule 4, checked for every prompt), and an agent does not list
+itself (rule 5). Members also become A2A Agent Cards, so their modes must be media
+types, their tags meaningful and their description present.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from pack_lsp.core.context import CheckContext
+from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.model import Located, Member, Pack
+from pack_lsp.core.rules.tools import RefKind, resolve_tool
+from pack_lsp.core.suggest import did_you_mean, suggestions
+
+E = Severity.ERROR
+W = Severity.WARNING
+CATEGORY = "Agents"
+
+RULES = (
+    RuleInfo(
+        "PP201", "undefined-entry-agent", E,
+        "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
+        "agents:\n  entry: routr          # did you mean `router`?\n"
+        "  members: {router: {}}",
+        "Set `entry` to the key of the prompt that receives incoming requests.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP202", "entry-not-a-member", W,
+        "`agents.entry` names a prompt that is not listed in `agents.members` (RFC 0007 "
+        "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
+        "`promptkit` profile.",
+        "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
+        "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP203", "member-not-a-prompt", E,
+        "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
+        "agents:\n  entry: router\n  members:\n    router: {}\n    billing: {}   "
+        "# the prompt is `billing_agent`",
+        "Rename the member to the key of an existing prompt, or add the prompt.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP204", "agent-calls-itself", W,
+        "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
+        "call itself (RFC 0007 rule 5).",
+        "prompts:\n  router:\n    tools: [router, billing]",
+        "Remove the prompt's own key from its `tools`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP205", "tool-names-non-member-prompt", W,
+        "A prompt's `tools` names another prompt that is not an agents member, so the "
+        "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
+        "not only the entry).",
+        "prompts:\n  router:\n    tools: [billing]\n  billing: {...}\n"
+        "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
+        "Add the prompt to `agents.members` (a quick fix does it), or remove it from "
+        "`tools`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP206", "mode-not-a-media-type", W,
+        "An entry of a member's `input_modes` or `output_modes` is not a media type "
+        "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
+        "card with the bare `text`; PromptKit rejects the pack: an error under the "
+        "`promptkit` profile.",
+        "agents:\n  members:\n    describer:\n      input_modes: [text, image]",
+        "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP207", "blank-tag", W,
+        "A member's `tags` contains an empty or blank tag, which is useless for "
+        "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
+        "agents:\n  members:\n    billing:\n      tags: [billing, \"\"]",
+        "Remove the blank tag or write a keyword.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP208", "duplicate-tag", W,
+        "A member's `tags` lists the same tag twice.",
+        "agents:\n  members:\n    billing:\n      tags: [billing, refunds, billing]",
+        "Remove the repeated tag.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP209", "agent-without-description", W,
+        "A member has no `description` and neither has its prompt, so its A2A Agent Card "
+        "would have no description, which A2A requires.",
+        "prompts:\n  billing: {id: billing, name: Billing, version: 1.0.0, "
+        "system_template: ...}\nagents:\n  members:\n    billing: {}",
+        "Add a `description` to the prompt or to the member.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP210", "undefined-member-state", E,
+        "(`promptkit` profile) A member's `state` does not name a state of the pack's "
+        "workflow, or the pack has no workflow. Calling the agent runs the workflow from "
+        "that state.",
+        "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
+        "Use the key of a state under `workflow.states`, or add a workflow.",
+        CATEGORY,
+    ),
+)
+
+# type/subtype (RFC 6838 names, `*` wildcards) with optional `; key=value` parameters.
+_TOKEN = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*"
+MEDIA_TYPE = re.compile(
+    rf"^(?:\*/\*|{_TOKEN}/(?:\*|{_TOKEN}))"
+    rf"(?:\s*;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|\"[^\"]*\"))*$"
+)
+
+# Common shorthands and the media type they stand for.
+_SHORTHANDS = {
+    "text": "text/plain",
+    "plain": "text/plain",
+    "txt": "text/plain",
+    "markdown": "text/markdown",
+    "md": "text/markdown",
+    "html": "text/html",
+    "csv": "text/csv",
+    "json": "application/json",
+    "pdf": "application/pdf",
+    "image": "image/*",
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "gif": "image/gif",
+    "audio": "audio/*",
+    "video": "video/*",
+    "file": "application/octet-stream",
+}
+
+
+def media_type_replacement(mode: str) -> str | None:
+    """The media type a malformed mode most likely means, if any."""
+    stripped = mode.strip()
+    if stripped != mode and MEDIA_TYPE.match(stripped):
+        return stripped
+    lowered = stripped.lower()
+    if lowered in _SHORTHANDS:
+        return _SHORTHANDS[lowered]
+    if MEDIA_TYPE.match(lowered):
+        return lowered
+    return None
+
+
+def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
+    agents = pack.agents
+    if agents is None or agents.entry is None:
+        return
+    entry = agents.entry
+    name = entry.value
+    if name not in pack.prompts:
+        candidates = list(pack.prompts)
+        yield make(
+            "PP201",
+            f"Entry agent `{name}` is not a prompt of the pack{did_you_mean(name, candidates)}",
+            entry.span,
+            data={"kind": "undefined-prompt", "name": name,
+                  "suggestions": suggestions(name, candidates)},
+        )
+    elif agents.members and name not in agents.members:
+        yield make(
+            "PP202",
+            f"Entry agent `{name}` is not listed in `agents.members`",
+            entry.span,
+            data={"kind": "entry-not-member", "name": name},
+        )
+
+
+def _check_modes(key: str, field: str, modes: list[Located]) -> Iterator[Diagnostic]:
+    for item in modes:
+        mode = item.value
+        if MEDIA_TYPE.match(mode):
+            continue
+        replacement = media_type_replacement(mode)
+        if not mode.strip():
+            message = f"`{field}` of agent `{key}` contains an empty mode; modes are " \
+                      f"media types such as `text/plain`"
+        else:
+            hint = f"; did you mean `{replacement}`?" if replacement else \
+                " such as `text/plain`"
+            message = f"`{mode}` in `{field}` of agent `{key}` is not a media type " \
+                      f"`type/subtype`{hint}"
+        data: dict[str, object] = {"kind": "media-type", "value": mode}
+        if replacement is not None:
+            data["replacement"] = replacement
+        yield make("PP206", message, item.span, data=data)
+
+
+def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
+    seen: dict[str, Located] = {}
+    for item in member.tags:
+        tag = item.value
+        if not tag.strip():
+            yield make(
+                "PP207",
+                f"Agent `{key}` has a blank tag",
+                item.span,
+                data={"kind": "blank-tag"},
+            )
+            continue
+        first = seen.get(tag)
+        if first is not None:
+            yield make(
+                "PP208",
+                f"Tag `{tag}` of agent `{key}` is listed twice",
+                item.span,
+                related=[Related(first.span, f"`{tag}` is first listed here")],
+                data={"kind": "duplicate-tag", "tag": tag},
+            )
+        else:
+            seen[tag] = item
+
+
+def _blank(value: Located | None) -> bool:
+    return value is None or not isinstance(value.value, str) or not value.value.strip()
+
+
+def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
+    pack = ctx.pack
+    agents = pack.agents
+    if agents is None:
+        return
+    prompts = list(pack.prompts)
+    for key, member in agents.members.items():
+        prompt = pack.prompts.get(key)
+        if prompt is None:
+            yield make(
+                "PP203",
+                f"Agent `{key}` is not a prompt of the pack{did_you_mean(key, prompts)}",
+                member.key_span,
+                data={"kind": "undefined-prompt", "name": key,
+                      "suggestions": suggestions(key, prompts)},
+            )
+        elif _blank(member.description) and _blank(prompt.description):
+            yield make(
+                "PP209",
+                f"Agent `{key}` has no description: add one to the member or to prompt "
+                f"`{key}` (its A2A Agent Card needs one)",
+                member.key_span,
+                data={"kind": "missing-description", "member": key},
+            )
+        yield from _check_modes(key, "input_modes", member.input_modes)
+        yield from _check_modes(key, "output_modes", member.output_modes)
+        yield from _check_tags(key, member)
+        if member.state is not None and ctx.config.profile == "promptkit":
+            yield from _check_state(pack, key, member.state)
+
+
+def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
+    name = state.value
+    workflow = pack.workflow
+    if workflow is None:
+        yield make(
+            "PP210",
+            f"Agent `{key}` starts in workflow state `{name}`, but the pack has no workflow",
+            state.span,
+            data={"kind": "undefined-state", "name": name, "suggestions": []},
+        )
+        return
+    if name in workflow.states:
+        return
+    states = list(workflow.states)
+    yield make(
+        "PP210",
+        f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
+        f"workflow{did_you_mean(name, states)}",
+        state.span,
+        data={"kind": "undefined-state", "name": name,
+              "suggestions": suggestions(name, states)},
+    )
+
+
+def _check_tool_references(ctx: CheckContext) -> Iterator[Diagnostic]:
+    pack = ctx.pack
+    for prompt in pack.prompts.values():
+        for item in prompt.tools:
+            ref = resolve_tool(item.value, prompt.key, pack, ctx.config.tool_namespaces)
+            if ref.kind is RefKind.SELF:
+                yield make(
+                    "PP204",
+                    f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`); an "
+                    f"agent must not call itself",
+                    item.span,
+                    data={"kind": "self-reference", "name": item.value},
+                )
+            elif ref.kind is RefKind.NON_MEMBER_PROMPT:
+                why = ("the pack has no `agents` section" if pack.agents is None
+                       else "it is not listed in `agents.members`")
+                yield make(
+                    "PP205",
+                    f"Tool `{item.value}` of prompt `{prompt.key}` names prompt "
+                    f"`{item.value}`, which is not an agent ({why}); the runtime will not "
+                    f"call it",
+                    item.span,
+                    related=[Related(pack.prompts[item.value].key_span,
+                                     f"prompt `{item.value}`")],
+                    data={"kind": "not-a-member", "prompt": item.value},
+                )
+
+
+def check(ctx: CheckContext) -> Iterable[Diagnostic]:
+    yield from _check_entry(ctx.pack)
+    yield from _check_members(ctx)
+    yield from _check_tool_references(ctx)
