@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from pack_lsp import __version__
-from pack_lsp.cli import check, serve
+from pack_lsp.cli import cards, check, serve
 
 # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-MODES = (check, serve)
+MODES = (check, cards, serve)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,161 @@
+"""``pack-lsp --card PATH`` and ``pack-lsp --topology PATH``.
+
+``--card`` prints the A2A Agent Cards a pack's agents would publish, as one JSON
+object ``{agent key: card}``; with ``--agent KEY`` only that card, exactly the
+document a server would serve at ``/.well-known/agent-card.json``. Notes (the
+local default address, card problems) go to standard error so standard output
+stays the document.
+
+``--topology`` prints the agent call graph as Mermaid, Graphviz (dot) or JSON.
+
+Exit status: 0 on success, 1 when a printed card has a problem of error
+severity, 2 on a usage, configuration or file problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pack_lsp.core import documents
+from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.cards import A2A_VERSIONS, LOCAL_URL, CardsConfigError, cards_for
+from pack_lsp.core.cards.topology import FORMATS, build, render
+from pack_lsp.core.cards.validate import validate
+from pack_lsp.core.config import ConfigError, load_for
+from pack_lsp.core.diagnostics import Severity, rule
+from pack_lsp.core.source import decode
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("agent cards and topology")
+    group.add_argument(
+        "--card", metavar="PATH",
+        help="print the A2A Agent Cards of the pack's agents as JSON {agent: card}",
+    )
+    group.add_argument(
+        "--agent", metavar="KEY",
+        help="with --card: print only this agent's card, as a server would publish it",
+    )
+    group.add_argument(
+        "--a2a-version", choices=A2A_VERSIONS, default=None,
+        help="with --card: A2A version of the cards (default: the configured one, else "
+        "0.3.0)",
+    )
+    group.add_argument(
+        "--profile", choices=("spec", "promptkit"), default=None,
+        help="with --card/--topology: derive as RFC 0007 says (spec) or as PromptKit does "
+        "(promptkit); default: the configured profile",
+    )
+    group.add_argument(
+        "--topology", metavar="PATH",
+        help="print the graph of agent-to-agent calls; --format mermaid (default), dot or "
+        "json",
+    )
+
+
+def _load(path_text: str) -> tuple[Analysis, str]:
+    path = Path(path_text)
+    raw = path.read_bytes()
+    text, pre = decode(raw)
+    config = load_for(path)
+    analysis = analyze(text, path=path, config=config, kind=documents.PROMPTPACK,
+                       pre_diagnostics=pre)
+    return analysis, str(path)
+
+
+def _fail(message: str) -> int:
+    print(f"pack-lsp: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
+    if args.card is None and args.topology is None:
+        for option, value in (("--agent", args.agent), ("--a2a-version", args.a2a_version)):
+            if value is not None:
+                parser.error(f"{option} is used with --card")
+        return None
+    if args.card is not None and args.topology is not None:
+        parser.error("use --card or --topology, not both")
+    if args.topology is not None:
+        return _topology(args, parser)
+    return _cards(args)
+
+
+def _analysis(path_text: str) -> tuple[Analysis | None, int]:
+    try:
+        analysis, _ = _load(path_text)
+    except OSError as exc:
+        return None, _fail(f"{path_text}: cannot read: {exc.strerror or exc}")
+    except ConfigError as exc:
+        return None, _fail(str(exc))
+    if analysis.pack is None:
+        why = "has a YAML syntax error" if analysis.syntax_error else "is not a PromptPack"
+        return None, _fail(f"{path_text} {why}; run pack-lsp --check {path_text}")
+    return analysis, 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    analysis, status = _analysis(args.card)
+    if analysis is None:
+        return status
+    pack = analysis.pack
+    assert pack is not None
+    if analysis.syntax_error:
+        return _fail(f"{args.card} has a YAML syntax error; run pack-lsp --check {args.card}")
+    config = analysis.config
+    try:
+        cards = cards_for(pack, config, version=args.a2a_version, profile=args.profile)
+    except CardsConfigError as exc:
+        return _fail(str(exc))
+    if pack.agents is None:
+        print(f"pack-lsp: note: {args.card} has no `agents` section, so no Agent Card",
+              file=sys.stderr)
+    if args.agent is not None:
+        card = cards.cards.get(args.agent)
+        if card is None:
+            known = ", ".join(cards.cards) or "none"
+            return _fail(f"{args.agent!r} is not an agent of {args.card} (agents: {known})")
+        output: object = card.document
+        shown = {args.agent}
+    else:
+        output = cards.documents()
+        shown = set(cards.cards)
+    sys.stdout.write(json.dumps(output, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    if cards.cards and not cards.settings.configured:
+        print(f"pack-lsp: note: `url` is the local default {LOCAL_URL} (not configured; set "
+              "`url` under [tool.pack-lsp.cards]); transport and capabilities are defaults too",
+              file=sys.stderr)
+    if cards.cards:
+        print(f"pack-lsp: note: A2A {cards.version} cards are discovered at "
+              f"<agent address>{cards.discovery_path}", file=sys.stderr)
+    failed = False
+    for problem in validate(cards, pack):
+        if problem.agent is not None and problem.agent not in shown:
+            continue
+        r = analysis.lines.range(problem.span)
+        severity = rule(problem.code).severity
+        failed = failed or severity == Severity.ERROR
+        print(f"{args.card}:{r.start.line + 1}:{r.start.character + 1}: {severity.label} "
+              f"{problem.code} {problem.message}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    fmt = args.format or "mermaid"
+    if fmt not in FORMATS:
+        parser.error(f"--format for --topology must be one of {', '.join(FORMATS)}, "
+                     f"not {fmt!r}")
+    analysis, status = _analysis(args.topology)
+    if analysis is None:
+        return status
+    assert analysis.pack is not None
+    profile = args.profile or analysis.config.profile
+    topo = build(analysis.pack, include_entry=profile == "spec")
+    if analysis.pack.agents is None:
+        print(f"pack-lsp: note: {args.topology} has no `agents` section", file=sys.stderr)
+    sys.stdout.write(render(topo, fmt))
+    return 0

@@ -1,0 +1,161 @@
+"""PP7xx — A2A Agent Cards derived from the pack, and the agent call topology.
+
+The cards are derived and validated by :mod:`pack_lsp.core.cards` for the A2A
+version and profile in the configuration. Faults the agents rules already report
+(PP204, PP206, PP209) are not repeated. Problems that come from the ``cards``
+configuration are reported on the pack's ``agents`` key, or on a member's key
+when they concern that agent's card only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from pack_lsp.core.cards import CardsConfigError, cards_for
+from pack_lsp.core.cards.topology import build
+from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
+from pack_lsp.core.context import CheckContext
+from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+
+E = Severity.ERROR
+W = Severity.WARNING
+I = Severity.INFORMATION  # noqa: E741
+CATEGORY = "Agent Cards and topology"
+
+_CONFIG = "[tool.pack-lsp.cards]\nurl = \"https://agents.example.com/{agent}\"\n"
+
+RULES = (
+    RuleInfo(
+        "PP701", "invalid-cards-configuration", E,
+        "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
+        "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
+        "[tool.pack-lsp.cards]\nurl = \"https://agents.example.com/{name}\"",
+        "Fix the key named in the message: here the only placeholders are `{agent}` and "
+        "`{pack}`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP702", "card-skill-without-tags", W,
+        "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
+        "declares none.",
+        "agents:\n  entry: coordinator\n  members:\n    coordinator: {}",
+        "Add `tags: [...]` to the member (they become the skill's tags).",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP703", "duplicate-skill-id", E,
+        "Two agents would publish the same skill id, so callers keyed on skill ids could "
+        "not tell them apart.",
+        "agents:\n  members:\n    1: {}\n    \"1\": {}",
+        "Give the agents distinct keys.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP704", "unknown-security-scheme", E,
+        "A security requirement in the `cards` configuration names a scheme that "
+        "`security-schemes` does not define. Reported on the `agents` key.",
+        _CONFIG + "security = [{ oauth = [\"read\"] }]",
+        "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix "
+        "the name.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP705", "invalid-extension-params", E,
+        "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
+        "it does not accept: a radius other than self/project/repo, a mode other than "
+        "autonomous/notification, an effect without domain or path, a non-numeric delta "
+        "or a confidence outside 0–1.",
+        "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
+        "uri = \"https://proto-labs.ai/a2a/ext/blast-v1\"\n"
+        "params = { skills = { researcher = { radius = \"world\" } } }",
+        "Use a value the extension defines.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP706", "extension-names-unknown-skill", W,
+        "A card extension declares settings for a skill id that is not a skill of the card "
+        "it is on — typically after a prompt key was renamed, since the key is the skill "
+        "id.",
+        "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
+        "uri = \"https://proto-labs.ai/a2a/ext/hitl-mode-v1\"\n"
+        "params = { skills = { research = { mode = \"autonomous\" } } }",
+        "Rename the skill in the configuration to the member key.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP707", "card-configuration-for-unknown-agent", W,
+        "The `cards` configuration has an `agents.<key>` table for a key that is not an "
+        "agent of this pack, so it is not applied.",
+        "[tool.pack-lsp.cards.agents.reseacher]\nurl = \"https://r.example.com\"",
+        "Use the member key (after a rename, update the configuration too).",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP708", "invalid-agent-card", E,
+        "A derived Agent Card is not valid A2A for the selected version, for a reason no "
+        "more specific rule covers (for instance an empty version string under A2A 1.0, "
+        "or a configured value the protocol does not accept).",
+        "version: \"\"",
+        "Fix the pack field or configuration value named in the message.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP710", "unreachable-agent", I,
+        "No chain of calls from the entry agent reaches this member: no agent lists it "
+        "(by key or as `a2a__<key>`) in its `tools`. External clients may still call it "
+        "directly through its card.",
+        "agents:\n  entry: coordinator\n  members:\n    coordinator: {}\n    analyst: {}",
+        "List the member in the `tools` of an agent that should delegate to it, or remove "
+        "it from `members` if it is not meant to be an agent.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP711", "agent-call-cycle", W,
+        "Agents call each other in a cycle, which can recurse without end at run time. "
+        "Reported once per cycle, on the call that closes it.",
+        "prompts:\n  a: {tools: [b]}\n  b: {tools: [a]}",
+        "Break the cycle: let one agent return its result instead of calling back.",
+        CATEGORY,
+    ),
+)
+
+
+def check(ctx: CheckContext) -> Iterable[Diagnostic]:
+    pack = ctx.pack
+    if pack.agents is None:
+        return
+    try:
+        cards = cards_for(pack, ctx.config)
+    except CardsConfigError as exc:
+        yield make("PP701", str(exc), pack.agents.key_span,
+                   data={"kind": "cards-config"})
+        return
+    for problem in validate(cards, pack):
+        if problem.code in REPORTED_BY_AGENTS_RULES:
+            continue
+        yield make(problem.code, problem.message, problem.span, related=problem.related,
+                   data=problem.data or None)
+    yield from _topology(ctx, include_entry=ctx.config.profile == "spec")
+
+
+def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
+    topo = build(ctx.pack, include_entry=include_entry)
+    for node in topo.unreachable():
+        yield make(
+            "PP710",
+            f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: no "
+            f"agent lists it in its `tools`",
+            node.span,
+            data={"kind": "unreachable-agent", "member": node.key},
+        )
+    for cycle in topo.cycles():
+        closing = cycle[-1]
+        chain = " → ".join([e.source for e in cycle] + [cycle[0].source])
+        yield make(
+            "PP711",
+            f"Agents call each other in a cycle: {chain}",
+            closing.span,
+            related=[Related(e.span, f"`{e.source}` calls `{e.target}` here")
+                     for e in cycle[:-1]],
+            data={"kind": "agent-cycle", "agents": [e.source for e in cycle]},
+        )
