@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from language_support import analysis_of, load, offset, span_of, texts
 
+from language_support import analysis_of, load, offset, span_of, texts
 from pack_lsp.core.language import navigation
 from pack_lsp.core.language.index import Kind, Role, SymbolId, index_for, name_span
 from pack_lsp.core.text import Span
@@ -151,3 +151,72 @@ def test_broken_documents_do_not_crash(text: str) -> None:
         navigation.definition(analysis, at)
         navigation.references(analysis, at)
         navigation.highlights(analysis, at)
+
+
+# ------------------------------------------------------------------- placeholders
+
+
+def test_variable_placeholder_goes_to_its_declaration(analysis) -> None:  # type: ignore[no-untyped-def]
+    at = offset(TEXT, "request of {{customer}}", delta=14)
+    decl = offset(TEXT, "- name: customer") + 8
+    assert navigation.definition(analysis, at) == [Span(decl, decl + 8)]
+    # From the braces too.
+    assert navigation.definition(analysis, offset(TEXT, "{{customer}} to", delta=1)) == [
+        Span(decl, decl + 8)]
+
+
+def test_fragment_placeholder_goes_to_the_fragment(analysis) -> None:  # type: ignore[no-untyped-def]
+    at = offset(TEXT, "{{fragments.greeting}}", delta=14)
+    key = offset(TEXT, "  greeting:") + 2
+    assert navigation.definition(analysis, at) == [Span(key, key + 8)]
+    refs = navigation.references(analysis, key + 1)
+    assert texts(TEXT, refs) == ["greeting", "greeting"]
+
+
+def test_placeholder_in_a_fragment_belongs_to_the_prompts_including_it(
+        analysis) -> None:  # type: ignore[no-untyped-def]
+    # `greeting` is included by triage only; `signoff` by billing only.
+    in_greeting = offset(TEXT, "welcome to {{company}}", delta=13)
+    triage_decl = offset(TEXT, "- name: company") + 8
+    assert navigation.definition(analysis, in_greeting) == [Span(triage_decl, triage_decl + 7)]
+    in_signoff = offset(TEXT, "contacting {{company}}", delta=13)
+    billing_decl = offset(TEXT, "- name: company", nth=1) + 8
+    assert navigation.definition(analysis, in_signoff) == [Span(billing_decl, billing_decl + 7)]
+    refs = texts(TEXT, navigation.references(analysis, billing_decl + 1))
+    assert refs == ["company"] * 3  # the fragment, the declaration, the system template
+
+
+def test_placeholder_spans_are_exact_in_every_scalar_style() -> None:
+    text = TEXT.replace(
+        'system_template: "You handle invoices for {{company}}. {{fragments.signoff}}"',
+        'system_template: "You handle\\tinvoices \\u00e9 for {{company}}.\\n'
+        '{{fragments.signoff}}"')
+    analysis = analysis_of(text)
+    at = offset(text, "for {{company}}", delta=7)
+    refs = navigation.references(analysis, at)
+    assert texts(text, refs) == ["company"] * 3
+
+
+def test_fragment_dialects() -> None:
+    base = TEXT.replace("{{fragments.greeting}}", "{{greeting}}").replace(
+        "{{fragments.signoff}}", "{{signoff}}")
+    analysis = analysis_of(base)  # auto: a bare fragment name → promptkit dialect
+    key = offset(base, "  greeting:") + 2
+    at = offset(base, "{{greeting}}", delta=3)
+    assert navigation.definition(analysis, at) == [Span(key, key + 8)]
+    python = TEXT.replace("{{fragments.greeting}}", "{{fragment:greeting}}").replace(
+        "{{fragments.signoff}}", "{{fragment:signoff}}")
+    analysis = analysis_of(python)
+    at = offset(python, "{{fragment:greeting}}", delta=12)
+    assert navigation.definition(analysis, at) == [Span(key, key + 8)]
+
+
+def test_artifact_placeholder_goes_to_the_state_artifact() -> None:
+    text = TEXT.replace(
+        "      max_visits: 3\n",
+        "      max_visits: 3\n      artifacts:\n        ticket: {type: text/plain}\n",
+    ).replace("You handle invoices", "Ticket {{artifacts.ticket}}. You handle invoices")
+    analysis = analysis_of(text)
+    at = offset(text, "{{artifacts.ticket}}", delta=13)
+    key = offset(text, "ticket: {type")
+    assert navigation.definition(analysis, at) == [Span(key, key + 6)]

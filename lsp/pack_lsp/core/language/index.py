@@ -22,11 +22,11 @@ import enum
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import Config
-from pack_lsp.core.model import Located, Pack, Template
+from pack_lsp.core.model import Located, Pack
+from pack_lsp.core.templates import Placeholder, pack_templates
 from pack_lsp.core.text import Span
 
 A2A_PREFIX = "a2a__"
@@ -157,25 +157,6 @@ def name_span(text: str, span: Span, value: str) -> tuple[Span, bool]:
     return span, False
 
 
-def _placeholders(template: Template, dialect: Any) -> list[Any]:
-    from pack_lsp.core import templates
-
-    try:
-        return list(templates.placeholders(template, dialect))
-    except Exception:  # a template the extractor cannot read yields no references
-        return []
-
-
-def _dialect(pack: Pack, config: Config) -> Any:
-    from pack_lsp.core import templates
-
-    return templates.dialect_for(pack, config)
-
-
-def _kind_name(kind: Any) -> str:
-    return str(getattr(kind, "value", kind)).lower()
-
-
 class _Builder:
     def __init__(self, pack: Pack, text: str, config: Config) -> None:
         self.pack = pack
@@ -218,34 +199,23 @@ class _Builder:
 
     # -- placeholders -------------------------------------------------------------
 
-    def template_refs(self, template: Template, scopes: Iterable[str | None], owner: str,
-                      dialect: Any) -> list[str]:
-        """Index a template's placeholders; returns the fragment names it includes."""
-        fragments: list[str] = []
-        scopes = list(scopes) or [None]
-        for ph in _placeholders(template, dialect):
-            kind = _kind_name(getattr(ph, "kind", ""))
-            name = getattr(ph, "name", None)
-            nspan = getattr(ph, "name_span", None)
-            outer = getattr(ph, "span", None)
-            if not isinstance(name, str) or not isinstance(nspan, Span) or not name:
-                continue
-            symbols: list[SymbolId]
-            if kind == "fragment":
-                symbols = [SymbolId(Kind.FRAGMENT, name)]
-                fragments.append(name)
-            elif kind == "artifact":
-                symbols = [SymbolId(Kind.ARTIFACT, name)]
-            elif kind == "variable":
-                symbols = [SymbolId(Kind.VARIABLE, name, scope) for scope in scopes]
-            else:
-                continue
-            exact = self.text[nspan.start:nspan.end] == name
-            for symbol in symbols:
-                self.index.add(Occurrence(symbol, nspan, Role.PLACEHOLDER, False, None, exact,
-                                          outer if isinstance(outer, Span) else None, "",
-                                          owner))
-        return fragments
+    def placeholder(self, ph: Placeholder, scopes: Iterable[str | None], owner: str) -> None:
+        name = ph.name
+        if not name:
+            return
+        symbols: list[SymbolId]
+        if ph.kind == "fragment":
+            symbols = [SymbolId(Kind.FRAGMENT, name)]
+        elif ph.kind == "artifact":
+            symbols = [SymbolId(Kind.ARTIFACT, name)]
+        elif ph.kind == "variable" and not ph.scoped:
+            symbols = [SymbolId(Kind.VARIABLE, name, scope) for scope in scopes]
+        else:
+            return
+        exact = self.text[ph.name_span.start:ph.name_span.end] == name
+        for symbol in symbols:
+            self.index.add(Occurrence(symbol, ph.name_span, Role.PLACEHOLDER, False, None,
+                                      exact, ph.span, "", owner))
 
     # -- the pack -----------------------------------------------------------------
 
@@ -298,43 +268,21 @@ class _Builder:
         return self.index
 
     def placeholders(self) -> None:
-        pack = self.pack
-        try:
-            dialect = _dialect(pack, self.config)
-        except Exception:
-            return
-        direct: dict[str, list[str]] = {}
-        for key, prompt in pack.prompts.items():
-            names: list[str] = []
-            for template in prompt.templates():
-                names.extend(self.template_refs(template, [key], key, dialect))
-            direct[key] = names
-        # Which prompts include each fragment, following fragments in fragments.
-        frag_names: dict[str, list[str]] = {}
-        for fkey, frag in pack.fragments.items():
-            if frag.template is not None:
-                frag_names[fkey] = _fragment_names(frag.template, dialect)
+        templates = pack_templates(self.pack, self.text, self.config.fragment_dialect)
         users: dict[str, set[str]] = defaultdict(set)
-        for pkey, names in direct.items():
-            stack = list(names)
-            seen: set[str] = set()
-            while stack:
-                f = stack.pop()
-                if f in seen:
-                    continue
-                seen.add(f)
-                users[f].add(pkey)
-                stack.extend(frag_names.get(f, ()))
-        for fkey, frag in pack.fragments.items():
-            if frag.template is not None:
-                self.template_refs(
-                    frag.template, sorted(users.get(fkey, ())), f"fragment:{fkey}", dialect)
+        for key in self.pack.prompts:
+            for name in templates.fragments_included_by(key):
+                users[name].add(key)
+        for info in templates.templates:
+            if info.owner == "prompt":
+                scopes: list[str | None] = [info.key]
+                owner = info.key
+            else:
+                scopes = list(sorted(users.get(info.key, ()))) or [None]
+                owner = f"fragment:{info.key}"
+            for ph in info.placeholders:
+                self.placeholder(ph, scopes, owner)
         self.index.fragment_users = dict(users)
-
-
-def _fragment_names(template: Template, dialect: Any) -> list[str]:
-    return [getattr(p, "name", "") for p in _placeholders(template, dialect)
-            if _kind_name(getattr(p, "kind", "")) == "fragment"]
 
 
 def _text(loc: Located | None) -> str:
