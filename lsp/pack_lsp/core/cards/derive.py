@@ -228,7 +228,7 @@ def _card(
     origins.update(skill_origins)
 
     url = settings.url_for(key, _text(pack.id))
-    local_default = not settings.configured and not (own is not None and own.url)
+    local_default = not settings.configured and not (own is not None and own.url is not None)
     extensions = _extensions(settings, key)
 
     doc: dict[str, Any]

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping
+from pathlib import PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -212,7 +213,9 @@ class CardsSettings(_Section):
 
     def url_for(self, agent: str, pack_id: str | None) -> str:
         own = self.agents.get(agent)
-        template = (own.url if own is not None else None) or self.url or LOCAL_URL
+        template = own.url if own is not None and own.url is not None else self.url
+        if template is None:
+            template = LOCAL_URL
         return template.replace("{agent}", agent).replace("{pack}", pack_id or "")
 
 
@@ -244,6 +247,6 @@ def parse_settings(raw: Mapping[str, Any] | None, source: str | None = None) -> 
     try:
         settings = CardsSettings.model_validate(data)
     except ValidationError as exc:
-        where = f" in {source}" if source else ""
+        where = f" in {PurePath(source).name}" if source else ""
         raise CardsConfigError(f"invalid cards configuration{where}: {explain(exc)}") from None
     return settings.model_copy(update={"source": source}) if source else settings

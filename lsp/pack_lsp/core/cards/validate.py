@@ -14,6 +14,10 @@ code, and the PP7xx rules leave it out (see ``REPORTED_BY_AGENTS_RULES``):
 - an input/output mode that is not a media type: PP206
 - an agent calling itself: PP204 (not a card problem; left out of the topology)
 
+A skill id is the member key, so two cards with the same skill id can only come
+from a member key written twice, which the YAML rules report (PP005); a missing
+or empty version is the schema rules' error on the prompt or pack.
+
 Problems that come from configuration rather than from the pack (a security
 requirement naming no scheme, invalid extension params, a configured value the
 schema refuses) are reported on the pack's ``agents`` key, and those tied to one
@@ -27,6 +31,7 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -34,6 +39,7 @@ from jsonschema.exceptions import ValidationError
 
 from pack_lsp.core.cards.derive import Card, CardSet
 from pack_lsp.core.cards.extensions import check_params, check_skills, short
+from pack_lsp.core.cards.settings import CardsSettings
 from pack_lsp.core.diagnostics import Related
 from pack_lsp.core.model import Pack
 from pack_lsp.core.resources import load_schema
@@ -96,6 +102,11 @@ def _covered(pointer: str, handled: set[str]) -> bool:
     return any(pointer == h or pointer.startswith(h + "/") for h in handled)
 
 
+def config_name(settings: CardsSettings) -> str:
+    """How messages name the configuration: its file name, not a machine's path."""
+    return PurePath(settings.source).name if settings.source else "the cards configuration"
+
+
 def _origin_of(card: Card, pointer: str) -> tuple[Span, str] | None:
     p = pointer
     while True:
@@ -119,7 +130,6 @@ def validate(cards: CardSet, pack: Pack) -> list[CardProblem]:
     problems: list[CardProblem] = []
     for card in cards.cards.values():
         problems.extend(_card_problems(card, cards.version, agents_key))
-    problems.extend(_duplicate_skills(cards))
     problems.extend(_security(cards, agents_key))
     problems.extend(_extensions(cards, pack))
     return _dedupe(problems)
@@ -158,12 +168,15 @@ def _card_problems(card: Card, version: str, agents_key: Span) -> list[CardProbl
                 f"skill" + ("" if has_list else " (add `tags` to the member)"),
                 origin[0] if origin and has_list else card.anchor, key, "/skills/0/tags",
                 data={"kind": "empty-tags", "member": key}))
+    if not doc.get("version"):
+        # A missing or empty version is the schema rules' error on the prompt or pack.
+        handled.add("/version")
     for pointer, message in schema_errors(doc, version):
         if _covered(pointer, handled):
             continue
         if _configured(card, pointer):
             out.append(CardProblem(
-                "PP708",
+                "PP707",
                 f"The cards configuration makes an invalid A2A {version} card: "
                 f"`{pointer or '/'}` {message}",
                 agents_key, None, pointer))
@@ -171,34 +184,17 @@ def _card_problems(card: Card, version: str, agents_key: Span) -> list[CardProbl
         origin = _origin_of(card, pointer)
         span, what = origin if origin is not None else (card.anchor, f"agent {key}")
         out.append(CardProblem(
-            "PP708",
+            "PP707",
             f"The Agent Card of `{key}` is not valid A2A {version}: `{pointer or '/'}` "
             f"(from {what}) {message}",
             span, key, pointer))
     return out
 
 
-def _duplicate_skills(cards: CardSet) -> Iterator[CardProblem]:
-    seen: dict[str, Card] = {}
-    for card in cards.cards.values():
-        for skill in card.skill_ids():
-            first = seen.get(skill)
-            if first is None:
-                seen[skill] = card
-                continue
-            yield CardProblem(
-                "PP703",
-                f"Skill id `{skill}` is published by two agents (`{first.key}` and "
-                f"`{card.key}`); callers could not tell them apart",
-                card.anchor, card.key, "/skills/0/id",
-                related=(Related(first.anchor, f"`{skill}` is first published here"),),
-            )
-
-
 def _security(cards: CardSet, agents_key: Span) -> Iterator[CardProblem]:
     settings = cards.settings
     schemes = list(settings.security_schemes)
-    where = settings.source or "the cards configuration"
+    where = config_name(settings)
     for requirement in settings.security:
         for name in requirement:
             if name in settings.security_schemes:
@@ -206,7 +202,7 @@ def _security(cards: CardSet, agents_key: Span) -> Iterator[CardProblem]:
             known = (f"; it defines {', '.join(f'`{s}`' for s in schemes)}" if schemes
                      else "; it defines none")
             yield CardProblem(
-                "PP704",
+                "PP703",
                 f"A security requirement in {where} names scheme `{name}`, which "
                 f"`security-schemes` does not define{did_you_mean(name, schemes) or known}",
                 agents_key, None, None,
@@ -219,14 +215,14 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
     assert pack.agents is not None
     agents_key = pack.agents.key_span
     settings = cards.settings
-    where = settings.source or "the cards configuration"
+    where = config_name(settings)
     all_skills = [s for c in cards.cards.values() for s in c.skill_ids()]
     for ext in settings.capabilities.extensions:
         for p in check_params(ext.uri, ext.params):
-            yield CardProblem("PP705", f"Extension in {where}: {p.message}", agents_key)
+            yield CardProblem("PP704", f"Extension in {where}: {p.message}", agents_key)
         for p in check_skills(ext.uri, ext.params, all_skills, all_skills):
             yield CardProblem(
-                "PP706",
+                "PP705",
                 f"Extension {short(ext.uri)} in {where} names skill `{p.skill}`, which no "
                 f"agent of this pack has{did_you_mean(p.skill or '', all_skills)}",
                 agents_key, None, None,
@@ -236,7 +232,7 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
         card = cards.cards.get(key)
         if card is None:
             yield CardProblem(
-                "PP707",
+                "PP706",
                 f"{where} configures the card of `{key}`, which is not an agent of this "
                 f"pack{did_you_mean(key, list(cards.cards))}",
                 agents_key, None, None,
@@ -245,11 +241,11 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
             continue
         for ext in own.extensions:
             for p in check_params(ext.uri, ext.params):
-                yield CardProblem("PP705", f"Extension on the card of `{key}` in {where}: "
+                yield CardProblem("PP704", f"Extension on the card of `{key}` in {where}: "
                                   f"{p.message}", card.anchor, key)
             for p in check_skills(ext.uri, ext.params, card.skill_ids(), all_skills):
                 yield CardProblem(
-                    "PP706",
+                    "PP705",
                     f"Extension {short(ext.uri)} on the card of `{key}` in {where} names "
                     f"skill `{p.skill}`, but the card's only skill is `{key}`"
                     f"{did_you_mean(p.skill or '', [key])}",

@@ -43,15 +43,7 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP703", "duplicate-skill-id", E,
-        "Two agents would publish the same skill id, so callers keyed on skill ids could "
-        "not tell them apart.",
-        "agents:\n  members:\n    1: {}\n    \"1\": {}",
-        "Give the agents distinct keys.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP704", "unknown-security-scheme", E,
+        "PP703", "unknown-security-scheme", E,
         "A security requirement in the `cards` configuration names a scheme that "
         "`security-schemes` does not define. Reported on the `agents` key.",
         _CONFIG + "security = [{ oauth = [\"read\"] }]",
@@ -60,7 +52,7 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP705", "invalid-extension-params", E,
+        "PP704", "invalid-extension-params", E,
         "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
         "it does not accept: a radius other than self/project/repo, a mode other than "
         "autonomous/notification, an effect without domain or path, a non-numeric delta "
@@ -72,7 +64,7 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP706", "extension-names-unknown-skill", W,
+        "PP705", "extension-names-unknown-skill", W,
         "A card extension declares settings for a skill id that is not a skill of the card "
         "it is on — typically after a prompt key was renamed, since the key is the skill "
         "id.",
@@ -83,7 +75,7 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP707", "card-configuration-for-unknown-agent", W,
+        "PP706", "card-configuration-for-unknown-agent", W,
         "The `cards` configuration has an `agents.<key>` table for a key that is not an "
         "agent of this pack, so it is not applied.",
         "[tool.pack-lsp.cards.agents.reseacher]\nurl = \"https://r.example.com\"",
@@ -91,12 +83,12 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP708", "invalid-agent-card", E,
+        "PP707", "invalid-agent-card", E,
         "A derived Agent Card is not valid A2A for the selected version, for a reason no "
-        "more specific rule covers (for instance an empty version string under A2A 1.0, "
-        "or a configured value the protocol does not accept).",
-        "version: \"\"",
-        "Fix the pack field or configuration value named in the message.",
+        "more specific rule covers — typically a configured value the protocol does not "
+        "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
+        "[tool.pack-lsp.cards]\na2a-version = \"1.0\"\nurl = \"\"",
+        "Fix the configuration value or pack field named in the message.",
         CATEGORY,
     ),
     RuleInfo(

@@ -1,0 +1,124 @@
+"""Agent Cards and topology over LSP.
+
+- ``promptpack/agentCards`` with ``{"textDocument": {"uri"}}`` (optionally
+  ``"a2aVersion"`` and ``"profile"``) answers ``{"entry", "cards": {key: card},
+  "a2aVersion", "profile", "discoveryPath", "localDefault", "configured"}`` (see
+  ``pack_lsp.core.cards.describe``); with an unusable ``cards`` configuration,
+  ``cards`` is empty and ``error`` says why.
+- ``promptpack/topology`` with ``{"textDocument": {"uri"}}`` answers the call
+  graph as JSON (``entry``, ``nodes``, ``edges``) plus its Mermaid and dot text.
+- A code lens above every ``agents.members`` key ("Agent Card", "Agent Card ·
+  entry agent") runs ``promptpack.showAgentCard`` with ``[uri, key]``, which
+  answers that agent's card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from pack_lsp.core.cards import CardsConfigError, cards_for, describe
+from pack_lsp.core.cards.topology import build, to_dot, to_mermaid
+from pack_lsp.server.app import DocumentContext, PackServer
+
+AGENT_CARDS = "promptpack/agentCards"
+TOPOLOGY = "promptpack/topology"
+SHOW_CARD = "promptpack.showAgentCard"
+
+
+def _get(obj: Any, *names: str) -> Any:
+    """A field of request params, whether they arrive as a dict or an object."""
+    for name in names:
+        if obj is None:
+            return None
+        obj = obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+    return obj
+
+
+def _uri(params: Any) -> str | None:
+    uri = _get(params, "textDocument", "uri")
+    if uri is None:
+        uri = _get(params, "text_document", "uri")
+    return uri if isinstance(uri, str) else None
+
+
+def agent_cards(doc: DocumentContext, version: str | None = None,
+                profile: str | None = None) -> dict[str, Any]:
+    pack = doc.analysis.pack
+    if pack is None:
+        return {"entry": None, "cards": {}}
+    try:
+        cards = cards_for(pack, doc.analysis.config, version=version,
+                          profile="promptkit" if profile == "promptkit" else
+                          "spec" if profile == "spec" else None)
+    except CardsConfigError as exc:
+        entry = pack.agents.entry.value if pack.agents and pack.agents.entry else None
+        return {"entry": entry, "cards": {}, "error": str(exc)}
+    return describe(cards)
+
+
+def topology(doc: DocumentContext) -> dict[str, Any]:
+    pack = doc.analysis.pack
+    if pack is None:
+        return {"entry": None, "nodes": [], "edges": []}
+    topo = build(pack, include_entry=doc.analysis.config.profile == "spec")
+    out = topo.to_json()
+    out["mermaid"] = to_mermaid(topo)
+    out["dot"] = to_dot(topo)
+    return out
+
+
+def code_lenses(doc: DocumentContext) -> list[types.CodeLens]:
+    pack = doc.analysis.pack
+    if pack is None or pack.agents is None:
+        return []
+    entry = pack.agents.entry.value if pack.agents.entry is not None else None
+    lenses = []
+    for key, member in pack.agents.members.items():
+        title = "Agent Card · entry agent" if key == entry else "Agent Card"
+        lenses.append(types.CodeLens(
+            range=doc.range(member.key_span),
+            command=types.Command(title=title, command=SHOW_CARD, arguments=[doc.uri, key]),
+        ))
+    return lenses
+
+
+def register(server: PackServer) -> None:
+    @server.feature(AGENT_CARDS)
+    def on_agent_cards(ls: PackServer, params: Any) -> dict[str, Any]:
+        uri = _uri(params)
+        empty: dict[str, Any] = {"entry": None, "cards": {}}
+        if uri is None:
+            return empty
+        version = _get(params, "a2aVersion")
+        profile = _get(params, "profile")
+        return ls.answer(
+            uri,
+            lambda doc: agent_cards(doc, version if isinstance(version, str) else None,
+                                    profile if isinstance(profile, str) else None),
+            empty, feature="agent cards")
+
+    @server.feature(TOPOLOGY)
+    def on_topology(ls: PackServer, params: Any) -> dict[str, Any]:
+        uri = _uri(params)
+        empty: dict[str, Any] = {"entry": None, "nodes": [], "edges": []}
+        if uri is None:
+            return empty
+        return ls.answer(uri, topology, empty, feature="topology")
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def on_code_lens(ls: PackServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        return ls.answer(params.text_document.uri, code_lenses, [], feature="code lens")
+
+    @server.command(SHOW_CARD)
+    def on_show_card(ls: PackServer, *args: Any) -> dict[str, Any] | None:
+        if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+            return None
+        uri, key = args[0], args[1]
+
+        def compute(doc: DocumentContext) -> dict[str, Any] | None:
+            card = agent_cards(doc)["cards"].get(key)
+            return card if isinstance(card, dict) else None
+
+        return ls.answer(uri, compute, None, feature="show agent card")
