@@ -7,9 +7,11 @@ from types import ModuleType
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, register
-from pack_lsp.core.rules import agents, document, other, schema, suppressions, tools
+from pack_lsp.core.rules import agents, cards, document, other, schema, suppressions, tools
 
-RULE_MODULES: tuple[ModuleType, ...] = (document, schema, agents, tools, other, suppressions)
+RULE_MODULES: tuple[ModuleType, ...] = (
+    document, schema, agents, tools, other, cards, suppressions
+)
 
 for _module in RULE_MODULES:
     register(_module.RULES)
