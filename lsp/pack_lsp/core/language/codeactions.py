@@ -30,9 +30,16 @@ from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, SequenceNode, deref
+from pack_lsp.core.yamltree import MappingNode, Node, SequenceNode, deref, resolve_plain
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+#: Text that reads back as the same string when written plain, in block or flow context.
+_PLAIN_TEXT = re.compile(r"^[A-Za-z0-9_(][^:#,\[\]{}\r\n\t\"'`]*(?<! )$")
+
+
+def _plain_text_ok(value: str) -> bool:
+    return _plain_ok(value) or (bool(_PLAIN_TEXT.match(value))
+                                and isinstance(resolve_plain(value), str))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +98,7 @@ class _Doc:
     def scalar(self, value: Any) -> str:
         if self.json or not isinstance(value, str):
             return json.dumps(value, ensure_ascii=False)
-        return value if _plain_ok(value) else json.dumps(value, ensure_ascii=False)
+        return value if _plain_text_ok(value) else json.dumps(value, ensure_ascii=False)
 
     def key(self, key: str) -> str:
         return self.scalar(key)
@@ -242,12 +249,18 @@ def _mapping_at(root: Node | None, path: Sequence[str]) -> MappingNode | None:
 # --------------------------------------------------------------------------- fixes
 
 
+_PLACEHOLDER_KINDS = frozenset({"undeclared-variable", "undefined-fragment",
+                                "undeclared-artifact"})
+
+
 def _replace_name(analysis: Analysis, diag: Diagnostic, new: str) -> Edit:
     """Replace the name the diagnostic points at, keeping its quotes."""
     text = analysis.text
     span = diag.span
     seg = text[span.start:span.end]
     old = diag.data.get("name") or diag.data.get("key") or diag.data.get("value")
+    if diag.data.get("kind") in _PLACEHOLDER_KINDS and seg == old:
+        return Edit(span, new)  # a name inside a placeholder: no quoting there
     if seg.startswith("{{") and isinstance(old, str) and old in seg:
         # A placeholder: change only the name inside it.
         at = span.start + seg.rindex(old)
@@ -275,13 +288,23 @@ def _replacement_fix(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     return []
 
 
+def _rename_event(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
+    better = diag.data.get("suggestion")
+    if not isinstance(better, str) or not better:
+        return []
+    return [Fix(f"Rename the event to `{better}`",
+                (Edit(diag.span, quote_like(analysis.text, diag.span, better)),), diag,
+                preferred=True)]
+
+
 def _create_tool(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     name = diag.data.get("name")
     if not isinstance(name, str) or not _TOOL_NAME.match(name) or diag.data.get("agent"):
         return []
     root = _mapping_at(analysis.root, ())
     pack = analysis.pack
-    if root is None or pack is None or name in pack.tools:
+    if root is None or pack is None or name in pack.tools or any(
+            name.startswith(ns) for ns in analysis.config.tool_namespaces):
         return []
     doc = _Doc(analysis)
     stub = {
@@ -332,6 +355,7 @@ _HANDLERS = {
     "not-a-member": (_add_member,),
     "entry-not-member": (_add_member,),
     "undeclared-variable": (_declare_variable, _suggestion_fixes),
+    "event-name-case": (_rename_event,),
     "media-type": (_replacement_fix,),
     "prompt-id": (_replacement_fix,),
     "tool-name": (_replacement_fix,),
