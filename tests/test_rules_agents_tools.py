@@ -1,0 +1,379 @@
+"""Agents (PP2xx), tools (PP3xx), pack rules (PP6xx) and checking profiles.
+
+The golden cases under tests/golden/{agents,tools,other,profiles} pin the exact
+ranges and messages; these tests cover what golden files cannot show: quick-fix
+data, the resolution order of tool names, the profile machinery, the promptkit
+schema against the reference runtime's schema, and robustness.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conftest import SHARED
+from pack_lsp.core import documents
+from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.config import Config
+from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag, make
+from pack_lsp.core.model import build_pack
+from pack_lsp.core.profiles import PROFILE_SEVERITY, apply_profile, profile_schema
+from pack_lsp.core.rules.agents import MEDIA_TYPE, media_type_replacement
+from pack_lsp.core.rules.tools import RefKind, resolve_tool
+from pack_lsp.core.text import Span
+from pack_lsp.core.yamltree import parse
+
+HEAD = (
+    "id: demo\nname: Demo\nversion: 1.0.0\n"
+    'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+)
+
+
+def run(body: str, profile: str = "spec", path: Path | None = None) -> Analysis:
+    return analyze(HEAD + body, path=path, kind=documents.PROMPTPACK,
+                   config=Config(profile=profile))  # type: ignore[arg-type]
+
+
+def only(analysis: Analysis, code: str) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.code == code]
+
+
+def text_of(analysis: Analysis, d: Diagnostic) -> str:
+    return analysis.text[d.span.start:d.span.end]
+
+
+# ----------------------------------------------------------------- quick-fix data
+
+
+def test_undefined_tool_data_carries_the_suggestions() -> None:
+    a = run(
+        "prompts:\n"
+        "  router: {id: router, name: R, version: 1.0.0, description: d, system_template: x,"
+        " tools: [billing, lookup_ordr]}\n"
+        "  billing_agent: {id: billing_agent, name: B, version: 1.0.0, description: d,"
+        " system_template: x}\n"
+        "tools:\n  lookup_order: {name: lookup_order, description: Find}\n"
+        "agents:\n  entry: router\n  members: {router: {}, billing_agent: {}}\n"
+    )
+    found = {text_of(a, d): dict(d.data) for d in only(a, "PP301")}
+    assert found == {
+        "billing": {"kind": "undefined-tool", "name": "billing",
+                    "suggestions": ["billing_agent"]},
+        "lookup_ordr": {"kind": "undefined-tool", "name": "lookup_ordr",
+                        "suggestions": ["lookup_order"]},
+    }
+
+
+def test_tool_listed_by_its_name_instead_of_its_key_suggests_the_key() -> None:
+    a = run(
+        "prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x, tools: [search]}\n"
+        "tools:\n  web_search: {name: search, description: Search}\n"
+    )
+    (d,) = only(a, "PP301")
+    assert d.data["suggestions"] == ["web_search"]
+    assert "prompts list tools by key" in d.message
+
+
+def test_non_member_prompt_data_names_the_prompt_for_the_add_member_fix() -> None:
+    a = run(
+        "prompts:\n"
+        "  router: {id: router, name: R, version: 1.0.0, description: d, system_template: x,"
+        " tools: [billing]}\n"
+        "  billing: {id: billing, name: B, version: 1.0.0, description: d, system_template: x}\n"
+        "agents:\n  entry: router\n  members: {router: {}}\n"
+    )
+    (d,) = only(a, "PP205")
+    assert d.severity == Severity.WARNING
+    assert dict(d.data) == {"kind": "not-a-member", "prompt": "billing"}
+    assert text_of(a, d) == "billing"
+    assert not only(a, "PP301")  # rule 4, not "undefined tool"
+
+
+@pytest.mark.parametrize(("mode", "replacement"), [
+    ("text", "text/plain"),
+    ("TEXT", "text/plain"),
+    ("image", "image/*"),
+    ("json", "application/json"),
+    ("Plain", "text/plain"),
+    (" text/plain", "text/plain"),
+    ("plain text", None),
+    ("", None),
+    ("text/", None),
+])
+def test_media_type_replacements(mode: str, replacement: str | None) -> None:
+    assert not MEDIA_TYPE.match(mode)
+    assert media_type_replacement(mode) == replacement
+
+
+@pytest.mark.parametrize("mode", ["text/plain", "image/*", "*/*", "application/vnd.api+json",
+                                  "text/plain; charset=utf-8", "Text/Markdown"])
+def test_media_types_accepted(mode: str) -> None:
+    assert MEDIA_TYPE.match(mode)
+
+
+def test_mode_data_carries_the_replacement() -> None:
+    a = run(
+        "prompts:\n  d: {id: d, name: D, version: 1.0.0, description: x, system_template: x}\n"
+        "agents:\n  entry: d\n  members:\n    d: {input_modes: [text], output_modes: [wav]}\n"
+    )
+    data = [dict(d.data) for d in only(a, "PP206")]
+    assert data == [{"kind": "media-type", "value": "text", "replacement": "text/plain"},
+                    {"kind": "media-type", "value": "wav"}]
+
+
+def test_prompt_id_data_gives_the_expected_id() -> None:
+    a = run("prompts:\n  support: {id: helpdesk, name: S, version: 1.0.0, system_template: x}\n")
+    (d,) = only(a, "PP601")
+    assert dict(d.data) == {"kind": "prompt-id", "expected": "support"}
+    assert text_of(a, d) == "helpdesk"
+
+
+def test_duplicate_prompt_id_points_at_the_other_prompt() -> None:
+    a = run(
+        "prompts:\n"
+        "  a: {id: shared, name: A, version: 1.0.0, system_template: x}\n"
+        "  b: {id: shared, name: B, version: 1.0.0, system_template: x}\n"
+    )
+    (d,) = only(a, "PP602")
+    assert d.severity == Severity.ERROR
+    (rel,) = d.related
+    assert a.lines.position(rel.span.start).line == 5
+    assert a.lines.position(d.span.start).line == 6
+
+
+def test_unused_tool_is_a_faded_hint_on_the_key() -> None:
+    a = run(
+        "prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x}\n"
+        "tools:\n  old: {name: old, description: Old}\n"
+    )
+    (d,) = only(a, "PP307")
+    assert d.severity == Severity.HINT
+    assert d.tags == (Tag.UNNECESSARY,)
+    assert text_of(a, d) == "old"
+
+
+def test_tools_used_by_composition_steps_are_not_unused() -> None:
+    a = run(
+        "prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x}\n"
+        "tools:\n  extract: {name: extract, description: E}\n"
+        "  finish: {name: finish, description: F}\n"
+        "compositions:\n  c:\n    version: 1\n    steps:\n"
+        "      - {id: s, kind: tool, tool: extract}\n"
+        "      - {id: t, kind: agent, prompt_task: p, termination: {tool_called: finish}}\n",
+        profile="promptkit",
+    )
+    assert only(a, "PP307") == []
+    assert [d for d in a.diagnostics if d.severity == Severity.ERROR] == []
+
+
+# ----------------------------------------------------------------- tool resolution
+
+
+def _pack(body: str) -> Any:
+    pack = build_pack(parse(HEAD + body).root)
+    assert pack is not None
+    return pack
+
+
+PACK = (
+    "prompts:\n  router: {}\n  billing: {}\n  notes: {}\n"
+    "tools:\n  router: {name: router, description: x}\n  search: {name: search, description: x}\n"
+    "agents:\n  entry: router\n  members: {billing: {}}\n"
+)
+NS = Config().tool_namespaces
+
+
+@pytest.mark.parametrize(("name", "owner", "kind"), [
+    ("search", "billing", RefKind.PACK_TOOL),
+    ("router", "router", RefKind.PACK_TOOL),  # a pack tool wins over the prompt's own key
+    ("billing", "billing", RefKind.SELF),
+    ("a2a__billing", "billing", RefKind.SELF),
+    ("billing", "router", RefKind.MEMBER),
+    ("notes", "router", RefKind.NON_MEMBER_PROMPT),
+    ("a2a__billing", "router", RefKind.A2A_MEMBER),
+    ("a2a__notes", "router", RefKind.A2A_UNKNOWN),
+    ("mcp__crm__find", "router", RefKind.NAMESPACE),
+    ("mcp__crm", "router", RefKind.INCOMPLETE),
+    ("workflow__", "router", RefKind.INCOMPLETE),
+    ("skill__load", "router", RefKind.NAMESPACE),
+    ("nothing", "router", RefKind.UNDEFINED),
+])
+def test_resolution_order(name: str, owner: str, kind: RefKind) -> None:
+    assert resolve_tool(name, owner, _pack(PACK), NS).kind is kind
+
+
+def test_namespaces_come_from_the_configuration() -> None:
+    pack = _pack(PACK)
+    assert resolve_tool("acme_x", "router", pack, ("acme_",)).kind is RefKind.NAMESPACE
+    assert resolve_tool("mcp__a__b", "router", pack, ("acme_",)).kind is RefKind.UNDEFINED
+
+
+# ----------------------------------------------------------------- profiles
+
+
+def test_profile_table_is_applied_before_user_overrides() -> None:
+    d = make("PP202", "entry not a member", Span(0, 1))
+    assert d.severity == Severity.WARNING
+    (raised,) = apply_profile("promptkit", [d])
+    assert raised.severity == Severity.ERROR
+    assert apply_profile("spec", [d]) == [d]
+    config = Config(profile="promptkit", severity={"PP202": "hint"})
+    assert config.apply(apply_profile("promptkit", [d]))[0].severity == Severity.HINT
+
+
+def test_profile_table_names_only_registered_codes() -> None:
+    from pack_lsp.core.diagnostics import REGISTRY
+
+    for table in PROFILE_SEVERITY.values():
+        assert set(table) <= set(REGISTRY)
+
+
+def test_member_state_is_checked_only_under_promptkit() -> None:
+    body = (
+        "prompts:\n  s: {id: s, name: S, version: 1.0.0, description: x, system_template: x}\n"
+        "agents:\n  entry: s\n  members:\n    s: {state: intake}\n"
+    )
+    assert [d.code for d in run(body).diagnostics] == ["PP102"]
+    assert [(d.code, d.data["kind"]) for d in run(body, "promptkit").diagnostics] == [
+        ("PP210", "undefined-state")]
+
+
+def test_promptkit_schema_is_derived_without_changing_ours() -> None:
+    spec = profile_schema("spec")
+    before = json.dumps(spec, sort_keys=True)
+    pk = profile_schema("promptkit")
+    assert "compositions" in pk["properties"] and "compositions" not in spec["properties"]
+    assert "state" in pk["$defs"]["AgentDef"]["properties"]
+    assert "state" not in spec["$defs"]["AgentDef"]["properties"]
+    assert json.dumps(profile_schema("spec"), sort_keys=True) == before
+    Draft202012Validator.check_schema(pk)
+
+
+REFERENCE = SHARED / "reference" / "promptpack" / "promptkit-embedded-v1.5.0_promptpack.schema.json"
+
+COMPOSITIONS: list[tuple[str, dict[str, Any]]] = [
+    ("tool step", {"version": 1, "steps": [{"id": "s", "kind": "tool", "tool": "echo",
+                                             "args": {"x": "${input.t}"}}]}),
+    ("all kinds", {"version": 1, "output": "d", "steps": [
+        {"id": "a", "kind": "prompt", "prompt_task": "p", "input": "${input.x}"},
+        {"id": "b", "kind": "branch", "then": "c", "else": "d",
+         "predicate": {"all_of": [{"path": "${a.output.k}", "op": "in", "value": [1, 2]},
+                                  {"not": {"path": "${a.output.z}", "exists": True}}]}},
+        {"id": "c", "kind": "agent", "prompt_task": "p", "tools": ["t"],
+         "termination": {"max_steps": 3}},
+        {"id": "d", "kind": "parallel", "reduce": {"strategy": "append", "into": "all"},
+         "branches": [{"id": "e", "kind": "prompt", "prompt_task": "p"},
+                      {"id": "f", "kind": "tool", "tool": "t"}]}]}),
+    ("no steps", {"version": 1, "steps": []}),
+    ("version 2", {"version": 2, "steps": [{"id": "s", "kind": "tool", "tool": "t"}]}),
+    ("agent without termination", {"version": 1, "steps": [
+        {"id": "s", "kind": "agent", "prompt_task": "p"}]}),
+    ("empty termination", {"version": 1, "steps": [
+        {"id": "s", "kind": "agent", "prompt_task": "p", "termination": {}}]}),
+    ("one parallel branch", {"version": 1, "steps": [
+        {"id": "s", "kind": "parallel", "reduce": {"strategy": "append", "into": "x"},
+         "branches": [{"id": "e", "kind": "prompt", "prompt_task": "p"}]}]}),
+    ("bad operator", {"version": 1, "steps": [
+        {"id": "s", "kind": "branch", "then": "s",
+         "predicate": {"path": "x", "op": "like", "value": 1}}]}),
+    ("bad step id", {"version": 1, "steps": [{"id": "1st", "kind": "tool", "tool": "t"}]}),
+    ("unknown property", {"version": 1, "steps": [{"id": "s", "kind": "tool", "tool": "t"}],
+                          "extra": True}),
+]
+
+
+@pytest.mark.skipif(not REFERENCE.is_file(), reason="reference schema not available")
+@pytest.mark.parametrize(("label", "composition"), COMPOSITIONS, ids=[c[0] for c in COMPOSITIONS])
+def test_compositions_get_the_reference_runtimes_verdict(label: str,
+                                                         composition: dict[str, Any]) -> None:
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    ours = profile_schema("promptkit")
+
+    def verdict(schema: dict[str, Any], ref: str) -> bool:
+        root = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": ref}
+        return Draft202012Validator(root).is_valid(copy.deepcopy(composition))
+
+    assert verdict(ours, "#/$defs/Composition") == verdict(reference, "#/$defs/Composition")
+
+
+# ----------------------------------------------------------------- skills
+
+
+def test_skill_paths_outside_the_pack_are_never_touched(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "skills" / "ok").mkdir(parents=True)
+    pack_file = tmp_path / "pack.yaml"
+    seen: list[str] = []
+    original = Path.exists
+
+    def spy(self: Path, *args: Any, **kwargs: Any) -> bool:
+        seen.append(str(self))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", spy)
+    a = run(
+        "prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x}\n"
+        "skills:\n  - ./skills/ok\n  - ./skills/missing\n  - ../secret\n  - /etc/passwd\n"
+        "  - '@acme/skills'\n  - https://example.com/skill\n",
+        path=pack_file,
+    )
+    assert [(d.code, text_of(a, d)) for d in a.diagnostics] == [
+        ("PP604", "./skills/missing"), ("PP605", "../secret"), ("PP605", "/etc/passwd")]
+    assert not any("secret" in s or "passwd" in s or "acme" in s or "example" in s
+                   for s in seen)
+
+
+def test_skill_existence_is_not_checked_without_a_file() -> None:
+    a = run("prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x}\n"
+            "skills: [./nowhere, ../outside]\n")
+    assert [d.code for d in a.diagnostics] == ["PP605"]
+
+
+# ----------------------------------------------------------------- robustness
+
+BROKEN = [
+    "prompts:\n  p: {tools: lookup}\nagents: {entry: [1], members: [a, b]}\n",
+    "prompts:\n  p: {tools: [1, null, {x: 1}, [a]], tool_policy: {blocklist: 3, tool_choice: 7}}\n",
+    "prompts:\n  p: {tool_policy: {blocklist: [null, 2]}}\ntools: [a, b]\n",
+    "prompts: []\nagents: {entry: x, members: {a: [1], b: null, c: {tags: [1, null],"
+    " input_modes: text, state: 3}}}\n",
+    "prompts:\n  p: {id: 5, evals: [{id: 1}, {id: 1}, x]}\nevals: {a: 1}\nskills: [1, {path: 2}]\n",
+    "prompts:\n  p: {}\ntools:\n  t: {name: 5}\n  u: null\ncompositions: {c: [1]}\n",
+    "prompts: {a: &x {tools: [*x]}}\n",
+]
+
+
+@pytest.mark.parametrize("profile", ["spec", "promptkit"])
+@pytest.mark.parametrize("body", BROKEN)
+def test_broken_packs_never_crash(body: str, profile: str) -> None:
+    a = run(body, profile)
+    assert not [d for d in a.diagnostics if d.code == "PP000"]
+
+
+# ----------------------------------------------------------------- the corpus
+
+CORPUS = SHARED / "corpus" / "valid"
+# Reviewed by hand: every one is a real problem:
+# 15 tools named by prompts and declared nowhere (RFC 0007 example 2 and 3 routers
+# naming skills instead of member keys, spec examples with undeclared tools), two pack
+# tools that no prompt lists, three skill directories that the documentation example
+# refers to but that are not shipped next to it.
+CORPUS_COUNTS = {"PP301": 15, "PP307": 2, "PP604": 3}
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not available")
+def test_valid_corpus_counts() -> None:
+    counts: dict[str, int] = {}
+    for path in sorted(CORPUS.glob("*")):
+        if path.suffix not in (".json", ".yaml", ".yml"):
+            continue
+        a = analyze(path.read_text(encoding="utf-8"), path=path, kind=documents.PROMPTPACK)
+        for d in a.diagnostics:
+            if d.code[:3] in ("PP2", "PP3", "PP6"):
+                counts[d.code] = counts.get(d.code, 0) + 1
+    assert counts == CORPUS_COUNTS
