@@ -217,8 +217,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         parser.error("--stdin-filename is only used with `-` (the standard input) as a PATH")
     args.format = args.format or "text"
     if args.format not in renderers():
-        parser.error(f"--format for --check must be one of {', '.join(sorted(renderers()))}, "
-                     f"not {args.format!r}")
+        parser.error(f"argument --format: invalid choice: {args.format!r} (with --check, "
+                     f"choose from {', '.join(sorted(renderers()))})")
     try:
         overrides = Overrides(args)
     except UsageError as exc:
