@@ -377,3 +377,17 @@ def test_valid_corpus_counts() -> None:
             if d.code[:3] in ("PP2", "PP3", "PP6"):
                 counts[d.code] = counts.get(d.code, 0) + 1
     assert counts == CORPUS_COUNTS
+
+
+def test_incomplete_namespace_and_blocklist_data_offer_no_tool_stub() -> None:
+    a = run(
+        "prompts:\n  p:\n    id: p\n    name: P\n    version: 1.0.0\n    system_template: x\n"
+        "    tools: [mcp__crm, refund]\n    tool_policy: {blocklist: [refnd]}\n"
+        "tools:\n  refund: {name: refund, description: R}\n"
+    )
+    (incomplete,) = only(a, "PP301")
+    assert dict(incomplete.data) == {"kind": "incomplete-tool-name", "name": "mcp__crm",
+                                     "namespace": "mcp__"}
+    (blocked,) = only(a, "PP304")
+    assert dict(blocked.data) == {"kind": "unknown-blocklisted-tool", "name": "refnd",
+                                  "suggestions": ["refund"]}

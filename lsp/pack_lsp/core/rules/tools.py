@@ -185,7 +185,8 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
                 f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
                 f"resolves names of the form `{form}`",
                 item.span,
-                data={"kind": "undefined-tool", "name": item.value, "suggestions": []},
+                data={"kind": "incomplete-tool-name", "name": item.value,
+                      "namespace": ref.target},
             )
         elif ref.kind is RefKind.A2A_UNKNOWN:
             members = list(_members(pack))
@@ -231,7 +232,7 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
                 f"known tool, so it blocks nothing{did_you_mean(name, candidates)}",
                 item.span,
-                data={"kind": "undefined-tool", "name": name,
+                data={"kind": "unknown-blocklisted-tool", "name": name,
                       "suggestions": suggestions(name, candidates)},
             )
     choice = policy.tool_choice
