@@ -20,7 +20,11 @@ Fields from the pack (RFC 0007 mapping):
 Every other field (address, transport, capabilities, security, provider,
 extensions) is a deployment choice taken from :mod:`.settings` and listed in
 ``Card.configured``; without configuration the address is the labelled local
-default ``http://localhost:8080/{agent}``.
+default ``http://localhost:8080/{agent}``. A2A 1.0 requires a tag on every
+skill: when the member has none, the preview uses the member key as the only tag
+(also listed in ``Card.configured``) and rule PP702 asks for real tags. A
+``description`` under ``agents.<key>`` in the settings is used only when neither
+the member nor the prompt has one.
 
 Each card keeps ``origins``: the pack location every derived value came from,
 keyed by JSON pointer, so that problems found in the card are reported on the
@@ -177,10 +181,10 @@ def _card(
         origins["/description"] = Origin(prompt.description.span, f"{prompt_where}.description")
     else:
         origins["/description"] = Origin(anchor, f"agents.members.{key}")
-    configured: list[str] = []
+    description_configured = False
     if description is None and own is not None and own.description:
         description = own.description
-        configured.append("/description")
+        description_configured = True
     # version
     card_version: str | None = None
     if profile == "spec" and prompt is not None and _text(prompt.version):
@@ -198,6 +202,13 @@ def _card(
     in_modes, in_span, in_items = _modes(member, "input")
     out_modes, out_span, out_items = _modes(member, "output")
     tags = [t.value for t in member.tags] if member is not None else []
+    configured: list[str] = []
+    if not tags and version == "1.0":
+        # A2A 1.0 needs a tag; the preview stands in the key (PP702 asks for real ones).
+        tags = [key]
+        configured.append("/skills/0/tags")
+    if description_configured:
+        configured.append("/description")
 
     skill: dict[str, Any] = {"id": key, "name": name}
     if description is not None:

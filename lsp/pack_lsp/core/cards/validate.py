@@ -156,18 +156,16 @@ def _card_problems(card: Card, version: str, agents_key: Span) -> list[CardProbl
                     "PP206",
                     f"`{mode}` in `{which}_modes` of agent `{key}` is not a media type",
                     origin[0] if origin else card.anchor, key, pointer))
-    if version == "1.0":
-        skill = (doc.get("skills") or [{}])[0]
-        if isinstance(skill, dict) and not skill.get("tags"):
-            handled.add("/skills/0/tags")
-            origin = _origin_of(card, "/skills/0/tags")
-            has_list = card.member is not None and card.member.tags_span is not None
-            out.append(CardProblem(
-                "PP702",
-                f"Agent `{key}` has no tags; an A2A 1.0 card needs at least one tag on its "
-                f"skill" + ("" if has_list else " (add `tags` to the member)"),
-                origin[0] if origin and has_list else card.anchor, key, "/skills/0/tags",
-                data={"kind": "empty-tags", "member": key}))
+    if version == "1.0" and (card.member is None or not card.member.tags):
+        handled.add("/skills/0/tags")
+        has_list = card.member is not None and card.member.tags_span is not None
+        span = card.member.tags_span if card.member is not None and has_list else None
+        out.append(CardProblem(
+            "PP702",
+            f"Agent `{key}` has no tags; an A2A 1.0 card needs at least one, so the preview "
+            f"uses `{key}`" + ("" if has_list else " (add `tags` to the member)"),
+            span or card.anchor, key, "/skills/0/tags",
+            data={"kind": "empty-tags", "member": key}))
     if not doc.get("version"):
         # A missing or empty version is the schema rules' error on the prompt or pack.
         handled.add("/version")
