@@ -76,6 +76,7 @@ class Variable(_Model):
     type: Located | None = None
     required: Located | None = None
     default: Located | None = None
+    default_key_span: Span | None = None
     description: Located | None = None
     enum: list[Located] | None = None
     span: Span
@@ -146,6 +147,7 @@ class State(Entry):
     description: Located | None = None
     on_event: list[Transition] = []
     on_event_span: Span | None = None
+    on_event_key_span: Span | None = None
     terminal: Located | None = None
     max_visits: Located | None = None
     on_max_visits: Located | None = None
@@ -320,6 +322,7 @@ def build_variable(node: Node) -> Variable | None:
         type=_str(m, "type"),
         required=_bool(m, "required"),
         default=default,
+        default_key_span=default_pair.key.span if default_pair is not None else None,
         description=_str(m, "description"),
         enum=enum,
         span=m.span,
@@ -427,6 +430,7 @@ def build_state(key: str, pair: Pair) -> State:
         description=_str(m, "description"),
         on_event=transitions,
         on_event_span=_span_of(m.get("on_event")),
+        on_event_key_span=_key_span(m.pair("on_event")),
         terminal=_bool(m, "terminal"),
         max_visits=_int(m, "max_visits"),
         on_max_visits=_str(m, "on_max_visits"),

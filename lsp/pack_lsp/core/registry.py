@@ -7,10 +7,20 @@ from types import ModuleType
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, register
-from pack_lsp.core.rules import agents, cards, document, other, schema, suppressions, tools
+from pack_lsp.core.rules import (
+    agents,
+    cards,
+    document,
+    other,
+    schema,
+    suppressions,
+    templates,
+    tools,
+    workflow,
+)
 
 RULE_MODULES: tuple[ModuleType, ...] = (
-    document, schema, agents, tools, other, cards, suppressions
+    document, schema, agents, tools, other, cards, suppressions, workflow, templates
 )
 
 for _module in RULE_MODULES:

@@ -1,0 +1,340 @@
+"""PP5xx — template placeholders, prompt variables and fragments.
+
+Placeholders come from ``pack_lsp.core.templates`` (with the configured fragment
+dialect). A prompt uses a variable when its templates — ``system_template`` and
+every model override template — or a fragment they include (directly or through
+other fragments) contain a placeholder naming it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pack_lsp.core.context import CheckContext
+from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, Tag, make
+from pack_lsp.core.model import Pack, Prompt, Variable
+from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.templates import PackTemplates, pack_templates
+
+CATEGORY = "Templates, variables and fragments"
+
+RULES = (
+    RuleInfo(
+        "PP501", "undefined-fragment", Severity.ERROR,
+        "A fragment placeholder (`{{fragments.name}}`, `{{fragment:name}}`, or a bare "
+        "`{{name}}` in the `promptkit` fragment dialect) names a fragment that is not a key "
+        "of the pack's `fragments`.",
+        "fragments:\n  tone: Be friendly.\nprompts:\n  support:\n"
+        "    system_template: \"{{fragments.tnoe}}\"   # did you mean `tone`?",
+        "Correct the name (a quick fix offers the suggestions) or add the fragment under "
+        "`fragments`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP502", "undeclared-variable", Severity.WARNING,
+        "A template placeholder names a variable that the prompt does not declare in its "
+        "`variables`. For a placeholder inside a fragment, every prompt that includes the "
+        "fragment is checked. Runtimes substitute nothing (or fail) for an undeclared "
+        "variable, and callers cannot know they must supply it. Two names the reference "
+        "runtime supplies itself are not reported: `input` (the whole structured input) and, "
+        "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
+        "transition).",
+        "prompts:\n  support:\n    system_template: \"Hello {{customer}}\"\n"
+        "    variables: [{name: company, type: string, required: true}]",
+        "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
+        "the placeholder's name.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP503", "unused-variable", Severity.HINT,
+        "A prompt declares a variable that none of its templates (nor the fragments they "
+        "include) uses.",
+        "prompts:\n  support:\n    system_template: Hello\n"
+        "    variables: [{name: company, type: string, required: false}]",
+        "Use the variable in the template (`{{company}}`) or remove its declaration.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP504", "unused-fragment", Severity.HINT,
+        "A fragment is never included by any template of the pack.",
+        "fragments:\n  legal_notice: All calls are recorded.\nprompts:\n  support:\n"
+        "    system_template: Hello",
+        "Include it where it belongs (`{{fragments.legal_notice}}`) or remove it.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP505", "required-variable-with-default", Severity.WARNING,
+        "A variable is `required: true` and also has a `default`. A required variable must "
+        "always be supplied, so its default is never used.",
+        "variables:\n  - {name: company, type: string, required: true, default: Acme}",
+        "Set `required: false` to make the default apply, or remove the `default`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP506", "default-type-mismatch", Severity.WARNING,
+        "A variable's `default` is not of the variable's `type` (`string`, `number`, "
+        "`integer`, `boolean`, `array` or `object`; other types are not checked).",
+        "variables:\n  - {name: max_items, type: number, required: false, default: \"ten\"}",
+        "Give a default of the declared type, or correct the `type`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP507", "default-not-in-enum", Severity.WARNING,
+        "A variable's `default` is not one of the values its `validation.enum` allows.",
+        "variables:\n  - name: tier\n    type: string\n    required: false\n    default: gold\n"
+        "    validation: {enum: [free, pro]}",
+        "Use one of the allowed values as the default, or add the default to the enum.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP508", "unbalanced-braces", Severity.WARNING,
+        "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
+        "end of the text comes first), or closes `{name}}` with only one opening brace. "
+        "The text is passed to the model literally instead of being substituted.",
+        "system_template: \"Hello {{customer_name, how can I help?\"",
+        "Add the missing braces: `{{customer_name}}`.",
+        CATEGORY,
+    ),
+)
+
+_TYPES: dict[str, str] = {
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+}
+
+# ------------------------------------------------------------------------ shared state
+
+_cache: list[tuple[Pack, str, str, PackTemplates]] = []
+
+
+def templates_of(ctx: CheckContext) -> PackTemplates:
+    """The pack's templates and placeholders, computed once per analysis."""
+    dialect = ctx.config.fragment_dialect
+    for pack, text, d, result in _cache:
+        if pack is ctx.pack and text is ctx.text and d == dialect:
+            return result
+    result = pack_templates(ctx.pack, ctx.text, dialect)
+    _cache[:] = [(ctx.pack, ctx.text, dialect, result)]
+    return result
+
+
+# ----------------------------------------------------------------------------- check
+
+
+def check(ctx: CheckContext) -> Iterable[Diagnostic]:
+    pack = ctx.pack
+    info = templates_of(ctx)
+    yield from _undefined_fragments(pack, info)
+    yield from _undeclared_variables(pack, info)
+    yield from _unused_variables(pack, info)
+    yield from _unused_fragments(pack, info)
+    for prompt in pack.prompts.values():
+        for variable in prompt.variables:
+            yield from _variable_defaults(prompt, variable)
+    for t in info.templates:
+        for problem in t.unbalanced:
+            if problem.which == "{{":
+                message = (
+                    f"`{{{{` opens a placeholder that is never closed in {_where(t.owner, t.key)}"
+                    "; add `}}`"
+                )
+            else:
+                message = (
+                    f"`}}}}` closes a placeholder opened with a single `{{` in "
+                    f"{_where(t.owner, t.key)}; write `{{{{name}}}}`"
+                )
+            yield make("PP508", message, problem.span,
+                       data={"kind": "unbalanced-braces", "which": problem.which})
+
+
+def _where(owner: str, key: str) -> str:
+    return f"prompt `{key}`" if owner == "prompt" else f"fragment `{key}`"
+
+
+def _undefined_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    names = list(pack.fragments)
+    for t in info.templates:
+        for p in t.placeholders:
+            if p.kind != "fragment" or p.name in pack.fragments:
+                continue
+            found = suggestions(p.name, names)
+            if not names:
+                message = f"Fragment `{p.name}` is not defined: the pack has no `fragments`"
+            else:
+                message = f"Fragment `{p.name}` is not defined in `fragments`" + did_you_mean(
+                    p.name, names
+                )
+            yield make("PP501", message, p.name_span, data={
+                "kind": "undefined-fragment", "name": p.name, "suggestions": found,
+            })
+
+
+def _declared(prompt: Prompt) -> dict[str, Variable]:
+    out: dict[str, Variable] = {}
+    for v in prompt.variables:
+        if v.name is not None and isinstance(v.name.value, str):
+            out.setdefault(v.name.value, v)
+    return out
+
+
+#: Variables the reference runtime binds itself: the whole structured input, and the
+#: context handed over by a workflow transition (only in prompts run by a state).
+RUNTIME_VARIABLES = frozenset({"input"})
+WORKFLOW_VARIABLES = frozenset({"workflow_context"})
+
+
+def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    tasks = {
+        s.prompt_task.text for s in pack.workflow.states.values() if s.prompt_task is not None
+    } if pack.workflow is not None else set()
+    for key, prompt in pack.prompts.items():
+        declared = _declared(prompt)
+        implicit = RUNTIME_VARIABLES | (WORKFLOW_VARIABLES if key in tasks else frozenset())
+        for t, p in info.placeholders_of_prompt(key):
+            if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
+                continue
+            found = suggestions(p.name, declared)
+            message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
+            if t.owner == "fragment":
+                message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
+            message += did_you_mean(p.name, declared)
+            if (
+                info.dialect != "promptkit"
+                and p.name in pack.fragments
+                and p.syntax == "bare"
+            ):
+                message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
+            related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" \
+                else []
+            yield make("PP502", message, p.name_span, related=related, data={
+                "kind": "undeclared-variable", "name": p.name, "prompt": key,
+                "suggestions": found,
+            })
+
+
+def _unused_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    for key, prompt in pack.prompts.items():
+        if not info.of_prompt(key):
+            continue  # no template to compare with (the schema reports a missing one)
+        used = info.variables_used_by(key)
+        scoped = any(p.scoped for _, p in info.placeholders_of_prompt(key))
+        for name, variable in _declared(prompt).items():
+            if name in used or scoped:
+                continue
+            assert variable.name is not None
+            yield make(
+                "PP503",
+                f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
+                variable.name.span,
+                tags=[Tag.UNNECESSARY],
+                data={"kind": "unused-variable", "name": name, "prompt": key},
+            )
+
+
+def _unused_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    used = {p.name for t in info.templates for p in t.placeholders if p.kind == "fragment"}
+    for key, fragment in pack.fragments.items():
+        if key in used:
+            continue
+        yield make(
+            "PP504",
+            f"Fragment `{key}` is never included by any template",
+            fragment.key_span,
+            tags=[Tag.UNNECESSARY],
+            data={"kind": "unused-fragment", "name": key},
+        )
+
+
+def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnostic]:
+    default = variable.default
+    if default is None:
+        return
+    name = variable.name.text if variable.name is not None else "(unnamed)"
+    data: dict[str, Any] = {"name": name, "prompt": prompt.key}
+    if variable.required is not None and variable.required.value is True:
+        yield make(
+            "PP505",
+            f"Variable `{name}` is required, so its `default` is never used",
+            variable.default_key_span or default.span,
+            data={"kind": "required-variable-with-default", **data},
+        )
+    vtype = variable.type.value if variable.type is not None else None
+    if isinstance(vtype, str) and vtype in _TYPES and not _matches_type(default.value, vtype):
+        yield make(
+            "PP506",
+            f"The default of variable `{name}` is {_describe(default.value)}, but its type "
+            f"`{vtype}` expects {_TYPES[vtype]}",
+            default.span,
+            data={"kind": "default-type-mismatch", "type": vtype, **data},
+        )
+    if variable.enum is not None and not any(
+        _same(default.value, e.value) for e in variable.enum
+    ):
+        allowed = ", ".join(f"`{_show(e.value)}`" for e in variable.enum[:8])
+        if len(variable.enum) > 8:
+            allowed += ", ..."
+        extra = did_you_mean(str(default.value), [str(e.value) for e in variable.enum]) \
+            if isinstance(default.value, str) else ""
+        yield make(
+            "PP507",
+            f"The default `{_show(default.value)}` of variable `{name}` is not one of the "
+            f"allowed values ({allowed or 'none'})" + extra,
+            default.span,
+            data={"kind": "default-not-in-enum", "allowed": [e.value for e in variable.enum],
+                  **data},
+        )
+
+
+def _matches_type(value: Any, vtype: str) -> bool:
+    if vtype == "string":
+        return isinstance(value, str)
+    if vtype == "boolean":
+        return isinstance(value, bool)
+    if vtype == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool) and (
+            not isinstance(value, float) or math.isfinite(value)
+        )
+    if vtype == "integer":
+        if isinstance(value, bool):
+            return False
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if vtype == "array":
+        return isinstance(value, list)
+    if vtype == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean `{_show(value)}`"
+    if isinstance(value, int | float):
+        return f"the number `{value}`"
+    if isinstance(value, str):
+        return f"the string `{value}`"
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that does not confuse `true` with 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return bool(a == b)

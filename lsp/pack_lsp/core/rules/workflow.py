@@ -1,0 +1,326 @@
+"""PP4xx — the `workflow` section: states, transitions, reachability and artifacts.
+
+A state is *terminal* when it says ``terminal: true`` or has no transitions at all
+(no ``on_event`` entries and no ``on_max_visits``): packs written before v1.4 end a
+workflow with an empty ``on_event``. Reachability follows ``on_event`` targets and
+``on_max_visits`` from ``entry``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from pack_lsp.core.context import CheckContext
+from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.model import Located, State, Workflow
+from pack_lsp.core.rules.templates import templates_of
+from pack_lsp.core.suggest import did_you_mean, suggestions
+
+CATEGORY = "Workflow"
+PERSISTENCE = ("transient", "persistent")
+ORCHESTRATION = ("internal", "external", "hybrid")
+#: Orchestration values the ``promptkit`` profile also accepts (its compositions).
+ORCHESTRATION_PROMPTKIT = ("composition",)
+PASCAL_CASE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+RULES = (
+    RuleInfo(
+        "PP401", "unsupported-workflow-version", Severity.WARNING,
+        "`workflow.version` is neither 1 nor 2, the versions runtimes understand.",
+        "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
+        "Use `version: 1`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP402", "undefined-state", Severity.ERROR,
+        "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
+        "that is not a key of `workflow.states`.",
+        "workflow:\n  version: 1\n  entry: triag        # did you mean `triage`?\n"
+        "  states:\n    triage: {prompt_task: triage, on_event: {Done: closing}}",
+        "Correct the name (a quick fix offers the suggestions) or add the state.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP403", "undefined-prompt-task", Severity.ERROR,
+        "A state's `prompt_task` is not a key of the pack's `prompts`.",
+        "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
+        "Use the key of a prompt, or add the prompt.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP404", "terminal-state-with-transitions", Severity.WARNING,
+        "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
+        "in a terminal state, so the transitions can never fire.",
+        "states:\n  done:\n    prompt_task: summary\n    terminal: true\n"
+        "    on_event: {Reopen: triage}",
+        "Remove the `on_event` transitions, or remove `terminal: true` if the state should "
+        "continue.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP405", "event-name-not-pascal-case", Severity.INFORMATION,
+        "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
+        "convention runtimes use for workflow events.",
+        "on_event:\n  resolved: closing",
+        "Rename the event (`Resolved`) here and wherever it is emitted.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP406", "unreachable-state", Severity.WARNING,
+        "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
+        "workflow:\n  entry: triage\n  states:\n    triage: {prompt_task: triage, on_event: {}}\n"
+        "    orphan: {prompt_task: triage}      # nothing leads here",
+        "Add a transition to the state, or remove it.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP407", "no-terminal-state-reachable", Severity.INFORMATION,
+        "No terminal state (one with `terminal: true` or without transitions) can be reached "
+        "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
+        "workflow:\n  entry: ping\n  states:\n    ping: {prompt_task: a, on_event: {Next: pong}}\n"
+        "    pong: {prompt_task: b, on_event: {Next: ping}}",
+        "Add a terminal state (`terminal: true`) and a transition that leads to it.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP408", "unknown-persistence", Severity.WARNING,
+        "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
+        "the field open, but runtimes only know these two values.",
+        "states:\n  billing: {prompt_task: billing, persistence: permanent}",
+        "Use `persistent` (keep the conversation) or `transient` (start afresh).",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP409", "unknown-orchestration", Severity.WARNING,
+        "A state's `orchestration` is not `internal`, `external` or `hybrid` (the "
+        "`promptkit` profile also accepts `composition`).",
+        "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
+        "Use `internal` (the runtime drives the state), `external` (the caller does) or "
+        "`hybrid`.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP410", "undeclared-artifact", Severity.WARNING,
+        "A prompt run by a workflow state reads `{{artifacts.name}}`, but no state of the "
+        "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
+        "substituted. (Artifacts flow between states: one state declares and writes an "
+        "artifact, the states after it may read it.)",
+        "states:\n  review:\n    prompt_task: review   # template: \"Check {{artifacts.diff}}\"\n"
+        "    artifacts: {summary: {type: text/plain}}",
+        "Declare the artifact under the `artifacts` of the state that produces it (with its "
+        "media `type`), or correct the placeholder.",
+        CATEGORY,
+    ),
+    RuleInfo(
+        "PP411", "state-without-transitions", Severity.ERROR,
+        "Profile `promptkit` only: a state that is not `terminal: true` has no `on_event` "
+        "transitions. The reference runtime refuses to load such a workflow.",
+        "states:\n  closing: {prompt_task: closing}     # profile = \"promptkit\"",
+        "Mark the state `terminal: true`, or give it `on_event` transitions.",
+        CATEGORY,
+    ),
+)
+
+
+def check(ctx: CheckContext) -> Iterable[Diagnostic]:
+    wf = ctx.pack.workflow
+    if wf is None:
+        return
+    states = wf.states
+    yield from _version(wf)
+    if wf.entry is not None and wf.entry.value not in states:
+        yield _undefined_state(wf.entry, states, "The workflow `entry`", None)
+    for key, state in states.items():
+        yield from _state(ctx, key, state, states)
+    yield from _reachability(wf)
+    yield from _artifacts(ctx, wf)
+
+
+def _version(wf: Workflow) -> Iterator[Diagnostic]:
+    v = wf.version
+    if v is None:
+        return
+    value = v.value
+    if isinstance(value, bool) or not isinstance(value, int):
+        return  # the schema reports a version that is not an integer
+    if value not in (1, 2):
+        yield make(
+            "PP401",
+            f"Workflow version {value} is not supported; runtimes understand versions 1 and 2",
+            v.span,
+            data={"kind": "workflow-version", "value": value},
+        )
+
+
+def _undefined_state(
+    ref: Located, states: dict[str, State], what: str, state: str | None
+) -> Diagnostic:
+    name = ref.text
+    found = suggestions(name, states)
+    return make(
+        "PP402",
+        f"{what} names `{name}`, which is not a state of the workflow"
+        + did_you_mean(name, states),
+        ref.span,
+        data={"kind": "undefined-state", "name": name, "suggestions": found,
+              **({"state": state} if state is not None else {})},
+    )
+
+
+def _is_terminal(state: State) -> bool:
+    return state.is_terminal or (not state.on_event and state.on_max_visits is None)
+
+
+def _state(
+    ctx: CheckContext, key: str, state: State, states: dict[str, State]
+) -> Iterator[Diagnostic]:
+    prompts = ctx.pack.prompts
+    task = state.prompt_task
+    if task is not None and task.value not in prompts:
+        found = suggestions(task.text, prompts)
+        yield make(
+            "PP403",
+            f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
+            + did_you_mean(task.text, prompts),
+            task.span,
+            data={"kind": "undefined-prompt", "name": task.text, "state": key,
+                  "suggestions": found},
+        )
+    for transition in state.on_event:
+        target = transition.target
+        if target is not None and target.value not in states:
+            yield _undefined_state(
+                target, states, f"Event `{transition.event.text}` of state `{key}`", key
+            )
+        event = transition.event.text
+        if not PASCAL_CASE.match(event):
+            better = _pascal(event)
+            yield make(
+                "PP405",
+                f"Event `{event}` is not PascalCase"
+                + (f"; runtimes expect names like `{better}`" if better else ""),
+                transition.event.span,
+                data={"kind": "event-name-case", "name": event, "suggestion": better},
+            )
+    if state.on_max_visits is not None and state.on_max_visits.value not in states:
+        yield _undefined_state(
+            state.on_max_visits, states, f"`on_max_visits` of state `{key}`", key
+        )
+    if state.is_terminal and state.on_event:
+        yield make(
+            "PP404",
+            f"State `{key}` is terminal but declares `on_event` transitions, which can never "
+            "fire",
+            state.on_event_key_span or state.key_span,
+            related=[Related(state.terminal.span, "marked terminal here")]
+            if state.terminal is not None else [],
+            data={"kind": "terminal-with-transitions", "state": key},
+        )
+    for field, allowed in (
+        ("persistence", PERSISTENCE),
+        ("orchestration", ORCHESTRATION + (
+            ORCHESTRATION_PROMPTKIT if ctx.config.profile == "promptkit" else ()
+        )),
+    ):
+        value = getattr(state, field)
+        if not isinstance(value, Located) or value.value in allowed:
+            continue
+        code = "PP408" if field == "persistence" else "PP409"
+        options = ", ".join(f"`{a}`" for a in allowed)
+        yield make(
+            code,
+            f"`{field}: {value.text}` of state `{key}` is not a known value (expected "
+            f"{options})" + did_you_mean(value.text, allowed),
+            value.span,
+            data={"kind": f"unknown-{field}", "value": value.text, "allowed": list(allowed),
+                  "suggestions": suggestions(value.text, allowed)},
+        )
+    if ctx.config.profile == "promptkit" and not state.is_terminal and not state.on_event:
+        yield make(
+            "PP411",
+            f"State `{key}` is not terminal and has no `on_event` transitions; PromptKit "
+            "rejects such a workflow (add `terminal: true` or transitions)",
+            state.key_span,
+            data={"kind": "state-without-transitions", "state": key},
+        )
+
+
+def _pascal(name: str) -> str:
+    parts = [p for p in re.split(r"[^A-Za-z0-9]+", name) if p]
+    out = "".join(p[0].upper() + p[1:] for p in parts)
+    return out if PASCAL_CASE.match(out) else ""
+
+
+def _reachable(wf: Workflow) -> set[str]:
+    assert wf.entry is not None
+    seen: set[str] = set()
+    queue = [wf.entry.text]
+    while queue:
+        name = queue.pop()
+        if name in seen or name not in wf.states:
+            continue
+        seen.add(name)
+        state = wf.states[name]
+        for transition in state.on_event:
+            if transition.target is not None:
+                queue.append(transition.target.text)
+        if state.on_max_visits is not None:
+            queue.append(state.on_max_visits.text)
+    return seen
+
+
+def _reachability(wf: Workflow) -> Iterator[Diagnostic]:
+    if wf.entry is None or wf.entry.value not in wf.states:
+        return
+    reachable = _reachable(wf)
+    for key, state in wf.states.items():
+        if key not in reachable:
+            yield make(
+                "PP406",
+                f"State `{key}` cannot be reached from the entry state `{wf.entry.text}`",
+                state.key_span,
+                data={"kind": "unreachable-state", "state": key},
+            )
+    if not any(_is_terminal(wf.states[k]) for k in reachable):
+        yield make(
+            "PP407",
+            f"No terminal state can be reached from the entry state `{wf.entry.text}`; the "
+            "workflow only ends when a budget or `max_visits` stops it",
+            wf.entry.span,
+            data={"kind": "no-terminal-state", "entry": wf.entry.text},
+        )
+
+
+def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
+    """Artifacts flow between states (one state writes, the next reads), so a
+    placeholder must name an artifact that some state of the workflow declares."""
+    info = templates_of(ctx)
+    declared: dict[str, str] = {}
+    for key, state in wf.states.items():
+        for name in state.artifacts:
+            declared.setdefault(name, key)
+    reported: set[tuple[int, int]] = set()
+    for key, state in wf.states.items():
+        task = state.prompt_task
+        if task is None or task.value not in ctx.pack.prompts:
+            continue
+        for t, p in info.placeholders_of_prompt(task.text):
+            if p.kind != "artifact" or p.name in declared:
+                continue
+            where = (p.name_span.start, p.name_span.end)
+            if where in reported:
+                continue  # one report per placeholder, even when several states run it
+            reported.add(where)
+            place = f"prompt `{task.text}`" if t.owner == "prompt" else (
+                f"fragment `{t.key}` (included by prompt `{task.text}`)"
+            )
+            yield make(
+                "PP410",
+                f"`{{{{artifacts.{p.name}}}}}` in {place} is not declared in the `artifacts` "
+                "of any workflow state" + did_you_mean(p.name, declared),
+                p.name_span,
+                related=[Related(state.key_span, f"state `{key}` runs this prompt")],
+                data={"kind": "undeclared-artifact", "name": p.name, "state": key,
+                      "prompt": task.text, "suggestions": suggestions(p.name, declared)},
+            )

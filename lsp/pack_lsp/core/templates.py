@@ -1,0 +1,403 @@
+"""Placeholders in templates, with exact document spans.
+
+A *template* is a prompt's ``system_template``, a model override's
+``system_template``/``system_template_prefix``/``system_template_suffix``, or a
+fragment's text. Placeholders are written ``{{ ... }}``; this module finds them,
+classifies them and maps them back to the document through
+``pack_lsp.core.scalars`` (so escapes, folding and block scalars are handled).
+
+Kinds of placeholder
+--------------------
+- ``variable``: ``{{name}}``, ``{{ name }}``, ``{{user.name}}`` (the root ``user``
+  is the variable), ``{{name | upper}}`` (filters), ``{{{name}}}`` (unescaped), and
+  the argument of a block helper ``{{#if name}}`` / ``{{#each items}}``.
+- ``fragment``: ``{{fragments.name}}`` (the PromptPack spec), ``{{fragment:name}}``
+  (the Python runtime), and — in the ``promptkit`` dialect only — a bare
+  ``{{name}}`` whose name is a key of the pack's ``fragments`` (PromptKit and the
+  LangChain.js runtime substitute fragments that way).
+- ``artifact``: ``{{artifacts.name}}`` (workflow state artifacts).
+- ``unknown``: anything else inside braces that is not a block-helper tag
+  (``{{this}}`` inside a loop, ``{{@index}}``, an expression).
+
+Tags that are template syntax rather than references are not placeholders:
+``{{/if}}``, ``{{else}}``, ``{{^x}}``'s closing tag, comments ``{{! ... }}`` and
+partials ``{{> x}}``. Their arguments, when they name something, are.
+
+Dialects
+--------
+``dialect_for(pack, configured)`` resolves the configuration's
+``fragment_dialect``: ``spec``/``promptkit``/``python`` are taken as given;
+``auto`` looks at what the pack's templates use (``{{fragment:x}}`` → python,
+``{{fragments.x}}`` → spec, a bare ``{{x}}`` naming a fragment → promptkit) and
+falls back to ``spec``. The explicit forms ``fragments.x`` and ``fragment:x`` are
+fragments in every dialect; the dialect only decides what a bare name is.
+
+API
+---
+- ``placeholders(template, source, dialect, fragment_names)`` →
+  ``list[Placeholder]`` (kind, name, span of the whole ``{{...}}``, ``name_span``,
+  ``syntax``, value indexes).
+- ``unbalanced(template, source)`` → ``list[Unbalanced]``: a ``{{`` never closed,
+  and a ``}}`` that closes a single-brace ``{name}}``.
+- ``pack_templates(pack, source, configured_dialect)`` → ``PackTemplates``: every
+  template of the pack with its owner and placeholders, plus look-ups used by
+  rules and editor features (``at(offset)``, ``fragment_uses(name)``,
+  ``fragments_included_by(prompt_key)``, ``variables_used_by(prompt_key)``).
+
+``source`` is always the document text the pack was parsed from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pack_lsp.core.model import Pack, Template
+from pack_lsp.core.scalars import ScalarMap, scalar_map
+from pack_lsp.core.text import Span
+
+Kind = Literal["variable", "fragment", "artifact", "unknown"]
+Dialect = Literal["spec", "promptkit", "python"]
+
+__all__ = [
+    "Dialect",
+    "Kind",
+    "PackTemplates",
+    "Placeholder",
+    "TemplateInfo",
+    "Unbalanced",
+    "dialect_for",
+    "pack_templates",
+    "placeholders",
+    "scan",
+    "unbalanced",
+]
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_-]*"
+_PATH_RE = re.compile(rf"({_IDENT})((?:\.{_IDENT}|\[[0-9]+\])*)")
+_BLOCK_HELPERS = frozenset({"if", "unless", "each", "with"})
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    """One ``{{...}}`` reference.
+
+    ``name`` is the variable, fragment or artifact name (for ``unknown``: the
+    trimmed expression). ``syntax`` says how it was written: ``bare``,
+    ``fragments.``, ``fragment:``, ``artifacts.``, ``path`` (``{{a.b}}``),
+    ``block`` (``{{#if a}}``) or ``expression``. ``start``/``end`` and
+    ``name_start``/``name_end`` are indexes into the template's value.
+    """
+
+    kind: Kind
+    name: str
+    span: Span
+    name_span: Span
+    syntax: str
+    start: int
+    end: int
+    name_start: int
+    name_end: int
+    scoped: bool = False  # inside {{#each}}/{{#with}}: names may be relative to an item
+
+
+@dataclass(frozen=True, slots=True)
+class Unbalanced:
+    """A brace pair that does not close: ``which`` is ``"{{"`` or ``"}}"``."""
+
+    which: str
+    span: Span
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Raw:
+    start: int  # index of the first "{"
+    end: int  # index after the last "}"
+    inner_start: int
+    inner_end: int
+
+
+# ------------------------------------------------------------------------- scanning
+
+
+def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int]]]:
+    """Find ``{{...}}`` regions in a value; also the unbalanced braces.
+
+    Returns the regions and a list of ``("{{" | "}}", index)`` problems.
+    """
+    regions: list[_Raw] = []
+    problems: list[tuple[str, int]] = []
+    i = 0
+    n = len(text)
+    while True:
+        open_ = text.find("{{", i)
+        close_search_from = i
+        if open_ < 0:
+            _stray_closes(text, close_search_from, n, problems)
+            break
+        _stray_closes(text, close_search_from, open_, problems)
+        triple = text.startswith("{{{", open_)
+        inner_start = open_ + (3 if triple else 2)
+        close = text.find("}}", inner_start)
+        again = text.find("{{", inner_start)
+        if close < 0 or (0 <= again < close):
+            problems.append(("{{", open_))
+            i = inner_start if close < 0 else again
+            continue
+        end = close + 2
+        if triple and text.startswith("}}}", close):
+            end = close + 3
+        regions.append(_Raw(open_, end, inner_start, close))
+        i = end
+    return regions, problems
+
+
+_STRAY_CLOSE_RE = re.compile(r"(?<!\{)\{\s*[A-Za-z_][\w.:]*\s*\}\}")
+
+
+def _stray_closes(text: str, start: int, end: int, out: list[tuple[str, int]]) -> None:
+    """``{name}}``: a placeholder missing one opening brace."""
+    for m in _STRAY_CLOSE_RE.finditer(text, start, end):
+        out.append(("}}", m.end() - 2))
+
+
+def _classify(text: str, raw: _Raw, dialect: Dialect, fragments: Collection[str]) -> (
+    tuple[Kind, str, str, int, int] | None
+):
+    """(kind, name, syntax, name_start, name_end) or None for a syntax-only tag."""
+    inner = text[raw.inner_start : raw.inner_end]
+    lead = len(inner) - len(inner.lstrip())
+    body = inner.strip()
+    base = raw.inner_start + lead
+    if not body:
+        return ("unknown", "", "expression", base, base)
+    first = body[0]
+    if first in "/!>" or body == "else" or body.startswith("else "):
+        return None
+    if first in "#^":
+        hm = re.match(rf"\s*({_IDENT})(?:\s+({_IDENT}))?", body[1:])
+        if hm is None:
+            return None
+        helper, arg = hm.group(1), hm.group(2)
+        if first == "#" and helper in _BLOCK_HELPERS:
+            if arg is None or arg == "this":
+                return None
+            ns = base + 1 + hm.start(2)
+            return ("variable", arg, "block", ns, ns + len(arg))
+        ns = base + 1 + hm.start(1)  # a Mustache section {{#name}} / {{^name}}
+        return ("variable", helper, "block", ns, ns + len(helper))
+    m = _PATH_RE.match(body)
+    tail = body[m.end() :].strip() if m is not None else body
+    if m is None or (tail and not tail.startswith("|")):
+        if body.startswith("fragment:"):
+            name = body[len("fragment:") :].strip()
+            off = body.index(name, len("fragment:")) if name else len(body)
+            if re.fullmatch(_IDENT, name):
+                return ("fragment", name, "fragment:", base + off, base + off + len(name))
+        return ("unknown", body, "expression", base, base + len(body))
+    root = m.group(1)
+    path = m.group(2)
+    if root in ("fragments", "artifacts") and path.startswith("."):
+        name = path[1:].split(".")[0].split("[")[0]
+        start = base + len(root) + 1
+        kind: Kind = "fragment" if root == "fragments" else "artifact"
+        return (kind, name, root + ".", start, start + len(name))
+    if root in ("this", "@index", "@key"):
+        return ("unknown", body, "expression", base, base + len(body))
+    if not path and dialect == "promptkit" and root in fragments:
+        return ("fragment", root, "bare", base, base + len(root))
+    return ("variable", root, "path" if path else "bare", base, base + len(root))
+
+
+_SCOPE_OPEN = re.compile(r"\{\{\{?\s*#\s*(each|with)\b")
+_SCOPE_CLOSE = re.compile(r"\{\{\{?\s*/\s*(each|with)\b")
+
+
+def _placeholders_in(
+    text: str, dialect: Dialect, fragments: Collection[str]
+) -> Iterator[tuple[Kind, str, str, int, int, int, int, bool]]:
+    regions, _ = scan(text)
+    depth = 0
+    for raw in regions:
+        tag = text[raw.start : raw.end]
+        got = _classify(text, raw, dialect, fragments)
+        if got is not None:
+            kind, name, syntax, ns, ne = got
+            yield kind, name, syntax, raw.start, raw.end, ns, ne, depth > 0
+        if _SCOPE_OPEN.match(tag):
+            depth += 1
+        elif _SCOPE_CLOSE.match(tag):
+            depth = max(0, depth - 1)
+
+
+def placeholders(
+    template: Template,
+    source: str,
+    dialect: Dialect = "spec",
+    fragment_names: Collection[str] = (),
+    *,
+    smap: ScalarMap | None = None,
+) -> list[Placeholder]:
+    """Every placeholder of ``template`` with document spans."""
+    m = smap if smap is not None else scalar_map(template.node, source)
+    out = []
+    for kind, name, syntax, s, e, ns, ne, scoped in _placeholders_in(
+        template.text, dialect, fragment_names
+    ):
+        out.append(Placeholder(kind, name, m.span_of(s, e), m.span_of(ns, ne), syntax,
+                               s, e, ns, ne, scoped))
+    return out
+
+
+def unbalanced(template: Template, source: str, *, smap: ScalarMap | None = None
+               ) -> list[Unbalanced]:
+    """Unclosed ``{{`` and single-brace ``{name}}`` in ``template``."""
+    _, problems = scan(template.text)
+    if not problems:
+        return []
+    m = smap if smap is not None else scalar_map(template.node, source)
+    return [Unbalanced(which, m.span_of(i, i + 2), i) for which, i in problems]
+
+
+# ------------------------------------------------------------------------- dialects
+
+_FRAGMENT_COLON = re.compile(r"\{\{\s*fragment:")
+_FRAGMENTS_DOT = re.compile(r"\{\{\s*fragments\.")
+
+
+def dialect_for(pack: Pack, configured: str = "auto") -> Dialect:
+    """The fragment dialect for ``pack`` (see the module docstring)."""
+    if configured == "spec":
+        return "spec"
+    if configured == "promptkit":
+        return "promptkit"
+    if configured == "python":
+        return "python"
+    texts = [t.text for t in _all_templates(pack)]
+    if any(_FRAGMENT_COLON.search(t) for t in texts):
+        return "python"
+    if any(_FRAGMENTS_DOT.search(t) for t in texts):
+        return "spec"
+    if pack.fragments:
+        names = set(pack.fragments)
+        for t in texts:
+            for kind, name, syntax, *_ in _placeholders_in(t, "promptkit", names):
+                if kind == "fragment" and syntax == "bare" and name in names:
+                    return "promptkit"
+    return "spec"
+
+
+def _all_templates(pack: Pack) -> Iterator[Template]:
+    for prompt in pack.prompts.values():
+        yield from prompt.templates()
+    for fragment in pack.fragments.values():
+        if fragment.template is not None:
+            yield fragment.template
+
+
+# ---------------------------------------------------------------------- pack level
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateInfo:
+    """One template of the pack: its owner (``prompt`` or ``fragment`` + key)."""
+
+    owner: Literal["prompt", "fragment"]
+    key: str
+    template: Template
+    placeholders: list[Placeholder]
+    unbalanced: list[Unbalanced]
+    smap: ScalarMap
+
+
+@dataclass(slots=True)
+class PackTemplates:
+    dialect: Dialect
+    templates: list[TemplateInfo] = field(default_factory=list)
+
+    def of_prompt(self, key: str) -> list[TemplateInfo]:
+        return [t for t in self.templates if t.owner == "prompt" and t.key == key]
+
+    def of_fragment(self, key: str) -> list[TemplateInfo]:
+        return [t for t in self.templates if t.owner == "fragment" and t.key == key]
+
+    def at(self, offset: int) -> tuple[TemplateInfo, Placeholder] | None:
+        """The placeholder whose ``{{...}}`` contains ``offset`` (ends included)."""
+        for info in self.templates:
+            if not info.template.span.contains(offset):
+                continue
+            for p in info.placeholders:
+                if p.span.contains(offset):
+                    return info, p
+        return None
+
+    def template_at(self, offset: int) -> TemplateInfo | None:
+        for info in self.templates:
+            if info.template.span.contains(offset):
+                return info
+        return None
+
+    def fragment_uses(self, name: str) -> list[tuple[TemplateInfo, Placeholder]]:
+        return [
+            (info, p)
+            for info in self.templates
+            for p in info.placeholders
+            if p.kind == "fragment" and p.name == name
+        ]
+
+    def fragments_included_by(self, prompt_key: str) -> list[str]:
+        """Fragment keys a prompt includes, directly or through other fragments."""
+        seen: dict[str, None] = {}
+        queue = [
+            p.name for t in self.of_prompt(prompt_key) for p in t.placeholders
+            if p.kind == "fragment"
+        ]
+        while queue:
+            name = queue.pop(0)
+            if name in seen:
+                continue
+            seen[name] = None
+            queue.extend(
+                p.name for t in self.of_fragment(name) for p in t.placeholders
+                if p.kind == "fragment"
+            )
+        return list(seen)
+
+    def placeholders_of_prompt(
+        self, prompt_key: str, *, through_fragments: bool = True
+    ) -> list[tuple[TemplateInfo, Placeholder]]:
+        out = [(t, p) for t in self.of_prompt(prompt_key) for p in t.placeholders]
+        if through_fragments:
+            for name in self.fragments_included_by(prompt_key):
+                out.extend((t, p) for t in self.of_fragment(name) for p in t.placeholders)
+        return out
+
+    def variables_used_by(self, prompt_key: str) -> set[str]:
+        return {
+            p.name for _, p in self.placeholders_of_prompt(prompt_key) if p.kind == "variable"
+        }
+
+
+def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") -> PackTemplates:
+    """Every template of ``pack`` with its placeholders (see ``PackTemplates``)."""
+    dialect = dialect_for(pack, configured_dialect)
+    names = set(pack.fragments)
+    result = PackTemplates(dialect)
+    items: list[tuple[Literal["prompt", "fragment"], str, Template]] = []
+    for key, prompt in pack.prompts.items():
+        items.extend(("prompt", key, t) for t in prompt.templates())
+    for key, fragment in pack.fragments.items():
+        if fragment.template is not None:
+            items.append(("fragment", key, fragment.template))
+    for owner, key, template in items:
+        m = scalar_map(template.node, source)
+        result.templates.append(TemplateInfo(
+            owner, key, template,
+            placeholders(template, source, dialect, names, smap=m),
+            unbalanced(template, source, smap=m),
+            m,
+        ))
+    return result
