@@ -49,6 +49,19 @@ GOLDEN_FIXES = [
     ("schema/unknown-property.yaml", "PP102", "`agent`", "Replace with `agents`"),
     ("schema/unknown-property.yaml", "PP102", "`system_templat`",
      "Replace with `system_template`"),
+    ("templates/variables.yaml", "PP502", "`tier`",
+     "Declare variable `tier` in prompt `support`"),
+    ("templates/variables.yaml", "PP502", "`custmer_id`", "Replace with `customer_id`"),
+    ("templates/escapes-and-emoji.yaml", "PP502", "`customer`",
+     "Declare variable `customer` in prompt `support`"),
+    ("templates/escapes-and-emoji.yaml", "PP502", "`usr`", "Replace with `user`"),
+    ("templates/crlf-block.yaml", "PP502", "`nme`", "Replace with `name`"),
+    ("templates/crlf-block.yaml", "PP502", "`nme`", "Declare variable `nme` in prompt `support`"),
+    ("workflow/states.yaml", "PP402", "`triag`", "Replace with `triage`"),
+    ("workflow/states.yaml", "PP402", "`closng`", "Replace with `closing`"),
+    ("workflow/states.yaml", "PP403", "`biling`", "Replace with `billing`"),
+    ("schema/invalid-value.yaml", "PP104", "`fragment`", "Replace with `fragments`"),
+    ("workflow/states.yaml", "PP405", "`resolved`", "Rename the event to `Resolved`"),
 ]
 
 
