@@ -10,12 +10,14 @@ time or size changes.
 from __future__ import annotations
 
 import enum
+import fnmatch
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pack_lsp.core.discover import find_packs
+from pack_lsp.core import documents
+from pack_lsp.core.discover import SKIP_DIRS, is_pack_file
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.source import decode, strip_bom
 from pack_lsp.core.text import LineIndex, Span
@@ -184,6 +186,36 @@ class WorkspaceSymbols:
 
     exclude: tuple[str, ...] = ()
     _files: dict[Path, tuple[int, int, list[WorkspaceSymbol]]] = field(default_factory=dict)
+    _is_pack: dict[Path, tuple[int, int, bool]] = field(default_factory=dict)
+
+    def _excluded(self, path: Path, folder: Path) -> bool:
+        rel = os.path.relpath(path, folder).replace(os.sep, "/")
+        return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(path.name, p)
+                   for p in self.exclude)
+
+    def pack_files(self, folder: Path) -> Iterator[Path]:
+        """Pack files below ``folder``; a file's content is sniffed once per version."""
+        for here, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
+                             and not self._excluded(Path(here) / d, folder))
+            for name in sorted(files):
+                if documents.kind_from_name(name) is None and not documents.is_data_file(name):
+                    continue
+                path = Path(os.path.abspath(os.path.join(here, name)))
+                if self._excluded(path, folder):
+                    continue
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                cached = self._is_pack.get(path)
+                if cached is not None and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+                    found = cached[2]
+                else:
+                    found = is_pack_file(path)
+                    self._is_pack[path] = (stat.st_mtime_ns, stat.st_size, found)
+                if found:
+                    yield path
 
     def _load(self, path: Path) -> list[WorkspaceSymbol]:
         try:
@@ -215,12 +247,11 @@ class WorkspaceSymbols:
         for folder in folders:
             if not folder.is_dir():
                 continue
-            for path in find_packs(folder, self.exclude):
-                resolved = Path(os.path.abspath(path))
-                if resolved in seen:
+            for path in self.pack_files(folder):
+                if path in seen:
                     continue
-                seen.add(resolved)
-                out.extend(s for s in self._load(resolved) if matches(query, s.name))
+                seen.add(path)
+                out.extend(s for s in self._load(path) if matches(query, s.name))
                 if len(out) >= limit:
                     return out[:limit]
         return out[:limit]
