@@ -110,6 +110,7 @@ class Unbalanced:
     which: str
     span: Span
     start: int
+    name: str = ""  # for "}}": the name written between the braces
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,13 +124,13 @@ class _Raw:
 # ------------------------------------------------------------------------- scanning
 
 
-def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int]]]:
+def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int, str]]]:
     """Find ``{{...}}`` regions in a value; also the unbalanced braces.
 
-    Returns the regions and a list of ``("{{" | "}}", index)`` problems.
+    Returns the regions and a list of ``("{{" | "}}", index, name)`` problems.
     """
     regions: list[_Raw] = []
-    problems: list[tuple[str, int]] = []
+    problems: list[tuple[str, int, str]] = []
     i = 0
     n = len(text)
     while True:
@@ -143,9 +144,10 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int]]]:
         inner_start = open_ + (3 if triple else 2)
         close = text.find("}}", inner_start)
         again = text.find("{{", inner_start)
-        if close < 0 or (0 <= again < close):
-            problems.append(("{{", open_))
-            i = inner_start if close < 0 else again
+        if close < 0 or (0 <= again < close) or _runs_on(text, inner_start, close):
+            # Never closed: the next "}}" belongs to something else (or is missing).
+            problems.append(("{{", open_, ""))
+            i = inner_start
             continue
         end = close + 2
         if triple and text.startswith("}}}", close):
@@ -155,13 +157,19 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int]]]:
     return regions, problems
 
 
-_STRAY_CLOSE_RE = re.compile(r"(?<!\{)\{\s*[A-Za-z_][\w.:]*\s*\}\}")
+def _runs_on(text: str, start: int, end: int) -> bool:
+    """A single ``{`` or a line break before the ``}}``: the ``{{`` was left open and
+    the ``}}`` closes something later (``{{name, ... {id}}``)."""
+    return text.find("{", start, end) >= 0 or text.find("\n", start, end) >= 0
 
 
-def _stray_closes(text: str, start: int, end: int, out: list[tuple[str, int]]) -> None:
+_STRAY_CLOSE_RE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][\w.:]*)\s*\}\}")
+
+
+def _stray_closes(text: str, start: int, end: int, out: list[tuple[str, int, str]]) -> None:
     """``{name}}``: a placeholder missing one opening brace."""
     for m in _STRAY_CLOSE_RE.finditer(text, start, end):
-        out.append(("}}", m.end() - 2))
+        out.append(("}}", m.end() - 2, m.group(1)))
 
 
 def _classify(text: str, raw: _Raw, dialect: Dialect, fragments: Collection[str]) -> (
@@ -259,7 +267,7 @@ def unbalanced(template: Template, source: str, *, smap: ScalarMap | None = None
     if not problems:
         return []
     m = smap if smap is not None else scalar_map(template.node, source)
-    return [Unbalanced(which, m.span_of(i, i + 2), i) for which, i in problems]
+    return [Unbalanced(which, m.span_of(i, i + 2), i, name) for which, i, name in problems]
 
 
 # ------------------------------------------------------------------------- dialects

@@ -147,10 +147,11 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             else:
                 message = (
                     f"`}}}}` closes a placeholder opened with a single `{{` in "
-                    f"{_where(t.owner, t.key)}; write `{{{{name}}}}`"
+                    f"{_where(t.owner, t.key)}; write `{{{{{problem.name}}}}}`"
                 )
             yield make("PP508", message, problem.span,
-                       data={"kind": "unbalanced-braces", "which": problem.which})
+                       data={"kind": "unbalanced-braces", "which": problem.which,
+                             "name": problem.name})
 
 
 def _where(owner: str, key: str) -> str:
