@@ -58,8 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--severity", action="append", metavar="CODE=LEVEL", default=[],
-        help="report a code (or prefix) at this level: error, warning, information or hint "
-        "(repeatable)",
+        help="report a code (or prefix) at this level: error, warning, information or hint; "
+        "repeatable; wins over the configured levels of the codes it covers",
     )
     group.add_argument(
         "--exclude", action="append", metavar="GLOB", default=[],
@@ -126,7 +126,13 @@ class Overrides:
         elif self.ignore:
             data["ignore"] = config.ignore + self.ignore
         if self.severity:
-            data["severity"] = {**config.severity, **self.severity}
+            # A command-line level covers the configured levels of the codes it names:
+            # `--severity PP1=error` wins over a configured `PP101 = "hint"`.
+            kept = {
+                selector: level for selector, level in config.severity.items()
+                if not any(selector.upper().startswith(s) or s == "ALL" for s in self.severity)
+            }
+            data["severity"] = {**kept, **self.severity}
         if self.exclude:
             data["exclude"] = config.exclude + self.exclude
         return config.merged(data) if data else config
