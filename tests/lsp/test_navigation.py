@@ -70,7 +70,11 @@ def apply(text: str, edits: list[types.TextEdit], encoding: str) -> str:
 
 
 def doc_edits(edit: types.WorkspaceEdit | None, uri: str) -> list[types.TextEdit]:
-    assert edit is not None and edit.document_changes
+    assert edit is not None
+    if edit.changes is not None:
+        assert list(edit.changes) == [uri]
+        return list(edit.changes[uri])
+    assert edit.document_changes
     out: list[types.TextEdit] = []
     for change in edit.document_changes:
         assert isinstance(change, types.TextDocumentEdit)

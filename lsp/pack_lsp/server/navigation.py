@@ -58,7 +58,16 @@ def _text_edits(doc: DocumentContext, edits: list[rename.Edit]) -> list[types.Te
     return [types.TextEdit(range=doc.range(e.span), new_text=e.text) for e in edits]
 
 
+def _document_changes(ls: PackServer) -> bool:
+    caps = ls.client_capabilities.workspace
+    edit = caps.workspace_edit if caps is not None else None
+    return bool(edit is not None and edit.document_changes)
+
+
 def _workspace_edit(doc: DocumentContext, edits: list[rename.Edit]) -> types.WorkspaceEdit:
+    """A versioned document change, or plain ``changes`` for clients without them."""
+    if not _document_changes(doc.server):
+        return types.WorkspaceEdit(changes={doc.uri: _text_edits(doc, edits)})
     text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(
         _text_edits(doc, edits))
     return types.WorkspaceEdit(document_changes=[
