@@ -234,3 +234,16 @@ def test_placeholder_suggestion_replaces_only_the_name() -> None:
                          "required: true}\n        tools:")
     out, _ = apply_first(text, "PP502", "Replace with `customer`")
     assert "Hi {{customer}}\n" in out
+
+
+def test_add_member_to_an_empty_flow_mapping() -> None:
+    base = (PACK.replace("tools: [lookup]", "tools: [helper]")
+            + "    helper: {id: helper, name: Helper, version: 1.0.0, description: Helps,"
+              " system_template: Hi}\n")
+    text = base + "agents:\n    entry: support\n    members: {}\n"
+    before = analysis_of(text)
+    diag = next(d for d in before.diagnostics if d.code == "PP205")
+    fix = fix_titled(quick_fixes(before, diag), "Add `helper` to `agents.members`")
+    out = apply_edits(text, fix.edits)
+    assert out.endswith("    members: {helper: {}}\n")
+    assert "PP205" not in {d.code for d in analysis_of(out).diagnostics}

@@ -180,8 +180,9 @@ class _Doc:
         entry = (json.dumps(key, ensure_ascii=False) + ": " + json.dumps(value, ensure_ascii=False)
                  if self.json else f"{self.key(key)}: {self.flow(value)}")
         inner = self.text[owner.span.start + 1: close]
-        return Edit(Span(owner.span.start + 1, close), entry if not inner.strip() else
-                    inner + entry)
+        if inner.strip():  # only a comment inside the braces: keep it after the entry
+            return Edit(Span(owner.span.start + 1, owner.span.start + 1), " " + entry)
+        return Edit(Span(owner.span.start + 1, close), entry)
 
     def add_item(self, seq: SequenceNode, item: Any) -> Edit:
         if seq.flow or self.json:
