@@ -59,10 +59,9 @@ def test_text_format_is_one_based(tmp_path: Path) -> None:
 def test_json_format_contract(tmp_path: Path) -> None:
     pack = tmp_path / "emoji.promptpack.yaml"
     # The emoji is one code point: the bad value starts at character 13 (0-based).
-    pack.write_text(GOOD.replace("name: Demo", "name: Demo\ndescription: 😀\nversion2: x"),
-                    encoding="utf-8")
     pack.write_text(
-        GOOD + "tools:\n  t: {name: \"😀 x\", description: d}\n", encoding="utf-8"
+        GOOD.replace("system_template: Hi}", "system_template: Hi, tools: [t]}")
+        + "tools:\n  t: {name: \"😀 x\", description: d}\n", encoding="utf-8"
     )
     proc = run("--check", "--format", "json", str(pack))
     assert proc.returncode == 1
@@ -86,11 +85,11 @@ def test_json_format_contract(tmp_path: Path) -> None:
 
 def test_json_related_locations(tmp_path: Path) -> None:
     pack = tmp_path / "dup.promptpack.yaml"
-    pack.write_text(GOOD + "tools:\n  t: {name: t, description: a}\n  t: {name: t, description: b}\n",
-                    encoding="utf-8")
+    tools = "tools:\n  t: {name: t, description: a}\n  t: {name: t, description: b}\n"
+    pack.write_text(GOOD + tools, encoding="utf-8")
     doc = json.loads(run("--check", "--format", "json", str(pack)).stdout)
-    diags = doc["files"][0]["diagnostics"]
-    assert [d["code"] for d in diags] == ["PP005", "PP005"]
+    diags = [d for d in doc["files"][0]["diagnostics"] if d["code"] == "PP005"]
+    assert len(diags) == 2
     assert diags[1]["related"] == [{
         "path": str(pack),
         "range": {"start": {"line": 7, "character": 2}, "end": {"line": 7, "character": 3}},

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
 
+from conftest import SHARED
 from pack_lsp.cli.check import check_file
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Severity

@@ -50,8 +50,8 @@ def test_example_2_customer_service_router(profile: str) -> None:
     analysis = _analyse("example2-customer-service.yaml", profile)
     assert _problems(analysis) == {
         ("PP301", "error", "billing", ("billing_agent",)),
-        ("PP301", "error", "technical", ()),
-        ("PP301", "error", "orders", ()),
+        ("PP301", "error", "technical", ("tech_agent",)),
+        ("PP301", "error", "orders", ("order_agent",)),
     }
 
 

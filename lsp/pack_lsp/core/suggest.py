@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 
@@ -51,8 +52,29 @@ def suggestions(word: str, candidates: Iterable[str], *, limit: int = 3) -> list
         short, long_ = (lw, lc) if len(lw) <= len(lc) else (lc, lw)
         if len(short) >= 3 and (long_.startswith(short) or long_.endswith(short)):
             scored.append((budget + 0.5 + (len(long_) - len(short)) / 100, cand))
+            continue
+        # Same leading word: `orders` → `order_agent`, `technical` → `tech_agent`.
+        head_w, head_c = _head(lw), _head(lc)
+        if (head_c != lc or head_w != lw) and _same_stem(head_w, head_c, lw, lc):
+            scored.append((budget + 1.5 + (len(lc) - len(lw)) ** 2 / 1000, cand))
     scored.sort(key=lambda t: (t[0], t[1]))
     return [c for _, c in scored[:limit]]
+
+
+_SEPARATORS = re.compile(r"[_\-.]")
+
+
+def _head(name: str) -> str:
+    return _SEPARATORS.split(name, maxsplit=1)[0]
+
+
+def _same_stem(head_w: str, head_c: str, word: str, cand: str) -> bool:
+    """The leading words match, or one (at least 4 letters) begins the other name."""
+    if len(head_w) >= 4 and head_w == head_c:
+        return True
+    if head_c != cand and len(head_c) >= 4 and word.startswith(head_c):
+        return True
+    return head_w != word and len(head_w) >= 4 and cand.startswith(head_w)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

@@ -130,9 +130,37 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _topology(ctx, include_entry=ctx.config.profile == "spec")
 
 
+def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
+    """Members that an unresolved tool name of a reachable agent probably means.
+
+    `research` in the coordinator's tools is reported (PP301) with the suggestion
+    `researcher`; saying that `researcher` is unreachable too would repeat the same
+    fault, so such members are not reported as unreachable.
+    """
+    from pack_lsp.core.rules.tools import RefKind, resolve_tool
+    from pack_lsp.core.suggest import suggestions
+
+    members = list(ctx.pack.agents.members) if ctx.pack.agents is not None else []
+    unresolved = {RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.NON_MEMBER_PROMPT}
+    meant: set[str] = set()
+    for key in reachable:
+        prompt = ctx.pack.prompts.get(key)
+        if prompt is None:
+            continue
+        for item in prompt.tools:
+            name = str(item.value)
+            ref = resolve_tool(name, key, ctx.pack, ctx.config.tool_namespaces)
+            if ref.kind in unresolved:
+                meant.update(suggestions(ref.target, members))
+    return meant
+
+
 def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
     topo = build(ctx.pack, include_entry=include_entry)
+    meant = _intended_targets(ctx, topo.reachable())
     for node in topo.unreachable():
+        if node.key in meant:
+            continue
         yield make(
             "PP710",
             f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: no "
