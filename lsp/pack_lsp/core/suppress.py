@@ -286,11 +286,11 @@ def collect(text: str, root: Node | None, lines: LineIndex) -> Suppressions:
     """The suppression comments of a YAML document."""
     assert registry.RULE_MODULES  # importing the registry fills REGISTRY
     out = Suppressions()
-    if MARKER not in text.lower():
+    lowered = text.lower()
+    if MARKER not in lowered:
         return out
     finder = _CommentFinder(text, root, lines)
     candidate_lines: set[int] = set()
-    lowered = text.lower()
     p = lowered.find(MARKER)
     while p >= 0:
         candidate_lines.add(lines.position(p).line)
