@@ -139,3 +139,20 @@ def test_hostile_inputs_do_not_crash() -> None:
                 "%YAML 1.1\n---\na: 1", "a: &x\n  b: *x", "\t\t", "'" * 3, "a:\n" + " " * 5000,
                 "[" * 2000, "{a: " * 500]:
         parse(src)
+
+
+def test_json_surrogate_pair_escapes() -> None:
+    # json.dumps(ensure_ascii=True) writes emoji as surrogate pairs; libyaml alone rejects them.
+    src = '{"a": "x\\ud83d\\ude00y", "b": ["\\ud83d\\ude01"], "c": 2}'
+    result = parse(src)
+    assert result.diagnostics == []
+    assert to_data(result.root) == {"a": "x😀y", "b": ["😁"], "c": 2}
+    c_node, _ = resolve(result.root, ["c"])
+    assert c_node is not None and src[c_node.span.start : c_node.span.end] == "2"
+    b_node, _ = resolve(result.root, ["b", 0])
+    assert b_node is not None and src[b_node.span.start : b_node.span.end] == '"\\ud83d\\ude01"'
+    bad = src.replace('"c": 2', '"c": 2,,')
+    broken = parse(bad)
+    assert broken.syntax_error
+    # The error is placed in the user's text, after both (longer) escapes.
+    assert broken.diagnostics[0].span.start >= bad.index(",,")

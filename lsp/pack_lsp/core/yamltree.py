@@ -13,6 +13,7 @@ which is also right for JSON.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -243,14 +244,57 @@ class _SyntaxError(Exception):
         self.ctx_index = ctx_index
 
 
+_SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+class _Mark:
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+class _Remap:
+    """JSON writes a character outside the BMP as a surrogate-pair escape
+    (``\\ud83d\\ude00``), which libyaml rejects. The text handed to libyaml spells
+    each pair as one ``\\U0001f600`` escape (two characters shorter); this maps the
+    parser's offsets back to the user's text."""
+
+    def __init__(self, text: str) -> None:
+        self.ends: list[int] = []  # end offsets of replacements, in the parser's text
+        pieces: list[str] = []
+        last = 0
+        shrink = 0
+        for m in _SURROGATE_PAIR.finditer(text):
+            high, low = int(m.group(1), 16), int(m.group(2), 16)
+            code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            pieces.append(text[last : m.start()])
+            pieces.append(f"\\U{code:08x}")
+            last = m.end()
+            shrink += 2
+            self.ends.append(m.end() - shrink)
+        pieces.append(text[last:])
+        self.text = "".join(pieces)
+
+    def __call__(self, index: int) -> int:
+        return index + 2 * bisect.bisect_right(self.ends, index)
+
+
 def _events(text: str) -> Iterator[Any]:
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
 
+    remap: _Remap | None = None
+    if "\\u" in text and text.lstrip()[:1] in ("{", "[") and _SURROGATE_PAIR.search(text):
+        remap = _Remap(text)
+        text = remap.text
     parser = CParser(text)
     get = parser.get_event
     try:
         while True:
             event = get()
+            if remap is not None:
+                event.start_mark = _Mark(remap(event.start_mark.index))
+                event.end_mark = _Mark(remap(event.end_mark.index))
             yield event
             if type(event).__name__ == "StreamEndEvent":
                 return
@@ -258,11 +302,12 @@ def _events(text: str) -> Iterator[Any]:
         mark = getattr(exc, "problem_mark", None)
         ctx_mark = getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
+        fix = remap or (lambda i: i)
         raise _SyntaxError(
-            mark.index if mark is not None else 0,
+            fix(mark.index) if mark is not None else 0,
             str(problem),
             getattr(exc, "context", None),
-            ctx_mark.index if ctx_mark is not None else None,
+            fix(ctx_mark.index) if ctx_mark is not None else None,
         ) from None
     finally:
         parser.dispose()
