@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pack_lsp import __version__
+from pack_lsp import HOMEPAGE, RULES_URL, __version__
 from pack_lsp.core import registry
 from pack_lsp.core.diagnostics import REGISTRY, Diagnostic, Related, RuleInfo, Severity
 from pack_lsp.core.text import LineIndex, Range
@@ -28,8 +28,8 @@ SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 #: The project's home and the rules reference each result's rule links into.
-INFORMATION_URI = "https://github.com/pack-lsp/pack-lsp"
-RULES_DOC_URL = INFORMATION_URI + "/blob/main/docs/rules.md"
+INFORMATION_URI = HOMEPAGE
+RULES_DOC_URL = RULES_URL
 SRCROOT = "%SRCROOT%"
 
 LEVELS = {

@@ -40,7 +40,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from pack_lsp import __version__
+from pack_lsp import RULES_URL, __version__
 from pack_lsp.core import documents
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
@@ -72,7 +72,7 @@ _RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 DEFAULT_RULES_URL = (
     from_fs_path(str(_RULES_DOC)) or ""
     if _RULES_DOC.is_file()
-    else "https://github.com/pack-lsp/pack-lsp/blob/main/docs/rules.md"
+    else RULES_URL
 )
 
 _SEVERITY = {
