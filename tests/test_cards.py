@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, SHARED
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.cards import (
     CardsConfigError,
@@ -22,6 +21,7 @@ from pack_lsp.core.cards.extensions import BLAST, EFFECT_DOMAIN, HITL, check_par
 from pack_lsp.core.cards.validate import schema_errors
 from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.model import Pack
+from paths import ROOT, SHARED
 
 FIXTURES = ROOT / "tests" / "fixtures" / "cards"
 CORPUS = SHARED / "corpus" / "valid"

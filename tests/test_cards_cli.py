@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT
+from paths import ROOT
 
 VISION = ROOT / "tests" / "fixtures" / "cards" / "rfc0007-vision-assistant.yaml"
 

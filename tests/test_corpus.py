@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED
 from pack_lsp.cli.check import check_file
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import parse, resolve
+from paths import SHARED
 
 CORPUS = SHARED / "corpus"
 if not CORPUS.is_dir():  # pragma: no cover

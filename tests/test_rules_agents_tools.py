@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import SHARED
 from pack_lsp.core import documents
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
@@ -27,6 +26,7 @@ from pack_lsp.core.rules.agents import MEDIA_TYPE, media_type_replacement
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import parse
+from paths import SHARED
 
 HEAD = (
     "id: demo\nname: Demo\nversion: 1.0.0\n"

@@ -129,7 +129,7 @@ def test_partial_documents_do_not_crash(body: str) -> None:
 
 
 def test_corpus_has_no_errors_from_these_rules() -> None:
-    from conftest import SHARED
+    from paths import SHARED
 
     folder = SHARED / "corpus" / "valid"
     files = sorted(p for p in folder.glob("*") if p.suffix in (".json", ".yaml"))

@@ -271,7 +271,7 @@ def test_crlf_and_cr_line_breaks() -> None:
 
 
 def test_every_string_in_the_corpus_maps_exactly() -> None:
-    from conftest import SHARED
+    from paths import SHARED
 
     files = sorted((SHARED / "corpus").rglob("*.json")) + sorted(
         (SHARED / "corpus").rglob("*.yaml")
