@@ -6,6 +6,7 @@ checks → configuration (select/ignore/severity) → sorted, frozen diagnostics
 
 from __future__ import annotations
 
+import gc
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,29 @@ def analyze(
     ``kind`` forces the document kind (otherwise it is detected from the file name
     and content; an explicitly checked file defaults to PromptPack).
     ``pre_diagnostics`` are problems found before parsing (such as bad bytes).
+
+    The cyclic garbage collector is paused while the analysis runs: it allocates
+    many small objects that are all alive until it ends, so collections during it
+    only cost time (about a quarter of it on large packs) and free nothing.
     """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyze(text, path=path, config=config, kind=kind,
+                        pre_diagnostics=pre_diagnostics)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _analyze(
+    text: str,
+    *,
+    path: str | Path | None = None,
+    config: Config | None = None,
+    kind: str | None = None,
+    pre_diagnostics: list[Diagnostic] | None = None,
+) -> Analysis:
     import time
 
     config = config or Config()
