@@ -43,6 +43,8 @@ API
   template of the pack with its owner and placeholders, plus look-ups used by
   rules and editor features (``at(offset)``, ``fragment_uses(name)``,
   ``fragments_included_by(prompt_key)``, ``variables_used_by(prompt_key)``).
+- ``artifact_names(pack)`` → the names an ``{{artifacts.x}}`` placeholder can refer
+  to (artifacts declared by any workflow state).
 
 ``source`` is always the document text the pack was parsed from.
 """
@@ -68,6 +70,7 @@ __all__ = [
     "Placeholder",
     "TemplateInfo",
     "Unbalanced",
+    "artifact_names",
     "dialect_for",
     "pack_templates",
     "placeholders",
@@ -387,6 +390,15 @@ class PackTemplates:
         return {
             p.name for _, p in self.placeholders_of_prompt(prompt_key) if p.kind == "variable"
         }
+
+
+def artifact_names(pack: Pack) -> set[str]:
+    """Artifacts declared by any workflow state: what ``{{artifacts.x}}`` can name."""
+    names: set[str] = set()
+    if pack.workflow is not None:
+        for state in pack.workflow.states.values():
+            names.update(state.artifacts)
+    return names
 
 
 def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") -> PackTemplates:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language import schema_docs
-from pack_lsp.core.language.semantic_tokens import artifact_names
 from pack_lsp.core.model import Pack
+from pack_lsp.core.templates import artifact_names
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
     MappingNode,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language import schema_docs
 from pack_lsp.core.language.completion import _matches, _prompt_summary, _tool_summary
-from pack_lsp.core.language.semantic_tokens import Placeholder, placeholder_at
+from pack_lsp.core.language.semantic_tokens import ResolvedPlaceholder, placeholder_at
 from pack_lsp.core.model import Pack
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import MappingNode, PathItem, ScalarNode, node_path_at
@@ -146,7 +146,7 @@ def agent_skill(pack: Pack, key: str) -> str:
     return "\n\n".join(lines)
 
 
-def _placeholder(pack: Pack, p: Placeholder) -> str:
+def _placeholder(pack: Pack, p: ResolvedPlaceholder) -> str:
     if p.kind == "fragment":
         fragment = pack.fragments.get(p.name)
         if fragment is None:
@@ -167,8 +167,7 @@ def _placeholder(pack: Pack, p: Placeholder) -> str:
                         bits.append(art.description.text)
                     return "\n\n".join(bits)
         return f"**artifact `{p.name}`** — not declared by any workflow state"
-    owners = [pack.prompts[p.owner]] if p.owner in pack.prompts else list(pack.prompts.values())
-    for prompt in owners:
+    for prompt in (pack.prompts[key] for key in p.prompts if key in pack.prompts):
         for var in prompt.variables:
             if var.name is not None and var.name.text == p.name:
                 head = f"**variable `{p.name}`**"
@@ -183,4 +182,9 @@ def _placeholder(pack: Pack, p: Placeholder) -> str:
                     bits.append(f"default: `{var.default.value!r}`")
                 bits.append(f"declared by prompt `{prompt.key}`")
                 return "\n\n".join(bits)
+    if p.placeholder.scoped:
+        return (f"**variable `{p.name}`** — inside `{{{{#each}}}}`/`{{{{#with}}}}`: "
+                "may be a field of the current item")
+    if p.info.owner == "fragment":
+        return f"**variable `{p.name}`** — not declared by the prompts using this fragment"
     return f"**variable `{p.name}`** — not declared by this prompt"
