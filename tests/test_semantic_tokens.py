@@ -259,3 +259,24 @@ def test_no_pack_no_tokens() -> None:
     analysis = analyze("just: [text", kind="promptpack")
     assert tokens(analysis) == []
     assert placeholder_at(analysis, 0) is None
+
+
+def test_runtime_bound_variables_are_defined_as_the_rules_say() -> None:
+    # `input` is bound by the runtime everywhere; `workflow_context` only in prompts a
+    # workflow state runs — the same exemption the undeclared-variable rule makes.
+    analysis = _analysis(
+        "prompts:\n"
+        "  run: {system_template: \"{{input}} {{workflow_context}}\"}\n"
+        "  free: {system_template: \"{{input}} {{workflow_context}}\"}\n"
+        "workflow:\n  version: 1\n  entry: s\n"
+        "  states: {s: {prompt_task: run, terminal: true}}\n"
+    )
+    assert _seen(analysis) == [
+        ("input", "variable", False),
+        ("workflow_context", "variable", False),
+        ("input", "variable", False),
+        ("workflow_context", "variable", True),
+    ]
+    codes = [(d.code, analysis.text[d.span.start:d.span.end]) for d in analysis.diagnostics
+             if d.code == "PP502"]
+    assert codes == [("PP502", "workflow_context")]

@@ -421,3 +421,23 @@ def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") ->
             m,
         ))
     return result
+
+
+#: Variables the reference runtime binds itself: the whole structured input, and the
+#: context handed over by a workflow transition (only in prompts run by a state).
+RUNTIME_VARIABLES = frozenset({"input"})
+WORKFLOW_VARIABLES = frozenset({"workflow_context"})
+
+
+def workflow_tasks(pack: Pack) -> frozenset[str]:
+    """Prompt keys that some workflow state runs."""
+    if pack.workflow is None:
+        return frozenset()
+    return frozenset(
+        s.prompt_task.text for s in pack.workflow.states.values() if s.prompt_task is not None
+    )
+
+
+def implicit_variables(prompt_key: str, tasks: Collection[str]) -> frozenset[str]:
+    """Variables a prompt may use without declaring them (bound by the runtime)."""
+    return RUNTIME_VARIABLES | (WORKFLOW_VARIABLES if prompt_key in tasks else frozenset())

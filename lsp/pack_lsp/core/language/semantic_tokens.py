@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language import templates_for
 from pack_lsp.core.model import Pack
-from pack_lsp.core.templates import PackTemplates, Placeholder, TemplateInfo, artifact_names
+from pack_lsp.core.templates import (
+    PackTemplates,
+    Placeholder,
+    TemplateInfo,
+    artifact_names,
+    implicit_variables,
+    workflow_tasks,
+)
 from pack_lsp.core.text import Span
 
 __all__ = [
@@ -84,6 +91,9 @@ class _Resolver:
             key: {v.name.text for v in prompt.variables if v.name is not None}
             for key, prompt in pack.prompts.items()
         }
+        tasks = workflow_tasks(pack)
+        for key in self.declared:
+            self.declared[key] |= implicit_variables(key, tasks)
         self.users: dict[str, list[str]] = {}
         for key in pack.prompts:
             for name in templates.fragments_included_by(key):

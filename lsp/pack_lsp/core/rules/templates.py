@@ -16,7 +16,12 @@ from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, suggestions
-from pack_lsp.core.templates import PackTemplates, pack_templates
+from pack_lsp.core.templates import (
+    PackTemplates,
+    implicit_variables,
+    pack_templates,
+    workflow_tasks,
+)
 
 CATEGORY = "Templates, variables and fragments"
 
@@ -184,19 +189,11 @@ def _declared(prompt: Prompt) -> dict[str, Variable]:
     return out
 
 
-#: Variables the reference runtime binds itself: the whole structured input, and the
-#: context handed over by a workflow transition (only in prompts run by a state).
-RUNTIME_VARIABLES = frozenset({"input"})
-WORKFLOW_VARIABLES = frozenset({"workflow_context"})
-
-
 def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
-    tasks = {
-        s.prompt_task.text for s in pack.workflow.states.values() if s.prompt_task is not None
-    } if pack.workflow is not None else set()
+    tasks = workflow_tasks(pack)
     for key, prompt in pack.prompts.items():
         declared = _declared(prompt)
-        implicit = RUNTIME_VARIABLES | (WORKFLOW_VARIABLES if key in tasks else frozenset())
+        implicit = implicit_variables(key, tasks)
         for t, p in info.placeholders_of_prompt(key):
             if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
                 continue
