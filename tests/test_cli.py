@@ -11,18 +11,12 @@ from pathlib import Path
 import pytest
 
 from pack_lsp import __version__
+from samples import MINIMAL_PACK
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "support.promptpack.yaml"
 
-GOOD = """\
-id: demo
-name: Demo
-version: 1.0.0
-template_engine: {version: v1, syntax: "{{variable}}"}
-prompts:
-  support: {id: support, name: Support, version: 1.0.0, system_template: Hi}
-"""
+GOOD = MINIMAL_PACK
 
 
 def run(*args: str, cwd: Path | None = None, stdin: str | None = None

@@ -22,18 +22,12 @@ from pack_lsp.core.diagnostics import REGISTRY
 from pack_lsp.render import FileResult
 from pack_lsp.render.github_format import escape_data, escape_property
 from pack_lsp.render.sarif_format import RULES_DOC_URL, first_sentence
+from samples import MINIMAL_PACK
 
 HERE = Path(__file__).resolve().parent
 SARIF_SCHEMA = HERE / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 
-GOOD = """\
-id: demo
-name: Demo
-version: 1.0.0
-template_engine: {version: v1, syntax: "{{variable}}"}
-prompts:
-  support: {id: support, name: Support, version: 1.0.0, system_template: Hi}
-"""
+GOOD = MINIMAL_PACK
 SCHEMA_ONLY = ("--select", "PP0,PP1")
 
 

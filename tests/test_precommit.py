@@ -21,6 +21,7 @@ import pytest
 from pre_commit.clientlib import load_manifest
 
 from pack_lsp.core.documents import kind_from_name
+from samples import MINIMAL_PACK
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
@@ -28,14 +29,7 @@ MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 BUILD_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
 BUILD_DIRS = ("lsp", "schemas")
 
-GOOD = """\
-id: demo
-name: Demo
-version: 1.0.0
-template_engine: {version: v1, syntax: "{{variable}}"}
-prompts:
-  support: {id: support, name: Support, version: 1.0.0, system_template: Hi}
-"""
+GOOD = MINIMAL_PACK
 BROKEN = GOOD + "agent: {}\n"
 
 

@@ -23,15 +23,9 @@ from pack_lsp.core.diagnostics import Severity, Tag
 from pack_lsp.core.suppress import collect, find_comments
 from pack_lsp.core.text import LineIndex
 from pack_lsp.core.yamltree import parse
+from samples import MINIMAL_PACK
 
-HEAD = """\
-id: demo
-name: Demo
-version: 1.0.0
-template_engine: {version: v1, syntax: "{{variable}}"}
-prompts:
-  support: {id: support, name: Support, version: 1.0.0, system_template: Hi}
-"""
+HEAD = MINIMAL_PACK
 
 
 def check(text: str, path: str = "demo.promptpack.yaml", config: Config | None = None
