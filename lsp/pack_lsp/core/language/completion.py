@@ -154,14 +154,7 @@ def _place_from_text(analysis: Analysis, offset: int) -> Place | None:
     replace, prefix = _word_span(text, offset, line_start)
     stripped = before.lstrip(" ")
     indent = len(before) - len(stripped)
-    dash_cols: list[int] = []
-    col = indent
-    while stripped.startswith("- ") or stripped == "-":
-        dash_cols.append(col)
-        rest = stripped[1:]
-        pad = len(rest) - len(rest.lstrip(" "))
-        col += 1 + pad
-        stripped = rest.lstrip(" ")
+    dash_cols, col, stripped = _dashes(stripped, indent)
     if stripped.startswith(("{", "[", '"', "'", "#")) and ":" not in stripped:
         return None
     if ":" in stripped:
@@ -185,6 +178,21 @@ def _place_from_text(analysis: Analysis, offset: int) -> Place | None:
     return Place(KEY, parent, replace, prefix, col)
 
 
+def _dashes(stripped: str, indent: int) -> tuple[list[int], int, str]:
+    """Leading ``- `` list markers of a line's content that starts at column ``indent``.
+
+    Returns the column of each dash, the column where the rest starts, and the rest.
+    """
+    cols: list[int] = []
+    col = indent
+    while stripped.startswith("- ") or stripped == "-":
+        cols.append(col)
+        after = stripped[1:]
+        col += 1 + len(after) - len(after.lstrip(" "))
+        stripped = after.lstrip(" ")
+    return cols, col, stripped
+
+
 def _parent_path(
     analysis: Analysis, line: int, col: int, dash_cols: list[int]
 ) -> tuple[PathItem, ...] | None:
@@ -204,16 +212,7 @@ def _parent_path(
         if indent >= target and not stripped.startswith("-"):
             continue
         # Columns of the dashes and of the first key on this line.
-        cols: list[int] = []
-        c = indent
-        rest = stripped
-        while rest.startswith("- ") or rest == "-":
-            cols.append(c)
-            after = rest[1:]
-            pad = len(after) - len(after.lstrip(" "))
-            c += 1 + pad
-            rest = after.lstrip(" ")
-        key_col = c
+        cols, key_col, rest = _dashes(stripped, indent)
         if cols and key_col == target and cols[-1] < target:
             # ``- key: ...`` sibling of our key: we are inside that list item.
             path.append(0)
