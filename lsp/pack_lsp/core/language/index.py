@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import Config
 from pack_lsp.core.model import Located, Pack
-from pack_lsp.core.templates import Placeholder, pack_templates
+from pack_lsp.core.templates import Placeholder, shared_pack_templates
 from pack_lsp.core.text import Span
 
 A2A_PREFIX = "a2a__"
@@ -268,7 +268,7 @@ class _Builder:
         return self.index
 
     def placeholders(self) -> None:
-        templates = pack_templates(self.pack, self.text, self.config.fragment_dialect)
+        templates = shared_pack_templates(self.pack, self.text, self.config.fragment_dialect)
         users: dict[str, set[str]] = defaultdict(set)
         for key in self.pack.prompts:
             for name in templates.fragments_included_by(key):

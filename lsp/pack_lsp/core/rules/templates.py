@@ -19,7 +19,7 @@ from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.templates import (
     PackTemplates,
     implicit_variables,
-    pack_templates,
+    shared_pack_templates,
     workflow_tasks,
 )
 
@@ -115,18 +115,9 @@ _TYPES: dict[str, str] = {
 
 # ------------------------------------------------------------------------ shared state
 
-_cache: list[tuple[Pack, str, str, PackTemplates]] = []
-
-
 def templates_of(ctx: CheckContext) -> PackTemplates:
     """The pack's templates and placeholders, computed once per analysis."""
-    dialect = ctx.config.fragment_dialect
-    for pack, text, d, result in _cache:
-        if pack is ctx.pack and text is ctx.text and d == dialect:
-            return result
-    result = pack_templates(ctx.pack, ctx.text, dialect)
-    _cache[:] = [(ctx.pack, ctx.text, dialect, result)]
-    return result
+    return shared_pack_templates(ctx.pack, ctx.text, ctx.config.fragment_dialect)
 
 
 # ----------------------------------------------------------------------------- check
