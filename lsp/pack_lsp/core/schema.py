@@ -26,10 +26,7 @@ from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
     MappingNode,
     Node,
-    Pair,
     PathItem,
-    ScalarNode,
-    SequenceNode,
     deref,
     resolve,
     through_broken_alias,
@@ -223,7 +220,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             yield make(
                 "PP102",
                 f"Unknown property `{key}` in {owner}{did_you_mean(key, candidates)}",
-                _pair_key_span(pair),
+                pair.key.span,
                 data={
                     "kind": "unknown-property",
                     "key": key,
@@ -337,8 +334,3 @@ def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
     return "does not match any allowed form: " + "; ".join(reasons)
 
 
-def _pair_key_span(pair: Pair) -> Span:
-    key = pair.key
-    if isinstance(key, ScalarNode | SequenceNode | MappingNode):
-        return key.span
-    return key.span

@@ -342,14 +342,10 @@ class _Composer:
             return None
         if tag in _KNOWN_TAGS:
             if collection is not None and tag != TAG_PREFIX + collection:
+                what = "mapping" if collection == "map" else "sequence"
                 self.diags.append(
-                    make(
-                        "PP006",
-                        f"The tag `{_short_tag(tag)}` cannot be applied to a {collection}ping"
-                        if collection == "map"
-                        else f"The tag `{_short_tag(tag)}` cannot be applied to a sequence",
-                        span,
-                    )
+                    make("PP006", f"The tag `{_short_tag(tag)}` cannot be applied to a {what}",
+                         span)
                 )
                 return None
             return tag
@@ -562,9 +558,6 @@ class _Composer:
         frame = self.stack.pop()
         node = frame.node
         self._close(node, event.end_mark.index)
-        if frame.key is not None and isinstance(node, MappingNode):
-            # Cannot happen with a well-formed event stream; keep the key visible.
-            pass
         self._add(node)
 
     def _close(self, node: MappingNode | SequenceNode, end_index: int) -> None:
