@@ -52,20 +52,67 @@ DOMAINS = [
 ]
 
 ROLE_NOUNS = [
-    "triage", "billing", "refunds", "shipping", "returns", "onboarding", "escalation",
-    "research", "summary", "planner", "reviewer", "writer", "translator", "classifier",
-    "scheduler", "compliance", "fraud", "pricing", "inventory", "feedback", "survey",
-    "diagnostics", "knowledge", "account", "renewal", "retention", "upsell", "intake",
-    "verification", "claims", "audit", "reporting", "analytics", "catalog", "search",
-    "recommendation", "booking", "cancellation", "loyalty", "warranty", "setup",
-    "migration", "security", "privacy", "accessibility", "localization", "moderation",
-    "sentiment", "followup", "closing",
+    "triage",
+    "billing",
+    "refunds",
+    "shipping",
+    "returns",
+    "onboarding",
+    "escalation",
+    "research",
+    "summary",
+    "planner",
+    "reviewer",
+    "writer",
+    "translator",
+    "classifier",
+    "scheduler",
+    "compliance",
+    "fraud",
+    "pricing",
+    "inventory",
+    "feedback",
+    "survey",
+    "diagnostics",
+    "knowledge",
+    "account",
+    "renewal",
+    "retention",
+    "upsell",
+    "intake",
+    "verification",
+    "claims",
+    "audit",
+    "reporting",
+    "analytics",
+    "catalog",
+    "search",
+    "recommendation",
+    "booking",
+    "cancellation",
+    "loyalty",
+    "warranty",
+    "setup",
+    "migration",
+    "security",
+    "privacy",
+    "accessibility",
+    "localization",
+    "moderation",
+    "sentiment",
+    "followup",
+    "closing",
 ]
 ROLE_SUFFIXES = ["", "_agent", "_specialist", "_assistant", "_router", "_checker", "_bot"]
 
 TITLE_WORDS = {
-    "": "Agent", "_agent": "Agent", "_specialist": "Specialist", "_assistant": "Assistant",
-    "_router": "Router", "_checker": "Checker", "_bot": "Bot",
+    "": "Agent",
+    "_agent": "Agent",
+    "_specialist": "Specialist",
+    "_assistant": "Assistant",
+    "_router": "Router",
+    "_checker": "Checker",
+    "_bot": "Bot",
 }
 
 VARIABLE_POOL: list[tuple[str, str, str]] = [
@@ -113,38 +160,107 @@ ENUMS = {
 }
 
 DEFAULTS: dict[str, Any] = {
-    "company": "Acme Corp", "tone": "friendly", "language": "en", "max_items": 5,
-    "currency": "USD", "region": "us-east", "is_vip": False, "support_hours": "9am-5pm CET",
-    "response_format": "markdown", "user_expertise": "intermediate", "agent_name": "Ava",
-    "brand": "Acme", "timezone": "UTC", "retry_count": 0, "ticket_priority": "medium",
-    "channel": "chat", "policy_version": "2024-06",
+    "company": "Acme Corp",
+    "tone": "friendly",
+    "language": "en",
+    "max_items": 5,
+    "currency": "USD",
+    "region": "us-east",
+    "is_vip": False,
+    "support_hours": "9am-5pm CET",
+    "response_format": "markdown",
+    "user_expertise": "intermediate",
+    "agent_name": "Ava",
+    "brand": "Acme",
+    "timezone": "UTC",
+    "retry_count": 0,
+    "ticket_priority": "medium",
+    "channel": "chat",
+    "policy_version": "2024-06",
 }
 
-TOOL_VERBS = ["lookup", "search", "create", "update", "cancel", "list", "get", "check",
-              "send", "schedule", "calculate", "validate", "fetch", "submit", "escalate"]
-TOOL_OBJECTS = ["customer", "order", "invoice", "ticket", "shipment", "refund", "product",
-                "inventory", "appointment", "policy", "claim", "account", "subscription",
-                "payment", "document", "knowledge_base", "quote", "contract", "report",
-                "warranty", "address", "coupon", "reservation", "incident", "user"]
+TOOL_VERBS = [
+    "lookup",
+    "search",
+    "create",
+    "update",
+    "cancel",
+    "list",
+    "get",
+    "check",
+    "send",
+    "schedule",
+    "calculate",
+    "validate",
+    "fetch",
+    "submit",
+    "escalate",
+]
+TOOL_OBJECTS = [
+    "customer",
+    "order",
+    "invoice",
+    "ticket",
+    "shipment",
+    "refund",
+    "product",
+    "inventory",
+    "appointment",
+    "policy",
+    "claim",
+    "account",
+    "subscription",
+    "payment",
+    "document",
+    "knowledge_base",
+    "quote",
+    "contract",
+    "report",
+    "warranty",
+    "address",
+    "coupon",
+    "reservation",
+    "incident",
+    "user",
+]
 PARAM_POOL: list[tuple[str, dict[str, Any]]] = [
     ("customer_id", {"type": "string", "description": "The unique customer ID (e.g., CUST-12345)"}),
     ("order_id", {"type": "string", "description": "The order ID (e.g., ORD-2025-12345)"}),
     ("email", {"type": "string", "description": "Email address used as an alternative key"}),
     ("query", {"type": "string", "description": "Free-text search query"}),
-    ("limit", {"type": "integer", "description": "Maximum number of results", "minimum": 1,
-               "maximum": 100}),
+    (
+        "limit",
+        {
+            "type": "integer",
+            "description": "Maximum number of results",
+            "minimum": 1,
+            "maximum": 100,
+        },
+    ),
     ("amount", {"type": "number", "description": "Amount in the account currency"}),
     ("reason", {"type": "string", "description": "Human-readable reason for the action"}),
-    ("priority", {"type": "string", "enum": ["low", "medium", "high", "urgent"],
-                  "description": "Priority level"}),
+    (
+        "priority",
+        {
+            "type": "string",
+            "enum": ["low", "medium", "high", "urgent"],
+            "description": "Priority level",
+        },
+    ),
     ("include_history", {"type": "boolean", "description": "Whether to include past events"}),
     ("date", {"type": "string", "format": "date", "description": "Date in YYYY-MM-DD format"}),
     ("notes", {"type": "string", "description": "Additional notes for the record"}),
     ("product_id", {"type": "string", "description": "The product SKU or ID (e.g., PRD-ABC-123)"}),
     ("warehouse", {"type": "string", "description": "Warehouse code (defaults to all)"}),
     ("currency", {"type": "string", "description": "ISO 4217 currency code"}),
-    ("status", {"type": "string", "enum": ["open", "pending", "resolved", "closed"],
-                "description": "Status filter"}),
+    (
+        "status",
+        {
+            "type": "string",
+            "enum": ["open", "pending", "resolved", "closed"],
+            "description": "Status filter",
+        },
+    ),
 ]
 
 SENTENCES = [
@@ -169,8 +285,16 @@ SENTENCES = [
     "Log every action you take with a one-line justification.",
     "Never ask for full card numbers, passwords or one-time codes.",
 ]
-HEADINGS = ["## Responsibilities", "## Guidelines", "## Constraints", "## Process",
-            "## Escalation", "## Output format", "## Context", "## Examples"]
+HEADINGS = [
+    "## Responsibilities",
+    "## Guidelines",
+    "## Constraints",
+    "## Process",
+    "## Escalation",
+    "## Output format",
+    "## Context",
+    "## Examples",
+]
 BULLETS = [
     "Look up the customer record before answering account questions",
     "Verify the order belongs to the authenticated customer",
@@ -185,22 +309,68 @@ BULLETS = [
     "Keep a neutral tone when the customer is upset",
     "Explain why a request cannot be fulfilled",
 ]
-FRAGMENT_NAMES = ["company_intro", "tone_guidelines", "response_guidelines", "safety_rules",
-                  "privacy_notice", "escalation_policy", "output_standards", "brand_standards",
-                  "quality_standards", "refund_policy", "shipping_policy", "glossary",
-                  "accessibility_notes", "legal_disclaimer", "closing_script"]
-EVENT_NAMES = ["Resolved", "Escalate", "NeedsInfo", "PlanReady", "Approved", "Rejected",
-               "HandOff", "RetryRequested", "Timeout", "PaymentConfirmed", "TicketCreated",
-               "Cancelled", "ReviewRequired", "Completed", "FollowUp", "InfoGathered"]
+FRAGMENT_NAMES = [
+    "company_intro",
+    "tone_guidelines",
+    "response_guidelines",
+    "safety_rules",
+    "privacy_notice",
+    "escalation_policy",
+    "output_standards",
+    "brand_standards",
+    "quality_standards",
+    "refund_policy",
+    "shipping_policy",
+    "glossary",
+    "accessibility_notes",
+    "legal_disclaimer",
+    "closing_script",
+]
+EVENT_NAMES = [
+    "Resolved",
+    "Escalate",
+    "NeedsInfo",
+    "PlanReady",
+    "Approved",
+    "Rejected",
+    "HandOff",
+    "RetryRequested",
+    "Timeout",
+    "PaymentConfirmed",
+    "TicketCreated",
+    "Cancelled",
+    "ReviewRequired",
+    "Completed",
+    "FollowUp",
+    "InfoGathered",
+]
 MODELS = ["gpt-4o", "gpt-4o-mini", "claude-3-5-sonnet", "claude-3-haiku", "gemini-1.5-pro"]
-PROVIDERS = {"gpt-4o": "openai", "gpt-4o-mini": "openai", "claude-3-5-sonnet": "anthropic",
-             "claude-3-haiku": "anthropic", "gemini-1.5-pro": "google"}
-AGENT_TAGS = ["support", "billing", "sales", "technical", "orders", "returns", "research",
-              "compliance", "routing", "analytics", "escalation", "onboarding"]
+PROVIDERS = {
+    "gpt-4o": "openai",
+    "gpt-4o-mini": "openai",
+    "claude-3-5-sonnet": "anthropic",
+    "claude-3-haiku": "anthropic",
+    "gemini-1.5-pro": "google",
+}
+AGENT_TAGS = [
+    "support",
+    "billing",
+    "sales",
+    "technical",
+    "orders",
+    "returns",
+    "research",
+    "compliance",
+    "routing",
+    "analytics",
+    "escalation",
+    "onboarding",
+]
 MODES = ["text/plain", "application/json", "text/markdown", "image/png", "audio/wav"]
 
 
 # --------------------------------------------------------------------------- builders
+
 
 def _title(key: str) -> str:
     for suffix, word in TITLE_WORDS.items():
@@ -239,8 +409,7 @@ def _tool(rng: random.Random, name: str) -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "sku": {"type": "string", "description": "Product SKU"},
-                    "quantity": {"type": "integer", "minimum": 1,
-                                 "description": "Quantity"},
+                    "quantity": {"type": "integer", "minimum": 1, "description": "Quantity"},
                 },
                 "required": ["sku", "quantity"],
             },
@@ -273,13 +442,20 @@ def _fragment_text(rng: random.Random, name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _template(rng: random.Random, title: str, variables: list[str], fragments: list[str],
-              artifacts: list[str], tools: list[str]) -> str:
+def _template(
+    rng: random.Random,
+    title: str,
+    variables: list[str],
+    fragments: list[str],
+    artifacts: list[str],
+    tools: list[str],
+) -> str:
     target = rng.randint(10, 40)
     out: list[str] = []
     first_var = variables[0] if variables else None
-    intro = f"You are the {title} for {{{{{first_var}}}}}." if first_var else \
-        f"You are the {title}."
+    intro = (
+        f"You are the {title} for {{{{{first_var}}}}}." if first_var else f"You are the {title}."
+    )
     out.append(intro)
     out.append(rng.choice(SENTENCES))
     out.append("")
@@ -350,10 +526,16 @@ def _eval(rng: random.Random, idx: int) -> dict[str, Any]:
     if ev["trigger"] == "sample_turns":
         ev["sample_percentage"] = rng.choice([5, 10, 25])
     if kind == "llm_judge":
-        ev["params"] = {"judge_prompt": "Rate the reply's professionalism from 1 to 5.",
-                        "model": "gpt-4o-mini", "passing_score": 4}
-        ev["metric"] = {"name": f"promptpack_judge_score_{idx}", "type": "gauge",
-                        "range": {"min": 1, "max": 5}}
+        ev["params"] = {
+            "judge_prompt": "Rate the reply's professionalism from 1 to 5.",
+            "model": "gpt-4o-mini",
+            "passing_score": 4,
+        }
+        ev["metric"] = {
+            "name": f"promptpack_judge_score_{idx}",
+            "type": "gauge",
+            "range": {"min": 1, "max": 5},
+        }
         ev["threshold"] = {"operator": "gte", "value": 4}
     elif kind in ("regex", "contains"):
         ev["params"] = {"patterns": ["thank you", "let me check"]}
@@ -365,8 +547,14 @@ def _eval(rng: random.Random, idx: int) -> dict[str, Any]:
     return ev
 
 
-def _prompt(rng: random.Random, key: str, tool_names: list[str], fragment_names: list[str],
-            artifacts: list[str], extra_tools: list[str]) -> dict[str, Any]:
+def _prompt(
+    rng: random.Random,
+    key: str,
+    tool_names: list[str],
+    fragment_names: list[str],
+    artifacts: list[str],
+    extra_tools: list[str],
+) -> dict[str, Any]:
     title = _title(key)
     # the first variable names the organisation ("You are ... for {{company}}")
     var_defs = [rng.choice(VARIABLE_POOL[:1] + [v for v in VARIABLE_POOL if v[0] == "brand"])]
@@ -380,7 +568,7 @@ def _prompt(rng: random.Random, key: str, tool_names: list[str], fragment_names:
         "name": title,
         "version": f"{rng.randint(1, 3)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}",
         "description": f"{title}: handles {key.split('_')[0]} requests end to end "
-                       f"and hands over when the request is out of scope.",
+        f"and hands over when the request is out of scope.",
         "system_template": _template(rng, title, var_names, frags, artifacts, tools),
         "variables": [_variable(rng, *v) for v in var_defs],
     }
@@ -395,22 +583,37 @@ def _prompt(rng: random.Random, key: str, tool_names: list[str], fragment_names:
         if others and rng.random() < 0.4:
             policy["blocklist"] = rng.sample(others, min(len(others), rng.randint(1, 2)))
         prompt["tool_policy"] = policy
-    params: dict[str, Any] = {"temperature": rng.choice([0.0, 0.2, 0.3, 0.5, 0.7, 0.9]),
-                              "max_tokens": rng.choice([500, 1000, 1500, 2000, 4000])}
+    params: dict[str, Any] = {
+        "temperature": rng.choice([0.0, 0.2, 0.3, 0.5, 0.7, 0.9]),
+        "max_tokens": rng.choice([500, 1000, 1500, 2000, 4000]),
+    }
     if rng.random() < 0.3:
         params["top_p"] = rng.choice([0.9, 0.95, 1.0])
     prompt["parameters"] = params
     validators: list[dict[str, Any]] = []
     if rng.random() < 0.6:
-        validators.append({"type": "banned_words", "enabled": True,
-                           "fail_on_violation": rng.random() < 0.5,
-                           "message": "Response contains banned words",
-                           "params": {"words": rng.sample(
-                               ["guarantee", "lawsuit", "stupid", "cheap", "free money",
-                                "unprofessional"], 3)}})
+        validators.append(
+            {
+                "type": "banned_words",
+                "enabled": True,
+                "fail_on_violation": rng.random() < 0.5,
+                "message": "Response contains banned words",
+                "params": {
+                    "words": rng.sample(
+                        ["guarantee", "lawsuit", "stupid", "cheap", "free money", "unprofessional"],
+                        3,
+                    )
+                },
+            }
+        )
     if rng.random() < 0.5:
-        validators.append({"type": "max_length", "enabled": True,
-                           "params": {"max_characters": rng.choice([800, 1500, 3000])}})
+        validators.append(
+            {
+                "type": "max_length",
+                "enabled": True,
+                "params": {"max_characters": rng.choice([800, 1500, 3000])},
+            }
+        )
     if validators:
         prompt["validators"] = validators
     if rng.random() < 0.2:
@@ -422,8 +625,10 @@ def _prompt(rng: random.Random, key: str, tool_names: list[str], fragment_names:
                 ov["system_template_prefix"] = "Think step by step before answering.\n"
             ov["system_template_suffix"] = "\n\nBe concise and direct."
             if rng.random() < 0.5:
-                ov["parameters"] = {"temperature": rng.choice([0.1, 0.3]),
-                                    "max_tokens": rng.choice([800, 1200])}
+                ov["parameters"] = {
+                    "temperature": rng.choice([0.1, 0.3]),
+                    "max_tokens": rng.choice([800, 1200]),
+                }
             overrides[m] = ov
         prompt["model_overrides"] = overrides
     if rng.random() < 0.25:
@@ -436,12 +641,15 @@ def _prompt(rng: random.Random, key: str, tool_names: list[str], fragment_names:
             seen.add(ev["id"])
     if rng.random() < 0.1:
         m = rng.choice(MODELS)
-        prompt["tested_models"] = [{
-            "provider": PROVIDERS[m], "model": m,
-            "date": f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
-            "success_rate": round(rng.uniform(0.8, 0.99), 2),
-            "avg_tokens": rng.randint(150, 900),
-        }]
+        prompt["tested_models"] = [
+            {
+                "provider": PROVIDERS[m],
+                "model": m,
+                "date": f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+                "success_rate": round(rng.uniform(0.8, 0.99), 2),
+                "avg_tokens": rng.randint(150, 900),
+            }
+        ]
     return prompt
 
 
@@ -473,7 +681,8 @@ def build_pack(seed: int, n_prompts: int) -> dict[str, Any]:
         if rng.random() < 0.3:
             artifacts_by_key[k] = rng.sample(
                 ["commit_sha", "test_report", "iteration_log", "case_summary", "draft"],
-                rng.randint(1, 2))
+                rng.randint(1, 2),
+            )
     agent_keys = rng.sample(keys, max(min(2, n_prompts), n_prompts // 4))
     entry_agent = agent_keys[0]
     # Delegation tree: every member is listed in the `tools` of exactly one other
@@ -486,8 +695,14 @@ def build_pack(seed: int, n_prompts: int) -> dict[str, Any]:
     for i, k in enumerate(keys):
         # every pack tool is listed by at least one prompt
         own = [tool_names[i]] if i < len(tool_names) else []
-        prompts[k] = _prompt(rng, k, tool_names, fragment_names,
-                             artifacts_by_key.get(k, []), own + delegates.get(k, []))
+        prompts[k] = _prompt(
+            rng,
+            k,
+            tool_names,
+            fragment_names,
+            artifacts_by_key.get(k, []),
+            own + delegates.get(k, []),
+        )
 
     tools = {name: _tool(rng, name) for name in tool_names}
     fragments = {name: _fragment_text(rng, name) for name in fragment_names}
@@ -498,8 +713,10 @@ def build_pack(seed: int, n_prompts: int) -> dict[str, Any]:
         finishers.setdefault(rng.choice(wf_active), []).append(t)
     states: dict[str, Any] = {}
     for i, k in enumerate(wf_active):
-        st: dict[str, Any] = {"prompt_task": k,
-                              "description": f"{_title(k)} step of the {dom_name} flow"}
+        st: dict[str, Any] = {
+            "prompt_task": k,
+            "description": f"{_title(k)} step of the {dom_name} flow",
+        }
         events: dict[str, str] = {}
         if i + 1 < len(wf_active):
             events[rng.choice(EVENT_NAMES[:8])] = state_names[wf_active[i + 1]]
@@ -512,8 +729,18 @@ def build_pack(seed: int, n_prompts: int) -> dict[str, Any]:
         if i + 1 == len(wf_active) or rng.random() < 0.3:
             ends = [*ends, rng.choice(wf_terminal)]
         for end in dict.fromkeys(ends):
-            done = next(e for e in ("Completed", "Finished", "Done", "Closed", "Ended",
-                                    *(f"Done{j}" for j in range(2, 99))) if e not in events)
+            done = next(
+                e
+                for e in (
+                    "Completed",
+                    "Finished",
+                    "Done",
+                    "Closed",
+                    "Ended",
+                    *(f"Done{j}" for j in range(2, 99)),
+                )
+                if e not in events
+            )
             events[done] = state_names[end]
         st["on_event"] = events
         st["persistence"] = rng.choice(["transient", "persistent"])
@@ -523,21 +750,31 @@ def build_pack(seed: int, n_prompts: int) -> dict[str, Any]:
             st["on_max_visits"] = state_names[rng.choice(wf_terminal)]
         if k in artifacts_by_key:
             st["artifacts"] = {
-                a: {"type": rng.choice(["text/plain", "application/json"]),
+                a: {
+                    "type": rng.choice(["text/plain", "application/json"]),
                     "description": f"{a.replace('_', ' ').capitalize()} carried across visits",
-                    **({"mode": "append"} if a == "iteration_log" else {})}
+                    **({"mode": "append"} if a == "iteration_log" else {}),
+                }
                 for a in artifacts_by_key[k]
             }
         states[state_names[k]] = st
     for k in wf_terminal:
-        states[state_names[k]] = {"prompt_task": k,
-                                  "description": f"Final {_title(k)} step", "terminal": True}
+        states[state_names[k]] = {
+            "prompt_task": k,
+            "description": f"Final {_title(k)} step",
+            "terminal": True,
+        }
     workflow = {
         "version": 1,
         "entry": state_names[wf_active[0]],
         "states": states,
-        "engine": {"budget": {"max_total_visits": 50 + len(states),
-                              "max_tool_calls": 200, "max_wall_time_sec": 900}},
+        "engine": {
+            "budget": {
+                "max_total_visits": 50 + len(states),
+                "max_tool_calls": 200,
+                "max_wall_time_sec": 900,
+            }
+        },
     }
 
     members: dict[str, Any] = {}
@@ -559,23 +796,29 @@ def build_pack(seed: int, n_prompts: int) -> dict[str, Any]:
             f"Generated benchmark pack for the {dom_name.lower()} domain: {n_prompts} prompts, "
             f"{n_tools} tools, a {len(states)}-state workflow and {len(members)} A2A agents."
         ),
-        "template_engine": {"version": "v1", "syntax": "{{variable}}",
-                            "features": ["basic_substitution", "fragments"]},
+        "template_engine": {
+            "version": "v1",
+            "syntax": "{{variable}}",
+            "features": ["basic_substitution", "fragments"],
+        },
         "prompts": prompts,
         "tools": tools,
         "fragments": fragments,
         "evals": [_eval(rng, 1000 + i) for i in range(2)],
         "workflow": workflow,
         "agents": {"entry": entry_agent, "members": members},
-        "metadata": {"domain": dom_id, "language": "en",
-                     "tags": [dom_tag, "generated", "benchmark"],
-                     "cost_estimate": {"min_cost_usd": 0.001, "max_cost_usd": 0.05,
-                                       "avg_cost_usd": 0.01}},
+        "metadata": {
+            "domain": dom_id,
+            "language": "en",
+            "tags": [dom_tag, "generated", "benchmark"],
+            "cost_estimate": {"min_cost_usd": 0.001, "max_cost_usd": 0.05, "avg_cost_usd": 0.01},
+        },
     }
     return pack
 
 
 # --------------------------------------------------------------------------- output
+
 
 def _to_yaml_nodes(obj: Any, key: str | None = None) -> Any:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -587,15 +830,19 @@ def _to_yaml_nodes(obj: Any, key: str | None = None) -> Any:
             m[k] = _to_yaml_nodes(v, k)
         # small leaf objects read better in flow style, as people write them
         if key in ("budget", "range", "threshold") or (
-            key == "parameters" and all(not isinstance(v, dict | list) for v in obj.values())
+            key == "parameters"
+            and all(not isinstance(v, dict | list) for v in obj.values())
             and len(obj) <= 3
         ):
             m.fa.set_flow_style()
         return m
     if isinstance(obj, list):
         s = CommentedSeq(_to_yaml_nodes(v) for v in obj)
-        if obj and all(isinstance(v, str) and "\n" not in v for v in obj) and sum(
-                len(v) for v in obj) < 80:
+        if (
+            obj
+            and all(isinstance(v, str) and "\n" not in v for v in obj)
+            and sum(len(v) for v in obj) < 80
+        ):
             s.fa.set_flow_style()
         return s
     if isinstance(obj, str) and "\n" in obj:
@@ -628,8 +875,12 @@ def render(pack: dict[str, Any], as_json: bool) -> str:
             section = line.split(":", 1)[0]
             if section in SECTION_KEYS:
                 out.append("")
-        elif (section in ("prompts", "tools") and line.startswith("  ")
-              and not line.startswith("   ") and out[-1] != section + ":"):
+        elif (
+            section in ("prompts", "tools")
+            and line.startswith("  ")
+            and not line.startswith("   ")
+            and out[-1] != section + ":"
+        ):
             out.append("")
         out.append(line)
     return "\n".join(out) + "\n"
@@ -686,11 +937,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="output file ('-' for stdout)")
     ap.add_argument("--json", action="store_true", help="emit JSON instead of YAML")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("--validate", action="store_true",
-                    help="validate the written file with jsonschema")
-    ap.add_argument("--schema", type=Path, default=None,
-                    help="schema for --validate (default: schemas/promptpack.schema.json, "
-                         "else the official v1.4.0 reference schema)")
+    ap.add_argument(
+        "--validate", action="store_true", help="validate the written file with jsonschema"
+    )
+    ap.add_argument(
+        "--schema",
+        type=Path,
+        default=None,
+        help="schema for --validate (default: schemas/promptpack.schema.json, "
+        "else the official v1.4.0 reference schema)",
+    )
     args = ap.parse_args(argv)
 
     text, n_prompts = generate(args.lines, args.seed, args.json)
@@ -702,8 +958,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out}: {text.count(chr(10))} lines, {len(text.encode())} bytes, "
-          f"{n_prompts} prompts", file=sys.stderr)
+    print(
+        f"wrote {args.out}: {text.count(chr(10))} lines, {len(text.encode())} bytes, "
+        f"{n_prompts} prompts",
+        file=sys.stderr,
+    )
     if args.validate:
         schema = args.schema or default_schema()
         errors = validate_file(args.out, schema)

@@ -111,22 +111,41 @@ def main() -> int:
     path = args.pack
     if path is None:
         path = tmp / "bench.promptpack.yaml"
-        subprocess.run([sys.executable, str(HERE / "genpack.py"), "--lines", str(args.lines),
-                        "--out", str(path)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(HERE / "genpack.py"),
+                "--lines",
+                str(args.lines),
+                "--out",
+                str(path),
+            ],
+            check=True,
+        )
     text = path.read_text(encoding="utf-8")
     uri = (tmp / path.name).as_uri() if not path.name.endswith(".yaml") else path.as_uri()
     print(f"pack: {path} ({text.count(chr(10))} lines, {len(text)} chars)")
 
     client = Client()
-    client.request("initialize", {"processId": None, "capabilities": {
-        "textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}}})
+    client.request(
+        "initialize",
+        {
+            "processId": None,
+            "capabilities": {
+                "textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}
+            },
+        },
+    )
     client.notify("initialized", {})
     t0 = time.perf_counter()
-    client.notify("textDocument/didOpen", {"textDocument": {
-        "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+    )
     diags = client.wait_diagnostics(uri, 1)
-    print(f"open → diagnostics: {(time.perf_counter() - t0) * 1000:.1f} ms "
-          f"({len(diags)} diagnostics)")
+    print(
+        f"open → diagnostics: {(time.perf_counter() - t0) * 1000:.1f} ms ({len(diags)} diagnostics)"
+    )
 
     targets = {
         "tool item": text.index("    tools: [") + len("    tools: ["),
@@ -138,8 +157,10 @@ def main() -> int:
         count = 0
         for _ in range(args.rounds):
             t0 = time.perf_counter()
-            result = client.request("textDocument/completion", {
-                "textDocument": {"uri": uri}, "position": position(text, index)})
+            result = client.request(
+                "textDocument/completion",
+                {"textDocument": {"uri": uri}, "position": position(text, index)},
+            )
             samples.append(time.perf_counter() - t0)
             count = len(result["items"]) if isinstance(result, dict) else len(result or [])
         print(f"completion ({name:11}, cached analysis, {count:3} items): {summary(samples)}")
@@ -152,22 +173,33 @@ def main() -> int:
     for i in range(args.rounds):
         version += 1
         at = position(text, anchor)
-        client.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": at, "end": at}, "text": " x" if i % 2 == 0
-                                else ""}]})
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [
+                    {"range": {"start": at, "end": at}, "text": " x" if i % 2 == 0 else ""}
+                ],
+            },
+        )
         t0 = time.perf_counter()
         client.wait_diagnostics(uri, version)
         edit_samples.append(time.perf_counter() - t0)
         if i % 2 == 0:
             text = text[:anchor] + " x" + text[anchor:]
         version += 1
-        client.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": at, "end": at}, "text": ""}]})
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"range": {"start": at, "end": at}, "text": ""}],
+            },
+        )
         t0 = time.perf_counter()
-        client.request("textDocument/completion", {
-            "textDocument": {"uri": uri}, "position": position(text, targets["schema key"])})
+        client.request(
+            "textDocument/completion",
+            {"textDocument": {"uri": uri}, "position": position(text, targets["schema key"])},
+        )
         after_edit.append(time.perf_counter() - t0)
         client.wait_diagnostics(uri, version)
     print(f"edit → diagnostics (incl. 150 ms change delay): {summary(edit_samples)}")

@@ -67,6 +67,7 @@ import genpack  # noqa: E402
 
 # --------------------------------------------------------------------------- helpers
 
+
 def size_label(lines: int) -> str:
     return f"{lines / 1000:g}k" if lines >= 1000 else str(lines)
 
@@ -120,8 +121,15 @@ def run_measured(cmd: list[str], cwd: Path) -> tuple[Sample, str, str]:
                 rss_path = Path(tmp, "rss")
                 full = [TIME_BIN, "-f", "%M", "-o", str(rss_path), *cmd]
                 t0 = time.perf_counter()
-                proc = subprocess.run(full, cwd=cwd, stdout=out, stderr=err,
-                                      stdin=subprocess.DEVNULL, check=False, env=child_env())
+                proc = subprocess.run(
+                    full,
+                    cwd=cwd,
+                    stdout=out,
+                    stderr=err,
+                    stdin=subprocess.DEVNULL,
+                    check=False,
+                    env=child_env(),
+                )
                 wall = time.perf_counter() - t0
                 rc = proc.returncode
                 lines = [ln for ln in rss_path.read_text().splitlines() if ln.strip()]
@@ -131,8 +139,9 @@ def run_measured(cmd: list[str], cwd: Path) -> tuple[Sample, str, str]:
                     rss = 0
             else:
                 t0 = time.perf_counter()
-                popen = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err,
-                                         stdin=subprocess.DEVNULL, env=child_env())
+                popen = subprocess.Popen(
+                    cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=child_env()
+                )
                 _, status, usage = os.wait4(popen.pid, 0)
                 wall = time.perf_counter() - t0
                 rc = os.waitstatus_to_exitcode(status)
@@ -161,8 +170,11 @@ def ensure_packs(sizes: list[int], seed: int, as_json: bool, regen: bool) -> lis
             text, n_prompts = genpack.generate(lines, seed, as_json)
             path.write_text(text, encoding="utf-8")
             stamp.write_text(key)
-            print(f"generated {path.relative_to(REPO_ROOT)}: {text.count(chr(10))} lines, "
-                  f"{n_prompts} prompts ({time.perf_counter() - t0:.1f}s)", file=sys.stderr)
+            print(
+                f"generated {path.relative_to(REPO_ROOT)}: {text.count(chr(10))} lines, "
+                f"{n_prompts} prompts ({time.perf_counter() - t0:.1f}s)",
+                file=sys.stderr,
+            )
         paths.append(path)
     return paths
 
@@ -230,8 +242,9 @@ def machine_info() -> dict[str, Any]:
     except OSError:
         pass
     try:
-        out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                             check=True, cwd=REPO_ROOT).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+        ).stdout
         info.update(json.loads(out))
     except (subprocess.CalledProcessError, json.JSONDecodeError) as exc:
         info["probe_error"] = str(exc)
@@ -243,20 +256,28 @@ def describe_yaml(info: dict[str, Any]) -> str:
     safe = info.get("safe_parser", "?")
     c_avail = f"yes (`{cp}`)" if cp else "no"
     pl = info.get("pack_lsp_uses_cparser")
-    pl_txt = {True: "C parser (libyaml events via `ruamel.yaml.cyaml.CParser`)",
-              False: "pure-Python ruamel", None: "unknown"}[pl]
+    pl_txt = {
+        True: "C parser (libyaml events via `ruamel.yaml.cyaml.CParser`)",
+        False: "pure-Python ruamel",
+        None: "unknown",
+    }[pl]
     if pl and not cp:
         pl_txt += " - but the C extension is NOT importable"
-    cj_txt = ("C parser" if "CParser" in safe or "cyaml" in safe
-              else "pure-Python parser") + f" (`YAML(typ='safe').Parser` = `{safe}`)"
-    return (f"ruamel.yaml {info.get('ruamel')}; C extension importable: {c_avail}; "
-            f"pack-lsp uses: {pl_txt}; check-jsonschema uses: {cj_txt}")
+    cj_txt = (
+        "C parser" if "CParser" in safe or "cyaml" in safe else "pure-Python parser"
+    ) + f" (`YAML(typ='safe').Parser` = `{safe}`)"
+    return (
+        f"ruamel.yaml {info.get('ruamel')}; C extension importable: {c_avail}; "
+        f"pack-lsp uses: {pl_txt}; check-jsonschema uses: {cj_txt}"
+    )
 
 
 # --------------------------------------------------------------------------- CLI mode
 
-def bench_cli(packs: list[Path], sizes: list[int], reps: int, warmup: int,
-              schema: Path) -> tuple[list[str], bool]:
+
+def bench_cli(
+    packs: list[Path], sizes: list[int], reps: int, warmup: int, schema: Path
+) -> tuple[list[str], bool]:
     pack_lsp = venv_tool("pack-lsp")
     cjs = venv_tool("check-jsonschema")
     tools = {
@@ -288,19 +309,24 @@ def bench_cli(packs: list[Path], sizes: list[int], reps: int, warmup: int,
                 if name == "pack-lsp" and i == 0:
                     diag_summary = _diag_summary(out)
                 if name == "check-jsonschema" and sample.returncode == 1 and i == 0:
-                    print(f"warning: check-jsonschema reports {path.name} invalid:\n"
-                          f"{out.strip()[-800:]}", file=sys.stderr)
+                    print(
+                        f"warning: check-jsonschema reports {path.name} invalid:\n"
+                        f"{out.strip()[-800:]}",
+                        file=sys.stderr,
+                    )
                 if i >= warmup:
                     results[name].samples.append(sample)
             r = results[name]
-            print(f"  {path.name:16} {name:17} median {r.median_wall * 1000:8.1f} ms  "
-                  f"min {r.min_wall * 1000:8.1f} ms  peak RSS {r.peak_rss_mib:6.1f} MiB",
-                  file=sys.stderr)
+            print(
+                f"  {path.name:16} {name:17} median {r.median_wall * 1000:8.1f} ms  "
+                f"min {r.min_wall * 1000:8.1f} ms  peak RSS {r.peak_rss_mib:6.1f} MiB",
+                file=sys.stderr,
+            )
         pl, cj = results["pack-lsp"], results["check-jsonschema"]
         wall_ratio = pl.median_wall / cj.median_wall
         rss_ratio = pl.peak_rss_mib / cj.peak_rss_mib if cj.peak_rss_mib else float("nan")
         goal = GOALS.get(target)
-        goal_txt = (f"≤{goal:g}× {'✅' if wall_ratio <= goal else '❌'}" if goal else "—")
+        goal_txt = f"≤{goal:g}× {'✅' if wall_ratio <= goal else '❌'}" if goal else "—"
         rows.append(
             f"| {path.name} | {n_lines:,} | {n_bytes / 1024:,.0f} "
             f"| {pl.median_wall * 1000:,.0f} ms | {cj.median_wall * 1000:,.0f} ms "
@@ -310,10 +336,12 @@ def bench_cli(packs: list[Path], sizes: list[int], reps: int, warmup: int,
         )
         for r in (pl, cj):
             walls = ", ".join(f"{s.wall * 1000:.0f}" for s in r.samples)
-            details.append(f"- {path.name} {r.name}: wall ms [{walls}]"
-                           + (f" — {r.note}" if r.note else ""))
-        details.append(f"- {path.name} wall ratio of the fastest runs: "
-                       f"{pl.min_wall / cj.min_wall:.2f}×")
+            details.append(
+                f"- {path.name} {r.name}: wall ms [{walls}]" + (f" — {r.note}" if r.note else "")
+            )
+        details.append(
+            f"- {path.name} wall ratio of the fastest runs: {pl.min_wall / cj.min_wall:.2f}×"
+        )
     out = [*rows, "", "<details><summary>individual runs</summary>", "", *details, "", "</details>"]
     return out, failed
 
@@ -335,14 +363,18 @@ def _diag_summary(stdout: str) -> str:
     except (ValueError, KeyError, TypeError):
         return "?"
     parts = [f"{s.get(k, 0)} {k[0]}" for k in ("errors", "warnings", "information", "hints")]
-    return "none" if all(s.get(k, 0) == 0 for k in ("errors", "warnings", "information",
-                                                     "hints")) else ", ".join(parts)
+    return (
+        "none"
+        if all(s.get(k, 0) == 0 for k in ("errors", "warnings", "information", "hints"))
+        else ", ".join(parts)
+    )
 
 
 # --------------------------------------------------------------------------- in-process
 
-IMPORT_PROBE = ("import time; t = time.perf_counter(); import pack_lsp.core; "
-                "print(time.perf_counter() - t)")
+IMPORT_PROBE = (
+    "import time; t = time.perf_counter(); import pack_lsp.core; print(time.perf_counter() - t)"
+)
 STARTUP_PROBE = "pass"
 
 
@@ -355,9 +387,14 @@ def import_breakdown(runs: int = 3) -> list[str]:
     """
     per_run: list[dict[tuple[str, str], tuple[float, float]]] = []
     for _ in range(runs):
-        proc = subprocess.run([sys.executable, "-X", "importtime", "-c", "import pack_lsp.core"],
-                              capture_output=True, text=True, cwd=REPO_ROOT, check=False,
-                              env=child_env())
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import pack_lsp.core"],
+            capture_output=True,
+            text=True,
+            cwd=REPO_ROOT,
+            check=False,
+            env=child_env(),
+        )
         rows: list[tuple[int, int, int, str]] = []
         for line in proc.stderr.splitlines():
             if not line.startswith("import time:") or "self [us]" in line:
@@ -377,8 +414,7 @@ def import_breakdown(runs: int = 3) -> list[str]:
         per_run.append(found)
     keys = [k for k in per_run[0] if all(k in r for r in per_run)]
     out = ["| module (imported by) | self | cumulative |", "|---|---|---|"]
-    for name, parent in sorted(keys, key=lambda k: -statistics.median(
-            r[k][1] for r in per_run)):
+    for name, parent in sorted(keys, key=lambda k: -statistics.median(r[k][1] for r in per_run)):
         self_ms = statistics.median(r[(name, parent)][0] for r in per_run)
         cum_ms = statistics.median(r[(name, parent)][1] for r in per_run)
         if cum_ms < 5 and not parent:
@@ -394,8 +430,8 @@ def bench_in_process(packs: list[Path], reps: int) -> list[str]:
     for probe in ([sys.executable, "-c", IMPORT_PROBE], [str(venv_tool("pack-lsp")), "--version"]):
         run_measured(probe, REPO_ROOT)
     startup = statistics.median(
-        run_measured([sys.executable, "-c", STARTUP_PROBE], REPO_ROOT)[0].wall
-        for _ in range(5))
+        run_measured([sys.executable, "-c", STARTUP_PROBE], REPO_ROOT)[0].wall for _ in range(5)
+    )
     imports = []
     for _ in range(5):
         sample, out, _err = run_measured([sys.executable, "-c", IMPORT_PROBE], REPO_ROOT)
@@ -403,8 +439,8 @@ def bench_in_process(packs: list[Path], reps: int) -> list[str]:
             imports.append(float(out.strip()))
     import_s = statistics.median(imports) if imports else float("nan")
     cli_startup = statistics.median(
-        run_measured([str(venv_tool("pack-lsp")), "--version"], REPO_ROOT)[0].wall
-        for _ in range(5))
+        run_measured([str(venv_tool("pack-lsp")), "--version"], REPO_ROOT)[0].wall for _ in range(5)
+    )
 
     t0 = time.perf_counter()
     from pack_lsp import core  # imported here so CLI mode works without it
@@ -440,16 +476,23 @@ def bench_in_process(packs: list[Path], reps: int) -> list[str]:
                 if k not in stage_names:
                     stage_names.append(k)
         per_pack.append((path, first, walls, stages, n_diags))
-        print(f"  {path.name:16} analyze() first {first * 1000:8.1f} ms, "
-              f"median {statistics.median(walls) * 1000:8.1f} ms", file=sys.stderr)
+        print(
+            f"  {path.name:16} analyze() first {first * 1000:8.1f} ms, "
+            f"median {statistics.median(walls) * 1000:8.1f} ms",
+            file=sys.stderr,
+        )
 
     head = ["pack", "lines", "first analyze()", f"median analyze() (n={reps})"]
     head += [f"{s}" for s in stage_names] + ["unaccounted", "diagnostics"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for path, first, walls, stages, n_diags in per_pack:
         med = statistics.median(walls)
-        cells = [path.name, f"{file_stats(path)[0]:,}", f"{first * 1000:,.0f} ms",
-                 f"{med * 1000:,.0f} ms"]
+        cells = [
+            path.name,
+            f"{file_stats(path)[0]:,}",
+            f"{first * 1000:,.0f} ms",
+            f"{med * 1000:,.0f} ms",
+        ]
         accounted = 0.0
         for s in stage_names:
             vals = [st[s] for st in stages if s in st]
@@ -465,12 +508,18 @@ def bench_in_process(packs: list[Path], reps: int) -> list[str]:
     if not stage_names:
         out.append("")
         out.append("(`analyze()` exposes no per-stage timings.)")
-    out += ["", "### Import cost of `pack_lsp.core` (`python -X importtime`, median of 3; "
-            "modules under 5 ms left out)", "", *import_breakdown()]
+    out += [
+        "",
+        "### Import cost of `pack_lsp.core` (`python -X importtime`, median of 3; "
+        "modules under 5 ms left out)",
+        "",
+        *import_breakdown(),
+    ]
     return lines + out
 
 
 # --------------------------------------------------------------------------- main
+
 
 def _loadavg() -> str:
     try:
@@ -482,19 +531,35 @@ def _loadavg() -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=5, help="timed repetitions per tool and pack")
-    ap.add_argument("--warmup", type=int, default=1,
-                    help="untimed runs first (default and minimum 1: the first run also "
-                         "writes the bytecode caches)")
+    ap.add_argument(
+        "--warmup",
+        type=int,
+        default=1,
+        help="untimed runs first (default and minimum 1: the first run also "
+        "writes the bytecode caches)",
+    )
     ap.add_argument("--mode", choices=("cli", "in-process", "all"), default="cli")
-    ap.add_argument("--in-process", dest="mode", action="store_const", const="in-process",
-                    help="same as --mode in-process")
-    ap.add_argument("--sizes", default=",".join(map(str, SIZES)),
-                    help="comma-separated target line counts (default 1500,10000,70000)")
+    ap.add_argument(
+        "--in-process",
+        dest="mode",
+        action="store_const",
+        const="in-process",
+        help="same as --mode in-process",
+    )
+    ap.add_argument(
+        "--sizes",
+        default=",".join(map(str, SIZES)),
+        help="comma-separated target line counts (default 1500,10000,70000)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="benchmark JSON packs instead of YAML")
     ap.add_argument("--regen", action="store_true", help="regenerate the packs")
-    ap.add_argument("--schema", type=Path, default=SCHEMA,
-                    help="schema for check-jsonschema (default schemas/promptpack.schema.json)")
+    ap.add_argument(
+        "--schema",
+        type=Path,
+        default=SCHEMA,
+        help="schema for check-jsonschema (default schemas/promptpack.schema.json)",
+    )
     ap.add_argument("--results", type=Path, default=BENCH_DIR / "results.md")
     ap.add_argument("--no-results", action="store_true", help="do not write the results file")
     args = ap.parse_args(argv)
@@ -504,16 +569,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode in ("cli", "all"):
         missing = False
         if not venv_tool("check-jsonschema").exists():
-            print(f"check-jsonschema not found at {venv_tool('check-jsonschema')}.\n"
-                  f"Install it into this venv with:\n"
-                  f"  {sys.executable} -m pip install check-jsonschema\n"
-                  f"(it is the project's `bench` extra: "
-                  f"{sys.executable} -m pip install -e '.[bench]')", file=sys.stderr)
+            print(
+                f"check-jsonschema not found at {venv_tool('check-jsonschema')}.\n"
+                f"Install it into this venv with:\n"
+                f"  {sys.executable} -m pip install check-jsonschema\n"
+                f"(it is the project's `bench` extra: "
+                f"{sys.executable} -m pip install -e '.[bench]')",
+                file=sys.stderr,
+            )
             missing = True
         if not venv_tool("pack-lsp").exists():
-            print(f"pack-lsp not found at {venv_tool('pack-lsp')}.\n"
-                  f"Install the project into this venv with:\n"
-                  f"  {sys.executable} -m pip install -e {REPO_ROOT}", file=sys.stderr)
+            print(
+                f"pack-lsp not found at {venv_tool('pack-lsp')}.\n"
+                f"Install the project into this venv with:\n"
+                f"  {sys.executable} -m pip install -e {REPO_ROOT}",
+                file=sys.stderr,
+            )
             missing = True
         if missing:
             return 2
@@ -547,8 +618,11 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     if args.mode in ("cli", "all"):
         print("CLI mode:", file=sys.stderr)
-        schema_rel = (args.schema.resolve().relative_to(REPO_ROOT)
-                      if args.schema.resolve().is_relative_to(REPO_ROOT) else args.schema)
+        schema_rel = (
+            args.schema.resolve().relative_to(REPO_ROOT)
+            if args.schema.resolve().is_relative_to(REPO_ROOT)
+            else args.schema
+        )
         rows, failed = bench_cli(packs, sizes, args.reps, args.warmup, args.schema)
         report += [
             "## Subprocess: `pack-lsp --check FILE --format json` vs "
@@ -559,12 +633,18 @@ def main(argv: list[str] | None = None) -> int:
         ]
     if args.mode in ("in-process", "all"):
         print("in-process mode:", file=sys.stderr)
-        report += ["## In-process: `pack_lsp.core.analyze(text, path=...)`", "",
-                   *bench_in_process(packs, args.reps), ""]
+        report += [
+            "## In-process: `pack_lsp.core.analyze(text, path=...)`",
+            "",
+            *bench_in_process(packs, args.reps),
+            "",
+        ]
     runs_line = next(i for i, line in enumerate(report) if line.startswith("- runs:"))
-    report.insert(runs_line + 1,
-                  f"- load average (1 min) at start / end: {load_start} / {_loadavg()} "
-                  f"(on {info['cores']} cores; other work on the machine makes timings noisy)")
+    report.insert(
+        runs_line + 1,
+        f"- load average (1 min) at start / end: {load_start} / {_loadavg()} "
+        f"(on {info['cores']} cores; other work on the machine makes timings noisy)",
+    )
     text = "\n".join(report)
     print(text)
     if not args.no_results:

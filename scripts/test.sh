@@ -10,6 +10,7 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 echo "== ruff"
+.venv/bin/ruff format --check lsp tests bench
 .venv/bin/ruff check lsp tests bench
 echo "== mypy --strict"
 .venv/bin/mypy

@@ -54,13 +54,22 @@ def ensure(env: SdkEnv) -> Path:
     env.path.parent.mkdir(parents=True, exist_ok=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(env.path)
     subprocess.run(
-        [str(env.python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         env.requirement],
+        [
+            str(env.python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            env.requirement,
+        ],
         check=True,
     )
     version = subprocess.run(
         [str(env.python), "-c", "import importlib.metadata as m; print(m.version('a2a-sdk'))"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     env.marker.write_text(version + "\n", encoding="utf-8")
     return env.python
@@ -135,7 +144,10 @@ def check(env: SdkEnv, script: str, cards: dict[str, Any]) -> list[dict[str, Any
     python = ensure(env)
     done = subprocess.run(
         [str(python), "-c", script],
-        input=json.dumps(cards), capture_output=True, text=True, check=False,
+        input=json.dumps(cards),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise RuntimeError(f"{env.name} check script failed:\n{done.stderr}")

@@ -15,7 +15,7 @@ import os
 import tomllib
 from pathlib import Path
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.source import decode
@@ -47,7 +47,7 @@ def run_case(path: Path) -> Analysis:
         text,
         path=path,
         config=case_config(path),
-        kind=documents.PROMPTPACK,
+        kind=kinds.PROMPTPACK,
         pre_diagnostics=pre,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.text import Span
 
@@ -16,7 +16,7 @@ def load(name: str) -> str:
 
 
 def analysis_of(text: str, name: str = "test.promptpack.yaml") -> Analysis:
-    return analyze(text, path=name, kind=documents.PROMPTPACK)
+    return analyze(text, path=name, kind=kinds.PROMPTPACK)
 
 
 def offset(text: str, needle: str, nth: int = 0, delta: int = 0) -> int:
@@ -33,4 +33,4 @@ def span_of(text: str, needle: str, nth: int = 0) -> Span:
 
 
 def texts(text: str, spans: list[Span]) -> list[str]:
-    return [text[s.start:s.end] for s in spans]
+    return [text[s.start : s.end] for s in spans]

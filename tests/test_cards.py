@@ -82,10 +82,16 @@ def test_spec_mapping() -> None:
     assert lead["version"] == "1.4.0"  # the prompt's version under the spec profile
     assert lead["url"] == "http://localhost:8080/lead"
     assert lead["preferredTransport"] == "JSONRPC"
-    assert lead["skills"] == [{
-        "id": "lead", "name": "Lead", "description": "Leads the team", "tags": ["lead"],
-        "inputModes": ["text/plain"], "outputModes": ["text/plain"],
-    }]
+    assert lead["skills"] == [
+        {
+            "id": "lead",
+            "name": "Lead",
+            "description": "Leads the team",
+            "tags": ["lead"],
+            "inputModes": ["text/plain"],
+            "outputModes": ["text/plain"],
+        }
+    ]
     helper = cards.cards["helper"].document
     assert helper["name"] == "helper"  # the prompt has no name: the key
     assert helper["description"] == "Helps with anything"  # the member's override
@@ -114,28 +120,38 @@ def test_entry_outside_members_is_an_agent_under_spec_only() -> None:
 
 def test_a2a_1_0_shape() -> None:
     pack, _ = pack_of(TEAM)
-    config = from_mapping({"cards": {
-        "a2a-version": "1.0", "url": "https://agents.example.com/{pack}/{agent}",
-        "transport": "HTTP+JSON", "extended-card": True,
-        "provider": {"organization": "Example", "url": "https://example.com"},
-        "security-schemes": {"key": {"type": "apiKey", "name": "X-Key", "in": "header"}},
-        "security": [{"key": []}],
-    }})
+    config = from_mapping(
+        {
+            "cards": {
+                "a2a-version": "1.0",
+                "url": "https://agents.example.com/{pack}/{agent}",
+                "transport": "HTTP+JSON",
+                "extended-card": True,
+                "provider": {"organization": "Example", "url": "https://example.com"},
+                "security-schemes": {"key": {"type": "apiKey", "name": "X-Key", "in": "header"}},
+                "security": [{"key": []}],
+            }
+        }
+    )
     doc = cards_for(pack, config).cards["lead"].document
     assert "protocolVersion" not in doc and "url" not in doc
-    assert doc["supportedInterfaces"] == [{
-        "url": "https://agents.example.com/team/lead", "protocolBinding": "HTTP+JSON",
-        "protocolVersion": "1.0"}]
+    assert doc["supportedInterfaces"] == [
+        {
+            "url": "https://agents.example.com/team/lead",
+            "protocolBinding": "HTTP+JSON",
+            "protocolVersion": "1.0",
+        }
+    ]
     assert doc["capabilities"] == {"extendedAgentCard": True}
     assert doc["securitySchemes"] == {
-        "key": {"apiKeySecurityScheme": {"location": "header", "name": "X-Key"}}}
+        "key": {"apiKeySecurityScheme": {"location": "header", "name": "X-Key"}}
+    }
     assert doc["securityRequirements"] == [{"schemes": {"key": {"list": []}}}]
     assert doc["provider"] == {"url": "https://example.com", "organization": "Example"}
     assert schema_errors(doc, "1.0") == []
     # The same configuration in 0.3.0 form.
     doc03 = cards_for(pack, config, version="0.3.0").cards["lead"].document
-    assert doc03["securitySchemes"] == {
-        "key": {"type": "apiKey", "name": "X-Key", "in": "header"}}
+    assert doc03["securitySchemes"] == {"key": {"type": "apiKey", "name": "X-Key", "in": "header"}}
     assert doc03["security"] == [{"key": []}]
     assert doc03["supportsAuthenticatedExtendedCard"] is True
     assert schema_errors(doc03, "0.3.0") == []
@@ -187,19 +203,28 @@ def test_card_markdown() -> None:
 # ----------------------------------------------------------------------------- settings
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ({"url": "https://x/{name}"}, "url: unknown placeholder {name}"),
-    ({"a2a-version": "2.0"}, "a2a_version: Input should be '0.3.0' or '1.0'"),
-    ({"colour": "red"}, "colour: Extra inputs are not permitted"),
-    ({"security-schemes": {"k": {"type": "apiKey", "name": "X"}}}, "a apiKey scheme needs in"),
-    ({"security-schemes": {"o": {"type": "oauth2", "flows": {"magic": {}}}}},
-     "unknown OAuth flow 'magic'"),
-    ({"security-schemes": {"o": {"type": "oauth2", "flows": {"client_credentials": {}}}}},
-     "flow client_credentials needs token_url"),
-    ({"capabilities": {"extensions": [{"required": True}]}},
-     "capabilities.extensions.0.uri: Field required"),
-    ({"provider": {"organization": "X"}}, "provider.url: Field required"),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ({"url": "https://x/{name}"}, "url: unknown placeholder {name}"),
+        ({"a2a-version": "2.0"}, "a2a_version: Input should be '0.3.0' or '1.0'"),
+        ({"colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({"security-schemes": {"k": {"type": "apiKey", "name": "X"}}}, "a apiKey scheme needs in"),
+        (
+            {"security-schemes": {"o": {"type": "oauth2", "flows": {"magic": {}}}}},
+            "unknown OAuth flow 'magic'",
+        ),
+        (
+            {"security-schemes": {"o": {"type": "oauth2", "flows": {"client_credentials": {}}}}},
+            "flow client_credentials needs token_url",
+        ),
+        (
+            {"capabilities": {"extensions": [{"required": True}]}},
+            "capabilities.extensions.0.uri: Field required",
+        ),
+        ({"provider": {"organization": "X"}}, "provider.url: Field required"),
+    ],
+)
 def test_settings_errors_name_the_key(raw: dict[str, Any], expected: str) -> None:
     with pytest.raises(CardsConfigError) as info:
         parse_settings(raw, "/somewhere/.pack-lsp.toml")
@@ -212,9 +237,12 @@ def test_settings_accept_every_key_style() -> None:
         s = parse_settings({"capabilities": {key: True}, "a2aVersion": 1.0})
         assert s.capabilities.push_notifications is True
         assert s.a2a_version == "1.0"
-    s = parse_settings({"supportsAuthenticatedExtendedCard": True,
-                        "securitySchemes": {"oidc": {"type": "openIdConnect",
-                                                     "openIdConnectUrl": "https://o"}}})
+    s = parse_settings(
+        {
+            "supportsAuthenticatedExtendedCard": True,
+            "securitySchemes": {"oidc": {"type": "openIdConnect", "openIdConnectUrl": "https://o"}},
+        }
+    )
     assert s.extended_card is True
     assert s.security_schemes["oidc"].open_id_connect_url == "https://o"
 
@@ -274,16 +302,17 @@ def test_configured_value_refused_by_the_schema() -> None:
 def test_known_extension_params() -> None:
     assert check_params(BLAST, {"skills": {"a": {"radius": "repo"}}}) == []
     assert [p.message for p in check_params(BLAST, {"skills": {"a": {"radius": "slef"}}})] == [
-        "blast-v1: skill 'a': radius 'slef' is not one of self, project, repo; "
-        "did you mean `self`?"]
+        "blast-v1: skill 'a': radius 'slef' is not one of self, project, repo; did you mean `self`?"
+    ]
     assert check_params(HITL, {"skills": {"a": {"mode": "notification"}}}) == []
     assert len(check_params(HITL, {"skills": {"a": {}}})) == 1
     assert len(check_params(HITL, {"skills": {"a": "autonomous"}})) == 1
     good = {"domain": "board", "path": "data.count", "delta": -2, "confidence": 0}
     assert check_params(EFFECT_DOMAIN, {"skills": {"a": {"effects": [good]}}}) == []
     bad = {"domain": "", "path": "p", "delta": True, "confidence": -0.1}
-    messages = [p.message for p in check_params(EFFECT_DOMAIN, {"skills": {"a": {
-        "effects": [bad, "x"]}}})]
+    messages = [
+        p.message for p in check_params(EFFECT_DOMAIN, {"skills": {"a": {"effects": [bad, "x"]}}})
+    ]
     assert len(messages) == 4
     assert "needs a non-empty domain" in messages[0]
     assert "delta must be a number" in messages[1]
@@ -294,29 +323,54 @@ def test_known_extension_params() -> None:
 
 
 def test_extension_skill_ids_follow_renamed_prompts() -> None:
-    problems = check_skills(HITL, {"skills": {"researcher": {"mode": "autonomous"}}},
-                            ["research_agent"], ["research_agent", "lead"])
+    problems = check_skills(
+        HITL,
+        {"skills": {"researcher": {"mode": "autonomous"}}},
+        ["research_agent"],
+        ["research_agent", "lead"],
+    )
     assert [p.skill for p in problems] == ["researcher"]
     assert check_skills(BLAST, {"skills": {"lead": {}}}, ["lead"], ["lead"]) == []
     assert check_skills("https://example.com/x", {"skills": {"z": {}}}, ["a"], ["a"]) == []
 
 
 def test_renamed_prompt_breaks_a_declared_extension() -> None:
-    config = from_mapping({"cards": {"agents": {"helper": {"extensions": [{
-        "uri": BLAST, "params": {"skills": {"helper": {"radius": "self"}}}}]}}}})
+    config = from_mapping(
+        {
+            "cards": {
+                "agents": {
+                    "helper": {
+                        "extensions": [
+                            {"uri": BLAST, "params": {"skills": {"helper": {"radius": "self"}}}}
+                        ]
+                    }
+                }
+            }
+        }
+    )
     assert not [p for p in _problems(TEAM, config) if p[0].startswith("PP70")]
-    renamed = TEAM.replace("  helper:\n    id: helper", "  assistant:\n    id: assistant") \
-        .replace("    helper:\n      description", "    assistant:\n      description") \
+    renamed = (
+        TEAM.replace("  helper:\n    id: helper", "  assistant:\n    id: assistant")
+        .replace("    helper:\n      description", "    assistant:\n      description")
         .replace("tools: [helper]", "tools: [assistant]")
+    )
     problems = _problems(renamed, config)
     assert ("PP706", 18, 1) in problems  # the config table names no agent any more
 
 
 def test_shared_extension_is_split_per_card() -> None:
-    config = from_mapping({"cards": {"capabilities": {"extensions": [
-        {"uri": HITL, "params": {"skills": {"lead": {"mode": "autonomous"}}}},
-        {"uri": "https://proto-labs.ai/a2a/ext/cost-v1", "required": False},
-    ]}}})
+    config = from_mapping(
+        {
+            "cards": {
+                "capabilities": {
+                    "extensions": [
+                        {"uri": HITL, "params": {"skills": {"lead": {"mode": "autonomous"}}}},
+                        {"uri": "https://proto-labs.ai/a2a/ext/cost-v1", "required": False},
+                    ]
+                }
+            }
+        }
+    )
     pack, _ = pack_of(TEAM)
     cards = cards_for(pack, config)
     lead = cards.cards["lead"].document["capabilities"]["extensions"]
@@ -358,7 +412,8 @@ def test_own_1_0_schema_agrees_with_the_derived_one() -> None:
     from jsonschema import Draft202012Validator
 
     derived = json.loads(
-        (SHARED / "reference" / "a2a" / "a2a-1.0.1.agentcard.derived.schema.json").read_text())
+        (SHARED / "reference" / "a2a" / "a2a-1.0.1.agentcard.derived.schema.json").read_text()
+    )
     validator = Draft202012Validator(derived)
     pack, _ = pack_of(TEAM)
     base = cards_for(pack, version="1.0").cards["helper"].document
@@ -370,8 +425,9 @@ def test_own_1_0_schema_agrees_with_the_derived_one() -> None:
     variants.append({**base, "defaultInputModes": []})
     variants.append({**base, "supportedInterfaces": [{"url": "u", "protocolBinding": "JSONRPC"}]})
     variants.append({**base, "securitySchemes": {"k": {"httpAuthSecurityScheme": {}}}})
-    variants.append({**base, "securitySchemes": {
-        "k": {"httpAuthSecurityScheme": {"scheme": "bearer"}}}})
+    variants.append(
+        {**base, "securitySchemes": {"k": {"httpAuthSecurityScheme": {"scheme": "bearer"}}}}
+    )
     verdicts = [(validator.is_valid(v), not schema_errors(v, "1.0")) for v in variants]
     assert all(a == b for a, b in verdicts), verdicts
     assert verdicts[0] == (True, True) and verdicts[-1] == (True, True)
@@ -381,8 +437,12 @@ def test_1_0_scheme_is_exactly_one_kind() -> None:
     # Deliberately stricter than the derived reference: a scheme names one kind.
     pack, _ = pack_of(TEAM)
     base = cards_for(pack, version="1.0").cards["helper"].document
-    two = {**base, "securitySchemes": {"k": {
-        "httpAuthSecurityScheme": {"scheme": "bearer"}, "mtlsSecurityScheme": {}}}}
+    two = {
+        **base,
+        "securitySchemes": {
+            "k": {"httpAuthSecurityScheme": {"scheme": "bearer"}, "mtlsSecurityScheme": {}}
+        },
+    }
     assert schema_errors(two, "1.0")
     assert schema_errors({**base, "securitySchemes": {"k": {}}}, "1.0")
 
@@ -434,7 +494,8 @@ def test_cards_validate_under_the_derived_1_0_schema() -> None:
     from jsonschema import Draft202012Validator
 
     derived = json.loads(
-        (SHARED / "reference" / "a2a" / "a2a-1.0.1.agentcard.derived.schema.json").read_text())
+        (SHARED / "reference" / "a2a" / "a2a-1.0.1.agentcard.derived.schema.json").read_text()
+    )
     validator = Draft202012Validator(derived)
     for label, card in all_cards("1.0").items():
         errors = [e.message for e in validator.iter_errors(card)]

@@ -13,8 +13,13 @@ VISION = ROOT / "tests" / "fixtures" / "cards" / "rfc0007-vision-assistant.yaml"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pack_lsp", *args], capture_output=True,
-                          text=True, check=False, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "pack_lsp", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
 
 
 def test_card_prints_every_card() -> None:
@@ -41,15 +46,17 @@ def test_agent_prints_the_published_document() -> None:
 
 def test_profile_and_configuration(tmp_path: Path) -> None:
     pack = tmp_path / "team.promptpack.yaml"
-    pack.write_text(VISION.read_text().replace("version: 1.0.0\ntemplate_engine",
-                                               "version: 3.0.0\ntemplate_engine"))
-    assert json.loads(run("--card", str(pack), "--agent", "describer").stdout)["version"] \
-        == "1.0.0"
+    pack.write_text(
+        VISION.read_text().replace(
+            "version: 1.0.0\ntemplate_engine", "version: 3.0.0\ntemplate_engine"
+        )
+    )
+    assert json.loads(run("--card", str(pack), "--agent", "describer").stdout)["version"] == "1.0.0"
     done = run("--card", str(pack), "--agent", "describer", "--profile", "promptkit")
     assert json.loads(done.stdout)["version"] == "3.0.0"
     (tmp_path / ".pack-lsp.toml").write_text(
-        '[cards]\nurl = "https://agents.example.com/{agent}"\n'
-        'security = [{ oauth = [] }]\n')
+        '[cards]\nurl = "https://agents.example.com/{agent}"\nsecurity = [{ oauth = [] }]\n'
+    )
     done = run("--card", str(pack), "--agent", "describer")
     assert json.loads(done.stdout)["url"] == "https://agents.example.com/describer"
     assert done.returncode == 1

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_lsp
+from lsp_helpers import PROFILES, initialize_params, open_doc, server_config, span_range
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "lsp"))
-
-from lsp_helpers import PROFILES, initialize_params, open_doc, server_config, span_range
 
 TEXT = """\
 id: vision
@@ -44,8 +40,9 @@ agents:
 
 
 @pytest_lsp.fixture(config=server_config())
-async def client(lsp_client: LanguageClient, request: pytest.FixtureRequest,
-                 tmp_path: Path) -> AsyncIterator[LanguageClient]:
+async def client(
+    lsp_client: LanguageClient, request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[LanguageClient]:
     await lsp_client.initialize_session(initialize_params(request.param, tmp_path))
     yield lsp_client
     await lsp_client.shutdown_session()
@@ -73,27 +70,29 @@ def as_dict(value: Any) -> Any:
 
 async def test_agent_cards_request(client: LanguageClient, tmp_path: Path) -> None:
     uri = await open_doc(client, tmp_path / "team.promptpack.yaml", TEXT)
-    result = as_dict(await request(client, "promptpack/agentCards",
-                                   {"textDocument": {"uri": uri}}))
+    result = as_dict(await request(client, "promptpack/agentCards", {"textDocument": {"uri": uri}}))
     assert result["entry"] == "coordinator"
     assert set(result["cards"]) == {"coordinator", "describer"}
     describer = result["cards"]["describer"]
     assert describer["version"] == "2.0.0"
     assert describer["skills"][0]["inputModes"] == ["text/plain", "image/*"]
     assert result["localDefault"] is True
-    v1 = as_dict(await request(client, "promptpack/agentCards",
-                               {"textDocument": {"uri": uri}, "a2aVersion": "1.0"}))
+    v1 = as_dict(
+        await request(
+            client, "promptpack/agentCards", {"textDocument": {"uri": uri}, "a2aVersion": "1.0"}
+        )
+    )
     assert v1["cards"]["describer"]["supportedInterfaces"][0]["protocolVersion"] == "1.0"
 
 
 async def test_topology_request(client: LanguageClient, tmp_path: Path) -> None:
     uri = await open_doc(client, tmp_path / "team.promptpack.yaml", TEXT)
-    result = as_dict(await request(client, "promptpack/topology",
-                                   {"textDocument": {"uri": uri}}))
+    result = as_dict(await request(client, "promptpack/topology", {"textDocument": {"uri": uri}}))
     # The client turns objects into named tuples and renames the keyword `from`;
     # the values and their order are what was sent.
     assert [tuple(e.values()) for e in result["edges"]] == [
-        ("coordinator", "describer", "describer")]
+        ("coordinator", "describer", "describer")
+    ]
     assert list(result["edges"][0])[1:] == ["to", "via"]
     assert result["mermaid"].startswith("flowchart LR")
 
@@ -101,7 +100,8 @@ async def test_topology_request(client: LanguageClient, tmp_path: Path) -> None:
 async def test_code_lens_above_members(client: LanguageClient, tmp_path: Path) -> None:
     uri = await open_doc(client, tmp_path / "team.promptpack.yaml", TEXT)
     lenses = await client.text_document_code_lens_async(
-        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert lenses is not None
     titles = [(lens.command.title if lens.command else None, lens.range) for lens in lenses]
     assert titles == [
@@ -110,12 +110,20 @@ async def test_code_lens_above_members(client: LanguageClient, tmp_path: Path) -
     ]
     command = lenses[1].command
     assert command is not None
-    card = as_dict(await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command=command.command, arguments=command.arguments)))
+    card = as_dict(
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=command.command, arguments=command.arguments)
+        )
+    )
     assert card["name"] == "Describer"
 
 
 async def test_unknown_document_answers_empty(client: LanguageClient, tmp_path: Path) -> None:
-    result = as_dict(await request(client, "promptpack/agentCards",
-                                   {"textDocument": {"uri": (tmp_path / "x.yaml").as_uri()}}))
+    result = as_dict(
+        await request(
+            client,
+            "promptpack/agentCards",
+            {"textDocument": {"uri": (tmp_path / "x.yaml").as_uri()}},
+        )
+    )
     assert result == {"entry": None, "cards": {}}

@@ -15,10 +15,14 @@ from a2a_sdk_envs import CHECK_03, CHECK_1, SDK_03, SDK_1, check
 from test_cards import all_cards
 
 
-@pytest.mark.parametrize(("env", "script", "version"), [
-    (SDK_03, CHECK_03, "0.3.0"),
-    (SDK_1, CHECK_1, "1.0"),
-], ids=["a2a-sdk-0.3", "a2a-sdk-1"])
+@pytest.mark.parametrize(
+    ("env", "script", "version"),
+    [
+        (SDK_03, CHECK_03, "0.3.0"),
+        (SDK_1, CHECK_1, "1.0"),
+    ],
+    ids=["a2a-sdk-0.3", "a2a-sdk-1"],
+)
 def test_sdk_accepts_every_derived_card(env: object, script: str, version: str) -> None:
     cards = all_cards(version)
     verdicts = check(env, script, cards)  # type: ignore[arg-type]

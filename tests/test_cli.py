@@ -19,11 +19,16 @@ EXAMPLE = ROOT / "examples" / "support.promptpack.yaml"
 GOOD = MINIMAL_PACK
 
 
-def run(*args: str, cwd: Path | None = None, stdin: str | None = None
-        ) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pack_lsp", *args],
-        capture_output=True, text=True, cwd=cwd, input=stdin, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        input=stdin,
+        timeout=120,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
 
@@ -55,14 +60,14 @@ def test_json_format_contract(tmp_path: Path) -> None:
     # The emoji is one code point: the bad value starts at character 13 (0-based).
     pack.write_text(
         GOOD.replace("system_template: Hi}", "system_template: Hi, tools: [t]}")
-        + "tools:\n  t: {name: \"😀 x\", description: d}\n", encoding="utf-8"
+        + 'tools:\n  t: {name: "😀 x", description: d}\n',
+        encoding="utf-8",
     )
     proc = run("--check", "--format", "json", str(pack))
     assert proc.returncode == 1
     doc = json.loads(proc.stdout)
     assert set(doc) == {"files", "summary"}
-    assert doc["summary"] == {"files": 1, "errors": 1, "warnings": 0, "information": 0,
-                              "hints": 0}
+    assert doc["summary"] == {"files": 1, "errors": 1, "warnings": 0, "information": 0, "hints": 0}
     (entry,) = doc["files"]
     assert entry["path"] == str(pack)
     (diag,) = entry["diagnostics"]
@@ -84,11 +89,13 @@ def test_json_related_locations(tmp_path: Path) -> None:
     doc = json.loads(run("--check", "--format", "json", str(pack)).stdout)
     diags = [d for d in doc["files"][0]["diagnostics"] if d["code"] == "PP005"]
     assert len(diags) == 2
-    assert diags[1]["related"] == [{
-        "path": str(pack),
-        "range": {"start": {"line": 7, "character": 2}, "end": {"line": 7, "character": 3}},
-        "message": "`t` first defined here",
-    }]
+    assert diags[1]["related"] == [
+        {
+            "path": str(pack),
+            "range": {"start": {"line": 7, "character": 2}, "end": {"line": 7, "character": 3}},
+            "message": "`t` first defined here",
+        }
+    ]
 
 
 def test_warnings_pass_unless_strict(tmp_path: Path) -> None:
@@ -140,22 +147,37 @@ def test_directory_discovery(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "promptpack.yml").write_text(GOOD, encoding="utf-8")
     (tmp_path / "sub" / "b.pack.json").write_text(
-        json.dumps({"id": "b", "name": "B", "version": "1.0.0",
-                    "template_engine": {"version": "v1", "syntax": "{{variable}}"},
-                    "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0",
-                                      "system_template": "Hi"}}}), encoding="utf-8")
+        json.dumps(
+            {
+                "id": "b",
+                "name": "B",
+                "version": "1.0.0",
+                "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+                "prompts": {
+                    "p": {"id": "p", "name": "P", "version": "1.0.0", "system_template": "Hi"}
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
     (tmp_path / "sub" / "sniffed.yaml").write_text(GOOD, encoding="utf-8")
     (tmp_path / "sub" / "schema-only.json").write_text(
         '{"$schema": "https://promptpack.org/schema/latest/promptpack.schema.json"}',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "other.yaml").write_text("kind: Deployment\nspec: {}\n", encoding="utf-8")
     (tmp_path / "readme.txt").write_text(GOOD, encoding="utf-8")
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "x.promptpack.yaml").write_text("broken: [", encoding="utf-8")
     doc = json.loads(run("--check", "--format", "json", str(tmp_path)).stdout)
     names = sorted(Path(f["path"]).name for f in doc["files"])
-    assert names == ["a.promptpack.yaml", "b.pack.json", "promptpack.yml", "schema-only.json",
-                     "sniffed.yaml"]
+    assert names == [
+        "a.promptpack.yaml",
+        "b.pack.json",
+        "promptpack.yml",
+        "schema-only.json",
+        "sniffed.yaml",
+    ]
     assert doc["summary"]["files"] == 5
 
 

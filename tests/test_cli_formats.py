@@ -31,12 +31,16 @@ GOOD = MINIMAL_PACK
 SCHEMA_ONLY = ("--select", "PP0,PP1")
 
 
-def run(*args: str, cwd: Path | None = None, stdin: bytes | None = None
-        ) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path | None = None, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(
         [sys.executable, "-m", "pack_lsp", *args],
-        capture_output=True, cwd=cwd, input=stdin if stdin is not None else b"",
-        timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        capture_output=True,
+        cwd=cwd,
+        input=stdin if stdin is not None else b"",
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     return subprocess.CompletedProcess(
         proc.args, proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
@@ -63,9 +67,11 @@ def test_sarif_is_schema_valid_with_code_point_regions(
     tmp_path: Path, sarif_validator: Any
 ) -> None:
     # Line 9: the emoji is one code point, so the quoted name ends at column 25 (1-based).
-    write(tmp_path / "packs" / "a.promptpack.yaml",
-          GOOD + "tools:\n  t: {name: t, description: e}\n"
-          "  t: {name: \"😀 bad name\", description: d}\n")
+    write(
+        tmp_path / "packs" / "a.promptpack.yaml",
+        GOOD + "tools:\n  t: {name: t, description: e}\n"
+        '  t: {name: "😀 bad name", description: d}\n',
+    )
     write(tmp_path / "packs" / "clean.promptpack.yaml", GOOD)
     proc = run("--check", "--format", "sarif", *SCHEMA_ONLY, "packs", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
@@ -94,17 +100,30 @@ def test_sarif_is_schema_valid_with_code_point_regions(
     assert bad_name["level"] == "error"
     (loc,) = bad_name["locations"]
     assert loc["physicalLocation"]["artifactLocation"] == {
-        "uri": "packs/a.promptpack.yaml", "uriBaseId": "%SRCROOT%"}
+        "uri": "packs/a.promptpack.yaml",
+        "uriBaseId": "%SRCROOT%",
+    }
     assert loc["physicalLocation"]["region"] == {
-        "startLine": 9, "startColumn": 13, "endLine": 9, "endColumn": 25}
+        "startLine": 9,
+        "startColumn": 13,
+        "endLine": 9,
+        "endColumn": 25,
+    }
 
-    second = next(r for r in by_code["PP005"] if r["locations"][0]["physicalLocation"][
-        "region"]["startLine"] == 9)
+    second = next(
+        r
+        for r in by_code["PP005"]
+        if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 9
+    )
     (related,) = second["relatedLocations"]
     assert related["id"] == 1
     assert related["message"]["text"] == "`t` first defined here"
     assert related["physicalLocation"]["region"] == {
-        "startLine": 8, "startColumn": 3, "endLine": 8, "endColumn": 4}
+        "startLine": 8,
+        "startColumn": 3,
+        "endLine": 8,
+        "endColumn": 4,
+    }
     assert related["physicalLocation"]["artifactLocation"]["uri"] == "packs/a.promptpack.yaml"
 
 
@@ -128,8 +147,16 @@ def test_sarif_rules_describe_every_code(tmp_path: Path, sarif_validator: Any) -
 
 def test_sarif_levels_follow_the_effective_severity(tmp_path: Path) -> None:
     write(tmp_path / "a.promptpack.yaml", GOOD + "agent: {}\nzzz: 1\n")
-    proc = run("--check", "--format", "sarif", *SCHEMA_ONLY, "--severity", "PP102=hint",
-               "a.promptpack.yaml", cwd=tmp_path)
+    proc = run(
+        "--check",
+        "--format",
+        "sarif",
+        *SCHEMA_ONLY,
+        "--severity",
+        "PP102=hint",
+        "a.promptpack.yaml",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0
     results = json.loads(proc.stdout)["runs"][0]["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [("PP102", "note"), ("PP102", "note")]
@@ -165,11 +192,22 @@ def test_first_sentence() -> None:
 
 
 def test_github_lines_are_exact(tmp_path: Path) -> None:
-    write(tmp_path / "packs" / "a,b:c.promptpack.yaml",
-          GOOD + '"100%\\nsure, yes:": 1\nagent: {}  # pack-lsp: ignore[PP102, PP101]\n'
-          "zz: [a,\n  b]\n")
-    proc = run("--check", "--format", "github", "--select", "PP1,PP8", "--severity",
-               "PP103=warning", "packs", cwd=tmp_path)
+    write(
+        tmp_path / "packs" / "a,b:c.promptpack.yaml",
+        GOOD + '"100%\\nsure, yes:": 1\nagent: {}  # pack-lsp: ignore[PP102, PP101]\n'
+        "zz: [a,\n  b]\n",
+    )
+    proc = run(
+        "--check",
+        "--format",
+        "github",
+        "--select",
+        "PP1,PP8",
+        "--severity",
+        "PP103=warning",
+        "packs",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == ""
     file = "packs/a%2Cb%3Ac.promptpack.yaml"
@@ -184,11 +222,23 @@ def test_github_lines_are_exact(tmp_path: Path) -> None:
 
 
 def test_github_multi_line_range_and_warning(tmp_path: Path) -> None:
-    write(tmp_path / "a.promptpack.yaml",
-          GOOD.replace("  support: {id: support, name: Support, version: 1.0.0, "
-                       "system_template: Hi}", "  support: [a,\n    b]"))
-    proc = run("--check", "--format", "github", *SCHEMA_ONLY, "--severity", "PP103=warning",
-               str(tmp_path / "a.promptpack.yaml"), cwd=tmp_path)
+    write(
+        tmp_path / "a.promptpack.yaml",
+        GOOD.replace(
+            "  support: {id: support, name: Support, version: 1.0.0, system_template: Hi}",
+            "  support: [a,\n    b]",
+        ),
+    )
+    proc = run(
+        "--check",
+        "--format",
+        "github",
+        *SCHEMA_ONLY,
+        "--severity",
+        "PP103=warning",
+        str(tmp_path / "a.promptpack.yaml"),
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0
     assert proc.stdout == (
         "::warning file=a.promptpack.yaml,line=6,endLine=7,title=PP103::"
@@ -219,30 +269,55 @@ UNKNOWN_KEYS = GOOD + "agent: {}\nprompts2: 1\n"
 
 
 def test_select_ignore_and_severity(tmp_path: Path) -> None:
-    pack = write(tmp_path / "a.promptpack.yaml",
-                 UNKNOWN_KEYS.replace("version: 1.0.0\n", "", 1))
+    pack = write(tmp_path / "a.promptpack.yaml", UNKNOWN_KEYS.replace("version: 1.0.0\n", "", 1))
     assert codes(run("--check", *SCHEMA_ONLY, str(pack))) == ["PP101", "PP102", "PP102"]
     assert codes(run("--check", "--select", "PP101", str(pack))) == ["PP101"]
     assert codes(run("--check", "--select", "pp101", "--select", "PP102", str(pack))) == [
-        "PP101", "PP102", "PP102"]
+        "PP101",
+        "PP102",
+        "PP102",
+    ]
     assert codes(run("--check", *SCHEMA_ONLY, "--ignore", "PP102", str(pack))) == ["PP101"]
-    proc = run("--check", *SCHEMA_ONLY, "--severity", "PP101=warning", "--severity",
-               "PP102=info", str(pack))
+    proc = run(
+        "--check",
+        *SCHEMA_ONLY,
+        "--severity",
+        "PP101=warning",
+        "--severity",
+        "PP102=info",
+        str(pack),
+    )
     assert [line.split()[1] for line in proc.stdout.splitlines()] == [
-        "warning", "information", "information"]
+        "warning",
+        "information",
+        "information",
+    ]
     assert proc.returncode == 0
-    assert run("--check", *SCHEMA_ONLY, "--strict", "--severity", "PP101=warning",
-               "--severity", "PP102=info", str(pack)).returncode == 1
+    assert (
+        run(
+            "--check",
+            *SCHEMA_ONLY,
+            "--strict",
+            "--severity",
+            "PP101=warning",
+            "--severity",
+            "PP102=info",
+            str(pack),
+        ).returncode
+        == 1
+    )
 
 
 def test_command_line_takes_precedence_over_configuration(tmp_path: Path) -> None:
-    write(tmp_path / ".pack-lsp.toml",
-          'select = ["PP0", "PP1"]\nignore = ["PP102"]\n[severity]\nPP101 = "hint"\n')
-    pack = write(tmp_path / "a.promptpack.yaml",
-                 UNKNOWN_KEYS.replace("version: 1.0.0\n", "", 1))
+    write(
+        tmp_path / ".pack-lsp.toml",
+        'select = ["PP0", "PP1"]\nignore = ["PP102"]\n[severity]\nPP101 = "hint"\n',
+    )
+    pack = write(tmp_path / "a.promptpack.yaml", UNKNOWN_KEYS.replace("version: 1.0.0\n", "", 1))
     proc = run("--check", str(pack))
     assert proc.stdout.splitlines() == [
-        f"{pack}:1:1: hint PP101 Missing required property `version` in the pack"]
+        f"{pack}:1:1: hint PP101 Missing required property `version` in the pack"
+    ]
     # --select replaces the configured select and ignore lists...
     assert codes(run("--check", "--select", "PP102", str(pack))) == ["PP102", "PP102"]
     # ...--ignore adds to them, and --severity overrides the configured level.
@@ -265,8 +340,7 @@ def test_command_line_takes_precedence_over_configuration(tmp_path: Path) -> Non
         (("--format", "xml"), "invalid choice"),
     ],
 )
-def test_bad_flags_are_usage_errors(tmp_path: Path, args: tuple[str, ...], message: str
-                                    ) -> None:
+def test_bad_flags_are_usage_errors(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     pack = write(tmp_path / "a.promptpack.yaml", GOOD)
     proc = run("--check", *args, str(pack))
     assert proc.returncode == 2
@@ -284,17 +358,24 @@ def test_exclude_applies_to_directory_scans(tmp_path: Path) -> None:
         doc = json.loads(run("--check", "--format", "json", *args, cwd=tmp_path).stdout)
         return sorted(Path(f["path"]).as_posix() for f in doc["files"])
 
-    assert names(".") == ["keep/a.promptpack.yaml", "keep/c.draft.promptpack.yaml",
-                          "keep/d.promptpack.yaml", "vendor/b.promptpack.yaml"]
+    assert names(".") == [
+        "keep/a.promptpack.yaml",
+        "keep/c.draft.promptpack.yaml",
+        "keep/d.promptpack.yaml",
+        "vendor/b.promptpack.yaml",
+    ]
     assert names("--exclude", "vendor", "--exclude", "*.draft.*", ".") == [
-        "keep/a.promptpack.yaml", "keep/d.promptpack.yaml"]
+        "keep/a.promptpack.yaml",
+        "keep/d.promptpack.yaml",
+    ]
     # Added to the configured exclude list.
     write(tmp_path / ".pack-lsp.toml", 'exclude = ["d.promptpack.yaml"]\n')
     assert names("--exclude", "vendor", ".") == [
-        "keep/a.promptpack.yaml", "keep/c.draft.promptpack.yaml"]
+        "keep/a.promptpack.yaml",
+        "keep/c.draft.promptpack.yaml",
+    ]
     # A file named explicitly is always checked.
-    assert names("--exclude", "vendor", "vendor/b.promptpack.yaml") == [
-        "vendor/b.promptpack.yaml"]
+    assert names("--exclude", "vendor", "vendor/b.promptpack.yaml") == ["vendor/b.promptpack.yaml"]
 
 
 # --------------------------------------------------------------------------- stdin
@@ -303,14 +384,20 @@ def test_exclude_applies_to_directory_scans(tmp_path: Path) -> None:
 def test_stdin_with_a_file_name(tmp_path: Path) -> None:
     write(tmp_path / "sub" / ".pack-lsp.toml", '[severity]\nPP102 = "warning"\n')
     text = UNKNOWN_KEYS.encode("utf-8")
-    proc = run("--check", *SCHEMA_ONLY, "-", "--stdin-filename", "sub/x.promptpack.yaml",
-               cwd=tmp_path, stdin=text)
+    proc = run(
+        "--check",
+        *SCHEMA_ONLY,
+        "-",
+        "--stdin-filename",
+        "sub/x.promptpack.yaml",
+        cwd=tmp_path,
+        stdin=text,
+    )
     # The name is used in the output and to find sub/.pack-lsp.toml.
     assert proc.stdout.splitlines() == [
         "sub/x.promptpack.yaml:7:1: warning PP102 Unknown property `agent` in the pack root; "
         "did you mean `agents`?",
-        "sub/x.promptpack.yaml:8:1: warning PP102 Unknown property `prompts2` in the pack "
-        "root",
+        "sub/x.promptpack.yaml:8:1: warning PP102 Unknown property `prompts2` in the pack root",
     ]
     assert proc.returncode == 0
 
@@ -319,36 +406,56 @@ def test_stdin_without_a_name(tmp_path: Path) -> None:
     proc = run("--check", *SCHEMA_ONLY, "-", cwd=tmp_path, stdin=b"id: demo\n")
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[0] == (
-        "<stdin>:1:1: error PP101 Missing required property `name` in the pack")
+        "<stdin>:1:1: error PP101 Missing required property `name` in the pack"
+    )
     assert proc.stderr == "Checked 1 file: 4 errors, 0 warnings, 0 information, 0 hints\n"
 
 
 def test_stdin_name_decides_the_kind_of_file(tmp_path: Path) -> None:
     text = b'{"id": "demo"}  # pack-lsp: ignore[PP101]\n'
-    as_yaml = run("--check", "-", "--stdin-filename", "a.promptpack.yaml", cwd=tmp_path,
-                  stdin=text)
-    as_json = run("--check", "-", "--stdin-filename", "a.pack.json", cwd=tmp_path,
-                  stdin=text)
+    as_yaml = run("--check", "-", "--stdin-filename", "a.promptpack.yaml", cwd=tmp_path, stdin=text)
+    as_json = run("--check", "-", "--stdin-filename", "a.pack.json", cwd=tmp_path, stdin=text)
     assert "PP101" not in codes(as_yaml)
     assert codes(as_json).count("PP101") == 4  # comments are not read in JSON
 
 
 def test_stdin_sarif_and_github_use_the_name(tmp_path: Path) -> None:
     text = (GOOD + "agent: {}\n").encode("utf-8")
-    github = run("--check", "--format", "github", *SCHEMA_ONLY, "-", "--stdin-filename",
-                 "packs/p.promptpack.yaml", cwd=tmp_path, stdin=text)
+    github = run(
+        "--check",
+        "--format",
+        "github",
+        *SCHEMA_ONLY,
+        "-",
+        "--stdin-filename",
+        "packs/p.promptpack.yaml",
+        cwd=tmp_path,
+        stdin=text,
+    )
     assert github.stdout.startswith("::error file=packs/p.promptpack.yaml,line=7,col=1,")
-    sarif = run("--check", "--format", "sarif", *SCHEMA_ONLY, "-", "--stdin-filename",
-                "packs/p.promptpack.yaml", cwd=tmp_path, stdin=text)
+    sarif = run(
+        "--check",
+        "--format",
+        "sarif",
+        *SCHEMA_ONLY,
+        "-",
+        "--stdin-filename",
+        "packs/p.promptpack.yaml",
+        cwd=tmp_path,
+        stdin=text,
+    )
     (result,) = json.loads(sarif.stdout)["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
-        "uri": "packs/p.promptpack.yaml", "uriBaseId": "%SRCROOT%"}
+        "uri": "packs/p.promptpack.yaml",
+        "uriBaseId": "%SRCROOT%",
+    }
 
 
 def test_stdin_and_files_together(tmp_path: Path) -> None:
     pack = write(tmp_path / "a.promptpack.yaml", GOOD)
-    proc = run("--check", "--format", "json", str(pack), "-", "-", cwd=tmp_path,
-               stdin=GOOD.encode("utf-8"))
+    proc = run(
+        "--check", "--format", "json", str(pack), "-", "-", cwd=tmp_path, stdin=GOOD.encode("utf-8")
+    )
     doc = json.loads(proc.stdout)
     assert [f["path"] for f in doc["files"]] == [str(pack), "<stdin>"]
     assert proc.returncode == 0
@@ -365,8 +472,10 @@ def test_stdin_bad_bytes(tmp_path: Path) -> None:
 
 def test_summary_line_ends_text_output_on_stderr(tmp_path: Path) -> None:
     write(tmp_path / "a.promptpack.yaml", GOOD)
-    write(tmp_path / "b.promptpack.yaml",
-          GOOD + "agent: {}\nzz: 1  # pack-lsp: ignore[PP102, PP101]\n")
+    write(
+        tmp_path / "b.promptpack.yaml",
+        GOOD + "agent: {}\nzz: 1  # pack-lsp: ignore[PP102, PP101]\n",
+    )
     proc = run("--check", ".", cwd=tmp_path)
     assert proc.returncode == 1
     # stdout: exactly one line per diagnostic, unchanged.
@@ -380,12 +489,19 @@ def test_summary_line_ends_text_output_on_stderr(tmp_path: Path) -> None:
 
 
 def test_summary_counts_every_severity(tmp_path: Path) -> None:
-    pack = write(tmp_path / "a.promptpack.yaml",
-                 UNKNOWN_KEYS.replace("version: 1.0.0\n", "", 1) + "x1: 1\n")
-    proc = run("--check", *SCHEMA_ONLY, "--severity", "PP101=warning", "--severity",
-               "PP102=info", str(pack))
-    assert proc.stderr.endswith("Checked 1 file: 0 errors, 1 warning, 3 information, "
-                                "0 hints\n")
+    pack = write(
+        tmp_path / "a.promptpack.yaml", UNKNOWN_KEYS.replace("version: 1.0.0\n", "", 1) + "x1: 1\n"
+    )
+    proc = run(
+        "--check",
+        *SCHEMA_ONLY,
+        "--severity",
+        "PP101=warning",
+        "--severity",
+        "PP102=info",
+        str(pack),
+    )
+    assert proc.stderr.endswith("Checked 1 file: 0 errors, 1 warning, 3 information, 0 hints\n")
 
 
 def test_summary_only_for_text(tmp_path: Path) -> None:
@@ -407,6 +523,7 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert run("--check", *warn, str(bad)).returncode == 0
     assert run("--check", *warn, "--strict", str(bad)).returncode == 1
     assert run("--check", "--ignore", "PP102", str(bad)).returncode == 0
-    suppressed = write(tmp_path / "s.promptpack.yaml",
-                       GOOD + "agent: {}  # pack-lsp: ignore[PP102]\n")
+    suppressed = write(
+        tmp_path / "s.promptpack.yaml", GOOD + "agent: {}  # pack-lsp: ignore[PP102]\n"
+    )
     assert run("--check", str(suppressed)).returncode == 0

@@ -35,25 +35,35 @@ def fix_titled(fixes: list[Fix], title: str) -> Fix:
 
 
 GOLDEN_FIXES = [
-    ("tools/undefined-tool.yaml", "PP301", "`refund_everything`",
-     "Create a definition for tool `refund_everything`"),
+    (
+        "tools/undefined-tool.yaml",
+        "PP301",
+        "`refund_everything`",
+        "Create a definition for tool `refund_everything`",
+    ),
     ("tools/undefined-tool.yaml", "PP301", "`lookup_ordr`", "Replace with `lookup_order`"),
     ("tools/undefined-tool.yaml", "PP301", "Tool `search`", "Replace with `web_search`"),
-    ("agents/non-member-prompt.yaml", "PP205", "prompt `router`",
-     "Add `shipping` to `agents.members`"),
+    (
+        "agents/non-member-prompt.yaml",
+        "PP205",
+        "prompt `router`",
+        "Add `shipping` to `agents.members`",
+    ),
     ("agents/entry-not-member.yaml", "PP202", "`router`", "Add `router` to `agents.members`"),
     ("agents/modes.yaml", "PP206", "`text` in", "Change to `text/plain`"),
     ("agents/modes.yaml", "PP206", "`JSON`", "Change to `application/json`"),
     ("other/prompt-ids.yaml", "PP601", "`billing`", "Change to `billing`"),
     ("tools/name-differs-from-key.yaml", "PP303", "`web_search`", "Change to `web_search`"),
     ("schema/unknown-property.yaml", "PP102", "`agent`", "Replace with `agents`"),
-    ("schema/unknown-property.yaml", "PP102", "`system_templat`",
-     "Replace with `system_template`"),
-    ("templates/variables.yaml", "PP502", "`tier`",
-     "Declare variable `tier` in prompt `support`"),
+    ("schema/unknown-property.yaml", "PP102", "`system_templat`", "Replace with `system_template`"),
+    ("templates/variables.yaml", "PP502", "`tier`", "Declare variable `tier` in prompt `support`"),
     ("templates/variables.yaml", "PP502", "`custmer_id`", "Replace with `customer_id`"),
-    ("templates/escapes-and-emoji.yaml", "PP502", "`customer`",
-     "Declare variable `customer` in prompt `support`"),
+    (
+        "templates/escapes-and-emoji.yaml",
+        "PP502",
+        "`customer`",
+        "Declare variable `customer` in prompt `support`",
+    ),
     ("templates/escapes-and-emoji.yaml", "PP502", "`usr`", "Replace with `user`"),
     ("templates/crlf-block.yaml", "PP502", "`nme`", "Replace with `name`"),
     ("templates/crlf-block.yaml", "PP502", "`nme`", "Declare variable `nme` in prompt `support`"),
@@ -65,8 +75,11 @@ GOLDEN_FIXES = [
 ]
 
 
-@pytest.mark.parametrize(("case", "code", "needle", "title"), GOLDEN_FIXES,
-                         ids=[f"{c}:{t}" for c, _, _, t in GOLDEN_FIXES])
+@pytest.mark.parametrize(
+    ("case", "code", "needle", "title"),
+    GOLDEN_FIXES,
+    ids=[f"{c}:{t}" for c, _, _, t in GOLDEN_FIXES],
+)
 def test_quick_fix_on_golden_case(case: str, code: str, needle: str, title: str) -> None:
     path = GOLDEN / case
     before = run_case(path)
@@ -75,11 +88,12 @@ def test_quick_fix_on_golden_case(case: str, code: str, needle: str, title: str)
     text = apply_edits(before.text, fix.edits)
     after = reanalyse(path, text)
     assert not after.syntax_error, text
-    assert not [d for d in after.diagnostics if d.code == code and d.message == diag.message], (
-        text)
+    assert not [d for d in after.diagnostics if d.code == code and d.message == diag.message], text
     # The fix introduces no new kind of problem.
     assert {d.code for d in after.diagnostics} <= {d.code for d in before.diagnostics}, (
-        text, after.diagnostics)
+        text,
+        after.diagnostics,
+    )
 
 
 def test_quick_fix_ordering_and_preference() -> None:
@@ -87,7 +101,9 @@ def test_quick_fix_ordering_and_preference() -> None:
     diag = find(before, "PP301", "`lookup_ordr`")
     fixes = quick_fixes(before, diag)
     assert [f.title for f in fixes] == [
-        "Create a definition for tool `lookup_ordr`", "Replace with `lookup_order`"]
+        "Create a definition for tool `lookup_ordr`",
+        "Replace with `lookup_order`",
+    ]
     assert [f.preferred for f in fixes] == [False, True]
     # Namespaced names get no "create" fix.
     diag = find(before, "PP301", "`mcp__crm`")
@@ -143,7 +159,8 @@ def test_create_tool_adds_a_tools_section_with_the_file_indentation() -> None:
         "        description: Describe when the model should call lookup\n"
         "        parameters:\n"
         "            type: object\n"
-        "            properties: {}\n"), out
+        "            properties: {}\n"
+    ), out
     assert [d.code for d in after.diagnostics if d.code.startswith("PP1")] == []
 
 
@@ -153,7 +170,8 @@ def test_create_tool_in_a_flow_tools_mapping() -> None:
     assert out.endswith(
         "tools: {other: {name: other, description: Other}, lookup: {name: lookup, description: "
         "Describe when the model should call lookup, parameters: {type: object, "
-        "properties: {}}}}\n")
+        "properties: {}}}}\n"
+    )
 
 
 def test_create_tool_with_an_empty_tools_key() -> None:
@@ -165,10 +183,19 @@ def test_create_tool_with_an_empty_tools_key() -> None:
 
 def test_create_tool_in_json() -> None:
     data = {
-        "id": "demo", "name": "Demo", "version": "1.0.0",
+        "id": "demo",
+        "name": "Demo",
+        "version": "1.0.0",
         "template_engine": {"version": "v1", "syntax": "{{variable}}"},
-        "prompts": {"support": {"id": "support", "name": "Support", "version": "1.0.0",
-                                "system_template": "Hi", "tools": ["lookup"]}},
+        "prompts": {
+            "support": {
+                "id": "support",
+                "name": "Support",
+                "version": "1.0.0",
+                "system_template": "Hi",
+                "tools": ["lookup"],
+            }
+        },
         "tools": {"other": {"name": "other", "description": "Other"}},
     }
     text = json.dumps(data, indent=2) + "\n"
@@ -180,8 +207,7 @@ def test_create_tool_in_json() -> None:
     del data["tools"]
     text = json.dumps(data, indent=2) + "\n"
     out, _ = apply_first(text, "PP301", "Create a definition for tool `lookup`")
-    assert json.loads(out)["tools"]["lookup"]["parameters"] == {
-        "type": "object", "properties": {}}
+    assert json.loads(out)["tools"]["lookup"]["parameters"] == {"type": "object", "properties": {}}
 
 
 def test_crlf_is_kept() -> None:
@@ -191,11 +217,15 @@ def test_crlf_is_kept() -> None:
 
 
 def test_add_member_to_a_block_and_a_flow_mapping() -> None:
-    base = (PACK.replace("tools: [lookup]", "tools: [helper]")
-            + "    helper: {id: helper, name: Helper, version: 1.0.0, description: Helps,"
-              " system_template: Hi}\n")
-    block = base + "agents:\n    entry: support\n    members:\n        support:\n" \
-                   "            description: Front\n"
+    base = (
+        PACK.replace("tools: [lookup]", "tools: [helper]")
+        + "    helper: {id: helper, name: Helper, version: 1.0.0, description: Helps,"
+        " system_template: Hi}\n"
+    )
+    block = (
+        base + "agents:\n    entry: support\n    members:\n        support:\n"
+        "            description: Front\n"
+    )
     out, _ = apply_first(block, "PP205", "Add `helper` to `agents.members`")
     assert out.endswith("            description: Front\n        helper: {}\n")
     flow = base + "agents: {entry: support, members: {support: {description: Front}}}\n"
@@ -205,41 +235,54 @@ def test_add_member_to_a_block_and_a_flow_mapping() -> None:
 
 def test_declare_variable_adds_a_variables_list() -> None:
     out, _ = apply_first(PACK, "PP502", "Declare variable `customer` in prompt `support`")
-    assert ("        tools: [lookup]   # the order tool\n"
-            "        variables:\n"
-            "            - name: customer\n"
-            "              type: string\n"
-            "              required: true\n") in out
+    assert (
+        "        tools: [lookup]   # the order tool\n"
+        "        variables:\n"
+        "            - name: customer\n"
+        "              type: string\n"
+        "              required: true\n"
+    ) in out
 
 
 def test_declare_variable_appends_to_block_and_flow_lists() -> None:
     block = PACK.replace("Hi {{customer}}", "Hi {{customer}} from {{company}}").replace(
-        "        tools:", "        variables:\n        - name: company\n"
-                         "          type: string\n          required: true\n        tools:")
+        "        tools:",
+        "        variables:\n        - name: company\n"
+        "          type: string\n          required: true\n        tools:",
+    )
     out, _ = apply_first(block, "PP502", "Declare variable `customer` in prompt `support`")
-    assert ("        - name: company\n          type: string\n          required: true\n"
-            "        - name: customer\n          type: string\n          required: true\n"
-            "        tools:") in out
+    assert (
+        "        - name: company\n          type: string\n          required: true\n"
+        "        - name: customer\n          type: string\n          required: true\n"
+        "        tools:"
+    ) in out
     flow = PACK.replace("Hi {{customer}}", "Hi {{customer}} from {{company}}").replace(
-        "        tools:", "        variables: [{name: company, type: string, required: true}]\n"
-                         "        tools:")
+        "        tools:",
+        "        variables: [{name: company, type: string, required: true}]\n        tools:",
+    )
     out, _ = apply_first(flow, "PP502", "Declare variable `customer` in prompt `support`")
-    assert ("variables: [{name: company, type: string, required: true}, "
-            "{name: customer, type: string, required: true}]") in out
+    assert (
+        "variables: [{name: company, type: string, required: true}, "
+        "{name: customer, type: string, required: true}]"
+    ) in out
 
 
 def test_placeholder_suggestion_replaces_only_the_name() -> None:
     text = PACK.replace("Hi {{customer}}", "Hi {{custome}}").replace(
-        "        tools:", "        variables:\n          - {name: customer, type: string, "
-                         "required: true}\n        tools:")
+        "        tools:",
+        "        variables:\n          - {name: customer, type: string, "
+        "required: true}\n        tools:",
+    )
     out, _ = apply_first(text, "PP502", "Replace with `customer`")
     assert "Hi {{customer}}\n" in out
 
 
 def test_add_member_to_an_empty_flow_mapping() -> None:
-    base = (PACK.replace("tools: [lookup]", "tools: [helper]")
-            + "    helper: {id: helper, name: Helper, version: 1.0.0, description: Helps,"
-              " system_template: Hi}\n")
+    base = (
+        PACK.replace("tools: [lookup]", "tools: [helper]")
+        + "    helper: {id: helper, name: Helper, version: 1.0.0, description: Helps,"
+        " system_template: Hi}\n"
+    )
     text = base + "agents:\n    entry: support\n    members: {}\n"
     before = analysis_of(text)
     diag = next(d for d in before.diagnostics if d.code == "PP205")

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "lsp"))
-
 from packs import PACK
 
 from pack_lsp.core.analysis import analyze
@@ -22,31 +16,44 @@ def labels(text: str) -> list[str]:
     return [c.label for c in complete(analysis, offset)]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    (PACK.replace("      - lookup_order\n", "      - lookup_order\n      - |\n"), ["refund"]),
-    (PACK.replace("tools: [refund]", "tools: [refund, |]"), ["lookup_order"]),
-    (PACK.replace("    description: Routes each request\n",
-                  "    description: Routes each request\n    tool_policy:\n"
-                  "      tool_choice: |\n"), ["auto", "required", "none"]),
-    (PACK.replace('"Héllo 😀 {{user_name}}', '"Héllo 😀 {{|'),
-     ["user_name", "fragments.greeting"]),
-    (PACK.replace("{{fragments.greeting}}", "{{fragments.gr|}}"), ["fragments.greeting"]),
-    (PACK + "agents:\n  entry: triage\n  members:\n    triage: {}\n    |\n", ["billing"]),
-    (PACK + "agents:\n  entry: |\n  members:\n    billing: {}\n", ["billing"]),
-    (PACK + "workflow:\n  entry: |\n  states:\n    a: {}\n    b: {}\n", ["a", "b"]),
-    (PACK + "workflow:\n  states:\n    a:\n      prompt_task: |\n", ["triage", "billing"]),
-    (PACK + "workflow:\n  states:\n    a:\n      on_max_visits: |\n", ["a"]),
-    (PACK + "workflow:\n  states:\n    a:\n      artifacts:\n        out:\n          mode: |\n",
-     ["replace", "append"]),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (PACK.replace("      - lookup_order\n", "      - lookup_order\n      - |\n"), ["refund"]),
+        (PACK.replace("tools: [refund]", "tools: [refund, |]"), ["lookup_order"]),
+        (
+            PACK.replace(
+                "    description: Routes each request\n",
+                "    description: Routes each request\n    tool_policy:\n      tool_choice: |\n",
+            ),
+            ["auto", "required", "none"],
+        ),
+        (
+            PACK.replace('"Héllo 😀 {{user_name}}', '"Héllo 😀 {{|'),
+            ["user_name", "fragments.greeting"],
+        ),
+        (PACK.replace("{{fragments.greeting}}", "{{fragments.gr|}}"), ["fragments.greeting"]),
+        (PACK + "agents:\n  entry: triage\n  members:\n    triage: {}\n    |\n", ["billing"]),
+        (PACK + "agents:\n  entry: |\n  members:\n    billing: {}\n", ["billing"]),
+        (PACK + "workflow:\n  entry: |\n  states:\n    a: {}\n    b: {}\n", ["a", "b"]),
+        (PACK + "workflow:\n  states:\n    a:\n      prompt_task: |\n", ["triage", "billing"]),
+        (PACK + "workflow:\n  states:\n    a:\n      on_max_visits: |\n", ["a"]),
+        (
+            PACK
+            + "workflow:\n  states:\n    a:\n      artifacts:\n        out:\n          mode: |\n",
+            ["replace", "append"],
+        ),
+    ],
+)
 def test_contexts(text: str, expected: list[str]) -> None:
     assert labels(text) == expected
 
 
 def test_schema_keys_skip_present_ones_and_carry_descriptions() -> None:
-    text = PACK.replace("    variables:\n      - name: user_name\n        type: string\n",
-                        "    variables:\n      - name: user_name\n        |\n"
-                        "        type: string\n")
+    text = PACK.replace(
+        "    variables:\n      - name: user_name\n        type: string\n",
+        "    variables:\n      - name: user_name\n        |\n        type: string\n",
+    )
     offset = text.index("|")
     analysis = analyze(text.replace("|", "", 1), kind="promptpack")
     items = {c.label: c for c in complete(analysis, offset)}
@@ -55,19 +62,24 @@ def test_schema_keys_skip_present_ones_and_carry_descriptions() -> None:
 
 
 def test_mid_edit_key_without_colon() -> None:
-    got = labels(PACK.replace("    description: Handles invoices\n",
-                              "    description: Handles invoices\n    tool_p|\n"))
+    got = labels(
+        PACK.replace(
+            "    description: Handles invoices\n",
+            "    description: Handles invoices\n    tool_p|\n",
+        )
+    )
     assert "tool_policy" in got and "description" not in got
 
 
 def test_json_flow_contexts() -> None:
-    text = ('{"id": "x", "name": "X", "version": "1.0.0", "template_engine": {"version": '
-            '"v1", "syntax": "{{variable}}"}, "tools": {"t1": {"name": "t1", "description": '
-            '"T"}}, "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0", '
-            '"system_template": "Hi {{|}}", "variables": [{"name": "who"}], "tools": []}}}')
+    text = (
+        '{"id": "x", "name": "X", "version": "1.0.0", "template_engine": {"version": '
+        '"v1", "syntax": "{{variable}}"}, "tools": {"t1": {"name": "t1", "description": '
+        '"T"}}, "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0", '
+        '"system_template": "Hi {{|}}", "variables": [{"name": "who"}], "tools": []}}}'
+    )
     assert labels(text) == ["who"]
-    assert labels(text.replace("Hi {{|}}", "Hi").replace('"tools": []', '"tools": ["|"]')) \
-        == ["t1"]
+    assert labels(text.replace("Hi {{|}}", "Hi").replace('"tools": []', '"tools": ["|"]')) == ["t1"]
 
 
 def test_snippets_offered_in_maps() -> None:
@@ -82,12 +94,15 @@ def test_snippets_offered_in_maps() -> None:
 
 def test_tool_items_label_kind_and_description() -> None:
     text = PACK.replace("tools: [refund]", "tools: [refund, |]") + (
-        "agents:\n  entry: triage\n  members:\n    triage: {description: Routes}\n")
+        "agents:\n  entry: triage\n  members:\n    triage: {description: Routes}\n"
+    )
     offset = text.index("|")
     items = complete(analyze(text.replace("|", "", 1), kind="promptpack"), offset)
     details = {c.label: (c.kind, c.detail) for c in items}
-    assert details == {"lookup_order": ("tool", "tool: Find an order by its number"),
-                       "triage": ("member", "agent member: Routes")}
+    assert details == {
+        "lookup_order": ("tool", "tool: Find an order by its number"),
+        "triage": ("member", "agent member: Routes"),
+    }
 
 
 def test_garbage_never_crashes() -> None:

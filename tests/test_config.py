@@ -12,8 +12,9 @@ BROKEN = "id: Bad Id\nname: ''\n"
 
 
 def codes(config: Config) -> list[tuple[str, Severity]]:
-    return [(d.code, d.severity) for d in analyze(BROKEN, kind="promptpack",
-                                                  config=config).diagnostics]
+    return [
+        (d.code, d.severity) for d in analyze(BROKEN, kind="promptpack", config=config).diagnostics
+    ]
 
 
 def test_defaults() -> None:
@@ -40,12 +41,15 @@ def test_key_spellings() -> None:
     assert from_mapping({"select": "PP1, PP2"}).select == ("PP1", "PP2")
 
 
-@pytest.mark.parametrize("raw", [
-    {"profile": "nope"},
-    {"severity": {"PP101": "loud"}},
-    {"unknown_option": 1},
-    {"select": 3},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"profile": "nope"},
+        {"severity": {"PP101": "loud"}},
+        {"unknown_option": 1},
+        {"select": 3},
+    ],
+)
 def test_bad_configuration_is_explained(raw: dict[str, object]) -> None:
     with pytest.raises(ConfigError) as info:
         from_mapping(raw, "x.toml")
@@ -54,12 +58,12 @@ def test_bad_configuration_is_explained(raw: dict[str, object]) -> None:
 
 def test_nearest_file_wins(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.pack-lsp]\nignore = ["PP105"]\n', encoding="utf-8")
+        '[tool.pack-lsp]\nignore = ["PP105"]\n', encoding="utf-8"
+    )
     sub = tmp_path / "packs" / "deep"
     sub.mkdir(parents=True)
     assert load_for(sub / "a.yaml").ignore == ("PP105",)
-    (tmp_path / "packs" / ".pack-lsp.toml").write_text('profile = "promptkit"\n',
-                                                       encoding="utf-8")
+    (tmp_path / "packs" / ".pack-lsp.toml").write_text('profile = "promptkit"\n', encoding="utf-8")
     config = load_for(sub / "a.yaml")
     assert config.profile == "promptkit" and config.ignore == ()
     assert config.source is not None and config.source.endswith(".pack-lsp.toml")

@@ -25,9 +25,7 @@ if not CORPUS.is_dir():  # pragma: no cover
 
 LAYERS = Config(select=("PP0", "PP1"))
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
-VALID = sorted(
-    p for p in (CORPUS / "valid").glob("*") if p.suffix in (".json", ".yaml", ".yml")
-)
+VALID = sorted(p for p in (CORPUS / "valid").glob("*") if p.suffix in (".json", ".yaml", ".yml"))
 WITH_ERRORS = [e for e in MANIFEST if e["spec_v1_4_errors"]]
 
 

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "lsp"))
-
 from packs import PACK
 
 from pack_lsp.core.analysis import analyze
@@ -41,7 +36,7 @@ def test_tool_reference() -> None:
     assert "Find an order by its number" in body and "`order_id`: string" in body
     found = hover(ANALYSIS, TEXT.index("- lookup_order") + 3)
     assert found is not None
-    assert TEXT[found.span.start:found.span.end] == "lookup_order"
+    assert TEXT[found.span.start : found.span.end] == "lookup_order"
 
 
 def test_agent_entry_shows_card_skill() -> None:
@@ -62,7 +57,7 @@ def test_placeholders() -> None:
     assert "Hello {{user_name}}!" in at("fragments.greeting}}", 2)
     found = hover(ANALYSIS, TEXT.index("fragments.greeting}}") + 2)
     assert found is not None
-    assert TEXT[found.span.start:found.span.end] == "fragments.greeting"
+    assert TEXT[found.span.start : found.span.end] == "fragments.greeting"
 
 
 def test_nothing_on_plain_values() -> None:

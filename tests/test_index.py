@@ -43,14 +43,13 @@ def test_tool_item_goes_to_the_tool_key(analysis) -> None:  # type: ignore[no-un
 
 
 def test_tool_item_naming_a_member_goes_to_the_prompt(analysis) -> None:  # type: ignore[no-untyped-def]
-    at = offset(TEXT, "billing, \"a2a", delta=2)
+    at = offset(TEXT, 'billing, "a2a', delta=2)
     (target,) = navigation.definition(analysis, at)
-    assert TEXT[target.start:target.end] == "billing"
+    assert TEXT[target.start : target.end] == "billing"
     assert target.start == offset(TEXT, "  billing:\n") + 2
 
 
-def test_a2a_tool_goes_to_the_member_prompt_and_covers_only_the_name(
-        analysis) -> None:  # type: ignore[no-untyped-def]
+def test_a2a_tool_goes_to_the_member_prompt_and_covers_only_the_name(analysis) -> None:  # type: ignore[no-untyped-def]
     at = offset(TEXT, "a2a__tech", delta=6)
     (target,) = navigation.definition(analysis, at)
     assert target.start == offset(TEXT, "  tech:\n") + 2
@@ -67,10 +66,14 @@ def test_references_of_a_prompt_cover_every_place(analysis) -> None:  # type: ig
     lines = sorted({analysis.lines.position(s.start).line for s in refs})
     found = [analysis.lines.line_text(line).strip() for line in lines]
     assert found == [
-        "triage:", "id: triage", "prompt_task: triage", "prompt_task: triage",
-        "entry: triage", "triage:",
+        "triage:",
+        "id: triage",
+        "prompt_task: triage",
+        "prompt_task: triage",
+        "entry: triage",
+        "triage:",
     ]
-    assert all(TEXT[s.start:s.end] == "triage" for s in refs)
+    assert all(TEXT[s.start : s.end] == "triage" for s in refs)
     without = navigation.references(analysis, at, include_declaration=False)
     assert len(without) == len(refs) - 1
 
@@ -119,8 +122,11 @@ def test_quoted_items_point_inside_the_quotes(analysis) -> None:  # type: ignore
 def test_highlights_mark_definitions_as_writes(analysis) -> None:  # type: ignore[no-untyped-def]
     at = offset(TEXT, "  refund:\n") + 2
     marks = navigation.highlights(analysis, at)
-    assert [(TEXT[h.span.start:h.span.end], h.kind.value) for h in marks] == [
-        ("refund", "read"), ("refund", "write"), ("refund", "read")]
+    assert [(TEXT[h.span.start : h.span.end], h.kind.value) for h in marks] == [
+        ("refund", "read"),
+        ("refund", "write"),
+        ("refund", "read"),
+    ]
     assert marks[1].span == Span(at, at + 6)
 
 
@@ -139,12 +145,19 @@ def test_undefined_tool_still_has_references() -> None:
     assert texts(text, navigation.references(analysis, at)) == ["lookup_ordr"]
 
 
-@pytest.mark.parametrize("text", [
-    "", "just a string", "- a\n- b\n", "prompts: [1, 2]", "prompts:\n  a: 3\n",
-    "tools: {x: 1}\nprompts:\n  p:\n    tools: [x, {y: 1}, null]\n",
-    "agents: {entry: [1], members: [a]}\nworkflow: {states: {a: 1}, entry: {}}\n",
-    "prompts:\n  p: {tools: [a\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "just a string",
+        "- a\n- b\n",
+        "prompts: [1, 2]",
+        "prompts:\n  a: 3\n",
+        "tools: {x: 1}\nprompts:\n  p:\n    tools: [x, {y: 1}, null]\n",
+        "agents: {entry: [1], members: [a]}\nworkflow: {states: {a: 1}, entry: {}}\n",
+        "prompts:\n  p: {tools: [a\n",
+    ],
+)
 def test_broken_documents_do_not_crash(text: str) -> None:
     analysis = analysis_of(text)
     for at in range(len(text) + 1):
@@ -162,7 +175,8 @@ def test_variable_placeholder_goes_to_its_declaration(analysis) -> None:  # type
     assert navigation.definition(analysis, at) == [Span(decl, decl + 8)]
     # From the braces too.
     assert navigation.definition(analysis, offset(TEXT, "{{customer}} to", delta=1)) == [
-        Span(decl, decl + 8)]
+        Span(decl, decl + 8)
+    ]
 
 
 def test_fragment_placeholder_goes_to_the_fragment(analysis) -> None:  # type: ignore[no-untyped-def]
@@ -173,8 +187,7 @@ def test_fragment_placeholder_goes_to_the_fragment(analysis) -> None:  # type: i
     assert texts(TEXT, refs) == ["greeting", "greeting"]
 
 
-def test_placeholder_in_a_fragment_belongs_to_the_prompts_including_it(
-        analysis) -> None:  # type: ignore[no-untyped-def]
+def test_placeholder_in_a_fragment_belongs_to_the_prompts_including_it(analysis) -> None:  # type: ignore[no-untyped-def]
     # `greeting` is included by triage only; `signoff` by billing only.
     in_greeting = offset(TEXT, "welcome to {{company}}", delta=13)
     triage_decl = offset(TEXT, "- name: company") + 8
@@ -189,8 +202,8 @@ def test_placeholder_in_a_fragment_belongs_to_the_prompts_including_it(
 def test_placeholder_spans_are_exact_in_every_scalar_style() -> None:
     text = TEXT.replace(
         'system_template: "You handle invoices for {{company}}. {{fragments.signoff}}"',
-        'system_template: "You handle\\tinvoices \\u00e9 for {{company}}.\\n'
-        '{{fragments.signoff}}"')
+        'system_template: "You handle\\tinvoices \\u00e9 for {{company}}.\\n{{fragments.signoff}}"',
+    )
     analysis = analysis_of(text)
     at = offset(text, "for {{company}}", delta=7)
     refs = navigation.references(analysis, at)
@@ -199,13 +212,15 @@ def test_placeholder_spans_are_exact_in_every_scalar_style() -> None:
 
 def test_fragment_dialects() -> None:
     base = TEXT.replace("{{fragments.greeting}}", "{{greeting}}").replace(
-        "{{fragments.signoff}}", "{{signoff}}")
+        "{{fragments.signoff}}", "{{signoff}}"
+    )
     analysis = analysis_of(base)  # auto: a bare fragment name → promptkit dialect
     key = offset(base, "  greeting:") + 2
     at = offset(base, "{{greeting}}", delta=3)
     assert navigation.definition(analysis, at) == [Span(key, key + 8)]
     python = TEXT.replace("{{fragments.greeting}}", "{{fragment:greeting}}").replace(
-        "{{fragments.signoff}}", "{{fragment:signoff}}")
+        "{{fragments.signoff}}", "{{fragment:signoff}}"
+    )
     analysis = analysis_of(python)
     at = offset(python, "{{fragment:greeting}}", delta=12)
     assert navigation.definition(analysis, at) == [Span(key, key + 8)]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from pre_commit.clientlib import load_manifest
 
-from pack_lsp.core.documents import kind_from_name
+from pack_lsp.core.kinds import kind_from_name
 from samples import MINIMAL_PACK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,10 +49,20 @@ def test_manifest_declares_the_hook() -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        "support.promptpack.yaml", "packs/support.promptpack.yml", "a/b/x.promptpack.json",
-        "promptpack.yaml", "deep/promptpack.yml", "team.pack.json", ".promptpack.yaml",
-        "support.yaml", "promptpack.json", "my-promptpack.yaml", "x.pack.yaml",
-        "promptpack.yaml.bak", "promptpack.yaml/readme.md", "backpack.json",
+        "support.promptpack.yaml",
+        "packs/support.promptpack.yml",
+        "a/b/x.promptpack.json",
+        "promptpack.yaml",
+        "deep/promptpack.yml",
+        "team.pack.json",
+        ".promptpack.yaml",
+        "support.yaml",
+        "promptpack.json",
+        "my-promptpack.yaml",
+        "x.pack.yaml",
+        "promptpack.yaml.bak",
+        "promptpack.yaml/readme.md",
+        "backpack.json",
     ],
 )
 def test_file_pattern_matches_the_pack_names(name: str) -> None:
@@ -61,8 +71,9 @@ def test_file_pattern_matches_the_pack_names(name: str) -> None:
 
 
 def _git(*args: str, cwd: Path, env: dict[str, str]) -> str:
-    proc = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -78,8 +89,11 @@ def _hook_repo(tmp: Path, env: dict[str, str]) -> Path:
     for name in BUILD_FILES:
         shutil.copy2(ROOT / name, snapshot / name)
     for name in BUILD_DIRS:
-        shutil.copytree(ROOT / name, snapshot / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+        shutil.copytree(
+            ROOT / name,
+            snapshot / name,
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
+        )
     _git("init", "-q", cwd=snapshot, env=env)
     _git("add", "-A", cwd=snapshot, env=env)
     _git("commit", "-q", "-m", "snapshot", cwd=snapshot, env=env)
@@ -93,8 +107,10 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[s
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(tmp / "pre-commit-home"),
-        "GIT_AUTHOR_NAME": "pack-lsp tests", "GIT_AUTHOR_EMAIL": "tests@example.invalid",
-        "GIT_COMMITTER_NAME": "pack-lsp tests", "GIT_COMMITTER_EMAIL": "tests@example.invalid",
+        "GIT_AUTHOR_NAME": "pack-lsp tests",
+        "GIT_AUTHOR_EMAIL": "tests@example.invalid",
+        "GIT_COMMITTER_NAME": "pack-lsp tests",
+        "GIT_COMMITTER_EMAIL": "tests@example.invalid",
         "PRE_COMMIT_COLOR": "never",
     }
     env.pop("PRE_COMMIT", None)
@@ -109,13 +125,27 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[s
     return hook_repo, repo, env
 
 
-def _try_repo(sample: tuple[Path, Path, dict[str, str]], *files: str
-              ) -> subprocess.CompletedProcess[str]:
+def _try_repo(
+    sample: tuple[Path, Path, dict[str, str]], *files: str
+) -> subprocess.CompletedProcess[str]:
     hook_repo, repo, env = sample
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "pack-lsp",
-         "--verbose", "--files", *files],
-        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(hook_repo),
+            "pack-lsp",
+            "--verbose",
+            "--files",
+            *files,
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 
@@ -124,8 +154,9 @@ def test_hook_fails_on_a_broken_pack(sample: tuple[Path, Path, dict[str, str]]) 
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert re.search(r"pack-lsp\.+Failed", out), out
-    assert ("packs/broken.promptpack.yaml:7:1: error PP102 Unknown property `agent` in the "
-            "pack root") in out
+    assert (
+        "packs/broken.promptpack.yaml:7:1: error PP102 Unknown property `agent` in the pack root"
+    ) in out
     assert "good.promptpack.yaml:" not in out
     assert "Checked 2 files: 1 error" in out
 
@@ -137,8 +168,7 @@ def test_hook_passes_on_a_good_pack(sample: tuple[Path, Path, dict[str, str]]) -
     assert re.search(r"pack-lsp\.+Passed", out), out
 
 
-def test_hook_skips_files_that_are_not_packs(sample: tuple[Path, Path, dict[str, str]]
-                                             ) -> None:
+def test_hook_skips_files_that_are_not_packs(sample: tuple[Path, Path, dict[str, str]]) -> None:
     proc = _try_repo(sample, "notes.yaml")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out

@@ -26,8 +26,9 @@ def renamed(text: str, at: int, new: str) -> str:
 
 def diagnostics(analysis: Analysis, old: str, new: str) -> list[tuple[str, str]]:
     """Codes and messages, with the new name written back as the old one."""
-    return sorted((d.code, re.sub(rf"\b{re.escape(new)}\b", old, d.message))
-                  for d in analysis.diagnostics)
+    return sorted(
+        (d.code, re.sub(rf"\b{re.escape(new)}\b", old, d.message)) for d in analysis.diagnostics
+    )
 
 
 def test_apply_edits_rejects_overlaps() -> None:
@@ -41,14 +42,17 @@ def test_prepare_rename_gives_the_name_span() -> None:
     at = offset(TEXT, "'refund'", delta=3)
     target = prepare_rename(analysis, at)
     assert target.name == "refund"
-    assert TEXT[target.span.start:target.span.end] == "refund"
+    assert TEXT[target.span.start : target.span.end] == "refund"
     assert target.span.start == offset(TEXT, "'refund'") + 1
 
 
-@pytest.mark.parametrize(("needle", "message"), [
-    ("Support pack", "no prompt, tool, fragment, variable or state name"),
-    ("Billing: billing_desk", "no prompt, tool"),  # an event name
-])
+@pytest.mark.parametrize(
+    ("needle", "message"),
+    [
+        ("Support pack", "no prompt, tool, fragment, variable or state name"),
+        ("Billing: billing_desk", "no prompt, tool"),  # an event name
+    ],
+)
 def test_prepare_rename_refuses_other_places(needle: str, message: str) -> None:
     with pytest.raises(RenameError, match=message):
         prepare_rename(analysis_of(TEXT), offset(TEXT, needle, delta=1))
@@ -65,7 +69,7 @@ def test_rename_tool_changes_key_name_items_and_blocklist() -> None:
     out = renamed(TEXT, at, "find_order")
     assert "lookup_order" not in out
     assert out.count("find_order") == 5
-    assert "tools: [find_order, billing, \"a2a__tech\"]" in out
+    assert 'tools: [find_order, billing, "a2a__tech"]' in out
     assert "blocklist: [find_order]" in out
     assert "      - find_order\n" in out
     assert "    name: find_order\n" in out
@@ -74,7 +78,7 @@ def test_rename_tool_changes_key_name_items_and_blocklist() -> None:
 def test_rename_prompt_changes_every_reference_and_keeps_quotes() -> None:
     at = offset(TEXT, "  tech:\n", delta=3)
     out = renamed(TEXT, at, "engineering")
-    assert "\"a2a__engineering\"" in out
+    assert '"a2a__engineering"' in out
     assert "  engineering:\n    id: engineering\n" in out
     assert "prompt_task: engineering" in out
     assert "    engineering:\n      tags: [support]" in out
@@ -86,8 +90,7 @@ def test_rename_prompt_keeps_the_diagnostics() -> None:
     at = offset(TEXT, "  billing:\n", delta=3)
     out = renamed(TEXT, at, "accounts")
     after = analysis_of(out)
-    assert diagnostics(after, "billing", "accounts") == diagnostics(before, "billing",
-                                                                    "accounts")
+    assert diagnostics(after, "billing", "accounts") == diagnostics(before, "billing", "accounts")
     assert before.diagnostics  # the fixture has a PP305 that must survive the rename
 
 
@@ -109,29 +112,34 @@ def test_rename_state_quotes_a_name_that_needs_it() -> None:
 
 
 def test_rename_in_json_keeps_json() -> None:
-    text = ('{"prompts": {"a": {"id": "a", "name": "A", "version": "1.0.0",\n'
-            ' "system_template": "x", "tools": ["t"]}},\n'
-            ' "tools": {"t": {"name": "t", "description": "d"}},\n'
-            ' "id": "p", "name": "P", "version": "1.0.0",\n'
-            ' "template_engine": {"version": "v1", "syntax": "{{x}}"}}\n')
+    text = (
+        '{"prompts": {"a": {"id": "a", "name": "A", "version": "1.0.0",\n'
+        ' "system_template": "x", "tools": ["t"]}},\n'
+        ' "tools": {"t": {"name": "t", "description": "d"}},\n'
+        ' "id": "p", "name": "P", "version": "1.0.0",\n'
+        ' "template_engine": {"version": "v1", "syntax": "{{x}}"}}\n'
+    )
     at = offset(text, '"t"', delta=1)
     out = renamed(text, at, "search")
     assert out.count('"search"') == 3 and '"t"' not in out
 
 
-@pytest.mark.parametrize(("needle", "new", "message"), [
-    ("  lookup_order:\n", "find order", "not a valid tool name"),
-    ("  lookup_order:\n", "refund", "already has a tool named `refund`"),
-    ("  lookup_order:\n", "tech", "is a prompt key"),
-    ("  tech:\n", "Tech", "its `id` follows the key"),
-    ("  tech:\n", "billing", "already has a prompt named `billing`"),
-    ("    closed:\n", "intake", "already has a state named `intake`"),
-    ("    closed:\n", "", "empty"),
-    ("    closed:\n", " padded", "surrounding spaces"),
-    ("  greeting:", "2nd", "not a usable fragment name"),
-    ("      - name: customer", "1st", "not a valid variable name"),
-    ("      - name: customer", "company", "already declares a variable named `company`"),
-])
+@pytest.mark.parametrize(
+    ("needle", "new", "message"),
+    [
+        ("  lookup_order:\n", "find order", "not a valid tool name"),
+        ("  lookup_order:\n", "refund", "already has a tool named `refund`"),
+        ("  lookup_order:\n", "tech", "is a prompt key"),
+        ("  tech:\n", "Tech", "its `id` follows the key"),
+        ("  tech:\n", "billing", "already has a prompt named `billing`"),
+        ("    closed:\n", "intake", "already has a state named `intake`"),
+        ("    closed:\n", "", "empty"),
+        ("    closed:\n", " padded", "surrounding spaces"),
+        ("  greeting:", "2nd", "not a usable fragment name"),
+        ("      - name: customer", "1st", "not a valid variable name"),
+        ("      - name: customer", "company", "already declares a variable named `company`"),
+    ],
+)
 def test_rename_refuses_bad_names(needle: str, new: str, message: str) -> None:
     at = offset(TEXT, needle, delta=len(needle) - len(needle.lstrip()) + 1)
     if needle.startswith("      - name:"):
@@ -174,8 +182,10 @@ def test_rename_variable_of_one_prompt_leaves_the_others() -> None:
 
 
 def test_rename_variable_shared_through_a_fragment_renames_it_everywhere() -> None:
-    text = TEXT.replace("You handle invoices for {{company}}. {{fragments.signoff}}",
-                        "{{fragments.greeting}} {{fragments.signoff}}")
+    text = TEXT.replace(
+        "You handle invoices for {{company}}. {{fragments.signoff}}",
+        "{{fragments.greeting}} {{fragments.signoff}}",
+    )
     # Now `greeting` ({{company}}) is included by triage and billing.
     at = offset(text, "welcome to {{company}}", delta=13)
     out = renamed(text, at, "brand")
@@ -190,7 +200,7 @@ def test_rename_fragment_in_each_dialect() -> None:
             text = text.replace("{{fragments.signoff}}", "{{signoff}}")
         at = offset(text, "  greeting:", delta=3)
         out = renamed(text, at, "welcome")
-        assert "  welcome: \"Hello" in out
+        assert '  welcome: "Hello' in out
         assert written.replace("greeting", "welcome") in out, written
         assert "greeting" not in out
 
@@ -198,7 +208,7 @@ def test_rename_fragment_in_each_dialect() -> None:
 def test_rename_from_a_placeholder() -> None:
     at = offset(TEXT, "{{fragments.signoff}}", delta=14)
     target = prepare_rename(analysis_of(TEXT), at)
-    assert (target.name, TEXT[target.span.start:target.span.end]) == ("signoff", "signoff")
+    assert (target.name, TEXT[target.span.start : target.span.end]) == ("signoff", "signoff")
     out = renamed(TEXT, at, "closing")
     assert "{{fragments.closing}}" in out and "  closing: |" in out
 

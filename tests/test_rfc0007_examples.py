@@ -22,8 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "rfc0007"
 
 def _analyse(name: str, profile: str = "spec") -> Analysis:
     path = FIXTURES / name
-    return analyze(path.read_text(encoding="utf-8"), path=path,
-                   config=Config(profile=profile))  # type: ignore[arg-type]
+    return analyze(path.read_text(encoding="utf-8"), path=path, config=Config(profile=profile))  # type: ignore[arg-type]
 
 
 def _problems(analysis: Analysis) -> set[tuple[str, str, str, tuple[str, ...]]]:
@@ -31,8 +30,14 @@ def _problems(analysis: Analysis) -> set[tuple[str, str, str, tuple[str, ...]]]:
     for d in analysis.diagnostics:
         if d.severity == Severity.HINT or d.code.startswith("PP7"):
             continue
-        out.add((d.code, d.severity.label, analysis.text[d.span.start:d.span.end],
-                 tuple(d.data.get("suggestions", ()))))
+        out.add(
+            (
+                d.code,
+                d.severity.label,
+                analysis.text[d.span.start : d.span.end],
+                tuple(d.data.get("suggestions", ())),
+            )
+        )
     return out
 
 
@@ -57,8 +62,9 @@ def test_example_2_customer_service_router(profile: str) -> None:
 
 def test_example_2_messages_name_the_router_and_the_suggestion() -> None:
     analysis = _analyse("example2-customer-service.yaml")
-    billing = next(d for d in analysis.diagnostics
-                   if d.code == "PP301" and d.data["name"] == "billing")
+    billing = next(
+        d for d in analysis.diagnostics if d.code == "PP301" and d.data["name"] == "billing"
+    )
     assert billing.message == (
         "Tool `billing` of prompt `router` is not defined in the pack's `tools` and is not "
         "an agents member; did you mean `billing_agent`?"
@@ -69,8 +75,9 @@ def test_example_2_messages_name_the_router_and_the_suggestion() -> None:
 def test_example_2_with_option_a_applied_is_clean() -> None:
     """Unresolved question 1, option A/C: the router lists the prompt keys."""
     text = (FIXTURES / "example2-customer-service.yaml").read_text(encoding="utf-8")
-    fixed = text.replace("tools: [billing, technical, orders]",
-                         "tools: [billing_agent, tech_agent, order_agent]")
+    fixed = text.replace(
+        "tools: [billing, technical, orders]", "tools: [billing_agent, tech_agent, order_agent]"
+    )
     assert fixed != text
     analysis = analyze(fixed, path=FIXTURES / "fixed.yaml")
     assert [d for d in analysis.diagnostics if d.severity < Severity.HINT] == []

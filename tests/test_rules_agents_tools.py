@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag, make
@@ -29,14 +29,12 @@ from pack_lsp.core.yamltree import parse
 from paths import SHARED
 
 HEAD = (
-    "id: demo\nname: Demo\nversion: 1.0.0\n"
-    'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'
 )
 
 
 def run(body: str, profile: str = "spec", path: Path | None = None) -> Analysis:
-    return analyze(HEAD + body, path=path, kind=documents.PROMPTPACK,
-                   config=Config(profile=profile))  # type: ignore[arg-type]
+    return analyze(HEAD + body, path=path, kind=kinds.PROMPTPACK, config=Config(profile=profile))  # type: ignore[arg-type]
 
 
 def only(analysis: Analysis, code: str) -> list[Diagnostic]:
@@ -44,7 +42,7 @@ def only(analysis: Analysis, code: str) -> list[Diagnostic]:
 
 
 def text_of(analysis: Analysis, d: Diagnostic) -> str:
-    return analysis.text[d.span.start:d.span.end]
+    return analysis.text[d.span.start : d.span.end]
 
 
 # ----------------------------------------------------------------- quick-fix data
@@ -62,10 +60,12 @@ def test_undefined_tool_data_carries_the_suggestions() -> None:
     )
     found = {text_of(a, d): dict(d.data) for d in only(a, "PP301")}
     assert found == {
-        "billing": {"kind": "undefined-tool", "name": "billing",
-                    "suggestions": ["billing_agent"]},
-        "lookup_ordr": {"kind": "undefined-tool", "name": "lookup_ordr",
-                        "suggestions": ["lookup_order"]},
+        "billing": {"kind": "undefined-tool", "name": "billing", "suggestions": ["billing_agent"]},
+        "lookup_ordr": {
+            "kind": "undefined-tool",
+            "name": "lookup_ordr",
+            "suggestions": ["lookup_order"],
+        },
     }
 
 
@@ -94,24 +94,36 @@ def test_non_member_prompt_data_names_the_prompt_for_the_add_member_fix() -> Non
     assert not only(a, "PP301")  # rule 4, not "undefined tool"
 
 
-@pytest.mark.parametrize(("mode", "replacement"), [
-    ("text", "text/plain"),
-    ("TEXT", "text/plain"),
-    ("image", "image/*"),
-    ("json", "application/json"),
-    ("Plain", "text/plain"),
-    (" text/plain", "text/plain"),
-    ("plain text", None),
-    ("", None),
-    ("text/", None),
-])
+@pytest.mark.parametrize(
+    ("mode", "replacement"),
+    [
+        ("text", "text/plain"),
+        ("TEXT", "text/plain"),
+        ("image", "image/*"),
+        ("json", "application/json"),
+        ("Plain", "text/plain"),
+        (" text/plain", "text/plain"),
+        ("plain text", None),
+        ("", None),
+        ("text/", None),
+    ],
+)
 def test_media_type_replacements(mode: str, replacement: str | None) -> None:
     assert not MEDIA_TYPE.match(mode)
     assert media_type_replacement(mode) == replacement
 
 
-@pytest.mark.parametrize("mode", ["text/plain", "image/*", "*/*", "application/vnd.api+json",
-                                  "text/plain; charset=utf-8", "Text/Markdown"])
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "text/plain",
+        "image/*",
+        "*/*",
+        "application/vnd.api+json",
+        "text/plain; charset=utf-8",
+        "Text/Markdown",
+    ],
+)
 def test_media_types_accepted(mode: str) -> None:
     assert MEDIA_TYPE.match(mode)
 
@@ -122,8 +134,10 @@ def test_mode_data_carries_the_replacement() -> None:
         "agents:\n  entry: d\n  members:\n    d: {input_modes: [text], output_modes: [wav]}\n"
     )
     data = [dict(d.data) for d in only(a, "PP206")]
-    assert data == [{"kind": "media-type", "value": "text", "replacement": "text/plain"},
-                    {"kind": "media-type", "value": "wav"}]
+    assert data == [
+        {"kind": "media-type", "value": "text", "replacement": "text/plain"},
+        {"kind": "media-type", "value": "wav"},
+    ]
 
 
 def test_prompt_id_data_gives_the_expected_id() -> None:
@@ -188,21 +202,24 @@ PACK = (
 NS = Config().tool_namespaces
 
 
-@pytest.mark.parametrize(("name", "owner", "kind"), [
-    ("search", "billing", RefKind.PACK_TOOL),
-    ("router", "router", RefKind.PACK_TOOL),  # a pack tool wins over the prompt's own key
-    ("billing", "billing", RefKind.SELF),
-    ("a2a__billing", "billing", RefKind.SELF),
-    ("billing", "router", RefKind.MEMBER),
-    ("notes", "router", RefKind.NON_MEMBER_PROMPT),
-    ("a2a__billing", "router", RefKind.A2A_MEMBER),
-    ("a2a__notes", "router", RefKind.A2A_UNKNOWN),
-    ("mcp__crm__find", "router", RefKind.NAMESPACE),
-    ("mcp__crm", "router", RefKind.INCOMPLETE),
-    ("workflow__", "router", RefKind.INCOMPLETE),
-    ("skill__load", "router", RefKind.NAMESPACE),
-    ("nothing", "router", RefKind.UNDEFINED),
-])
+@pytest.mark.parametrize(
+    ("name", "owner", "kind"),
+    [
+        ("search", "billing", RefKind.PACK_TOOL),
+        ("router", "router", RefKind.PACK_TOOL),  # a pack tool wins over the prompt's own key
+        ("billing", "billing", RefKind.SELF),
+        ("a2a__billing", "billing", RefKind.SELF),
+        ("billing", "router", RefKind.MEMBER),
+        ("notes", "router", RefKind.NON_MEMBER_PROMPT),
+        ("a2a__billing", "router", RefKind.A2A_MEMBER),
+        ("a2a__notes", "router", RefKind.A2A_UNKNOWN),
+        ("mcp__crm__find", "router", RefKind.NAMESPACE),
+        ("mcp__crm", "router", RefKind.INCOMPLETE),
+        ("workflow__", "router", RefKind.INCOMPLETE),
+        ("skill__load", "router", RefKind.NAMESPACE),
+        ("nothing", "router", RefKind.UNDEFINED),
+    ],
+)
 def test_resolution_order(name: str, owner: str, kind: RefKind) -> None:
     assert resolve_tool(name, owner, _pack(PACK), NS).kind is kind
 
@@ -240,7 +257,8 @@ def test_member_state_is_checked_only_under_promptkit() -> None:
     )
     assert [d.code for d in run(body).diagnostics] == ["PP102"]
     assert [(d.code, d.data["kind"]) for d in run(body, "promptkit").diagnostics] == [
-        ("PP210", "undefined-state")]
+        ("PP210", "undefined-state")
+    ]
 
 
 def test_promptkit_schema_is_derived_without_changing_ours() -> None:
@@ -257,40 +275,105 @@ def test_promptkit_schema_is_derived_without_changing_ours() -> None:
 REFERENCE = SHARED / "reference" / "promptpack" / "promptkit-embedded-v1.5.0_promptpack.schema.json"
 
 COMPOSITIONS: list[tuple[str, dict[str, Any]]] = [
-    ("tool step", {"version": 1, "steps": [{"id": "s", "kind": "tool", "tool": "echo",
-                                             "args": {"x": "${input.t}"}}]}),
-    ("all kinds", {"version": 1, "output": "d", "steps": [
-        {"id": "a", "kind": "prompt", "prompt_task": "p", "input": "${input.x}"},
-        {"id": "b", "kind": "branch", "then": "c", "else": "d",
-         "predicate": {"all_of": [{"path": "${a.output.k}", "op": "in", "value": [1, 2]},
-                                  {"not": {"path": "${a.output.z}", "exists": True}}]}},
-        {"id": "c", "kind": "agent", "prompt_task": "p", "tools": ["t"],
-         "termination": {"max_steps": 3}},
-        {"id": "d", "kind": "parallel", "reduce": {"strategy": "append", "into": "all"},
-         "branches": [{"id": "e", "kind": "prompt", "prompt_task": "p"},
-                      {"id": "f", "kind": "tool", "tool": "t"}]}]}),
+    (
+        "tool step",
+        {
+            "version": 1,
+            "steps": [{"id": "s", "kind": "tool", "tool": "echo", "args": {"x": "${input.t}"}}],
+        },
+    ),
+    (
+        "all kinds",
+        {
+            "version": 1,
+            "output": "d",
+            "steps": [
+                {"id": "a", "kind": "prompt", "prompt_task": "p", "input": "${input.x}"},
+                {
+                    "id": "b",
+                    "kind": "branch",
+                    "then": "c",
+                    "else": "d",
+                    "predicate": {
+                        "all_of": [
+                            {"path": "${a.output.k}", "op": "in", "value": [1, 2]},
+                            {"not": {"path": "${a.output.z}", "exists": True}},
+                        ]
+                    },
+                },
+                {
+                    "id": "c",
+                    "kind": "agent",
+                    "prompt_task": "p",
+                    "tools": ["t"],
+                    "termination": {"max_steps": 3},
+                },
+                {
+                    "id": "d",
+                    "kind": "parallel",
+                    "reduce": {"strategy": "append", "into": "all"},
+                    "branches": [
+                        {"id": "e", "kind": "prompt", "prompt_task": "p"},
+                        {"id": "f", "kind": "tool", "tool": "t"},
+                    ],
+                },
+            ],
+        },
+    ),
     ("no steps", {"version": 1, "steps": []}),
     ("version 2", {"version": 2, "steps": [{"id": "s", "kind": "tool", "tool": "t"}]}),
-    ("agent without termination", {"version": 1, "steps": [
-        {"id": "s", "kind": "agent", "prompt_task": "p"}]}),
-    ("empty termination", {"version": 1, "steps": [
-        {"id": "s", "kind": "agent", "prompt_task": "p", "termination": {}}]}),
-    ("one parallel branch", {"version": 1, "steps": [
-        {"id": "s", "kind": "parallel", "reduce": {"strategy": "append", "into": "x"},
-         "branches": [{"id": "e", "kind": "prompt", "prompt_task": "p"}]}]}),
-    ("bad operator", {"version": 1, "steps": [
-        {"id": "s", "kind": "branch", "then": "s",
-         "predicate": {"path": "x", "op": "like", "value": 1}}]}),
+    (
+        "agent without termination",
+        {"version": 1, "steps": [{"id": "s", "kind": "agent", "prompt_task": "p"}]},
+    ),
+    (
+        "empty termination",
+        {
+            "version": 1,
+            "steps": [{"id": "s", "kind": "agent", "prompt_task": "p", "termination": {}}],
+        },
+    ),
+    (
+        "one parallel branch",
+        {
+            "version": 1,
+            "steps": [
+                {
+                    "id": "s",
+                    "kind": "parallel",
+                    "reduce": {"strategy": "append", "into": "x"},
+                    "branches": [{"id": "e", "kind": "prompt", "prompt_task": "p"}],
+                }
+            ],
+        },
+    ),
+    (
+        "bad operator",
+        {
+            "version": 1,
+            "steps": [
+                {
+                    "id": "s",
+                    "kind": "branch",
+                    "then": "s",
+                    "predicate": {"path": "x", "op": "like", "value": 1},
+                }
+            ],
+        },
+    ),
     ("bad step id", {"version": 1, "steps": [{"id": "1st", "kind": "tool", "tool": "t"}]}),
-    ("unknown property", {"version": 1, "steps": [{"id": "s", "kind": "tool", "tool": "t"}],
-                          "extra": True}),
+    (
+        "unknown property",
+        {"version": 1, "steps": [{"id": "s", "kind": "tool", "tool": "t"}], "extra": True},
+    ),
 ]
 
 
 @pytest.mark.skipif(not REFERENCE.is_file(), reason="reference schema not available")
 @pytest.mark.parametrize(("label", "composition"), COMPOSITIONS, ids=[c[0] for c in COMPOSITIONS])
-def test_compositions_get_the_reference_runtimes_verdict(label: str,
-                                                         composition: dict[str, Any]) -> None:
+def test_compositions_get_the_reference_runtimes_verdict(
+    label: str, composition: dict[str, Any]
+) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     ours = profile_schema("promptkit")
 
@@ -304,8 +387,9 @@ def test_compositions_get_the_reference_runtimes_verdict(label: str,
 # ----------------------------------------------------------------- skills
 
 
-def test_skill_paths_outside_the_pack_are_never_touched(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_skill_paths_outside_the_pack_are_never_touched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "skills" / "ok").mkdir(parents=True)
     pack_file = tmp_path / "pack.yaml"
     seen: list[str] = []
@@ -323,14 +407,18 @@ def test_skill_paths_outside_the_pack_are_never_touched(tmp_path: Path,
         path=pack_file,
     )
     assert [(d.code, text_of(a, d)) for d in a.diagnostics] == [
-        ("PP604", "./skills/missing"), ("PP605", "../secret"), ("PP605", "/etc/passwd")]
-    assert not any("secret" in s or "passwd" in s or "acme" in s or "example" in s
-                   for s in seen)
+        ("PP604", "./skills/missing"),
+        ("PP605", "../secret"),
+        ("PP605", "/etc/passwd"),
+    ]
+    assert not any("secret" in s or "passwd" in s or "acme" in s or "example" in s for s in seen)
 
 
 def test_skill_existence_is_not_checked_without_a_file() -> None:
-    a = run("prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x}\n"
-            "skills: [./nowhere, ../outside]\n")
+    a = run(
+        "prompts:\n  p: {id: p, name: P, version: 1.0.0, system_template: x}\n"
+        "skills: [./nowhere, ../outside]\n"
+    )
     assert [d.code for d in a.diagnostics] == ["PP605"]
 
 
@@ -372,7 +460,7 @@ def test_valid_corpus_counts() -> None:
     for path in sorted(CORPUS.glob("*")):
         if path.suffix not in (".json", ".yaml", ".yml"):
             continue
-        a = analyze(path.read_text(encoding="utf-8"), path=path, kind=documents.PROMPTPACK)
+        a = analyze(path.read_text(encoding="utf-8"), path=path, kind=kinds.PROMPTPACK)
         for d in a.diagnostics:
             if d.code[:3] in ("PP2", "PP3", "PP6"):
                 counts[d.code] = counts.get(d.code, 0) + 1
@@ -386,8 +474,14 @@ def test_incomplete_namespace_and_blocklist_data_offer_no_tool_stub() -> None:
         "tools:\n  refund: {name: refund, description: R}\n"
     )
     (incomplete,) = only(a, "PP301")
-    assert dict(incomplete.data) == {"kind": "incomplete-tool-name", "name": "mcp__crm",
-                                     "namespace": "mcp__"}
+    assert dict(incomplete.data) == {
+        "kind": "incomplete-tool-name",
+        "name": "mcp__crm",
+        "namespace": "mcp__",
+    }
     (blocked,) = only(a, "PP304")
-    assert dict(blocked.data) == {"kind": "unknown-blocklisted-tool", "name": "refnd",
-                                  "suggestions": ["refund"]}
+    assert dict(blocked.data) == {
+        "kind": "unknown-blocklisted-tool",
+        "name": "refnd",
+        "suggestions": ["refund"],
+    }

@@ -6,19 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
 
 HEAD = (
-    "id: demo\nname: Demo\nversion: 1.0.0\n"
-    "template_engine: {version: v1, syntax: \"{{variable}}\"}\n"
+    'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'
 )
 
 
 def _run(body: str, config: Config | None = None) -> Analysis:
-    return analyze(HEAD + body, config=config, kind=documents.PROMPTPACK)
+    return analyze(HEAD + body, config=config, kind=kinds.PROMPTPACK)
 
 
 def _codes(a: Analysis, prefix: str = "PP") -> list[Diagnostic]:
@@ -56,8 +55,13 @@ def test_undefined_state_data_and_range() -> None:
 
 def test_undeclared_artifact_data() -> None:
     d = _one(_run(WORKFLOW), "PP410")
-    assert d.data == {"kind": "undeclared-artifact", "name": "sha", "state": "triage",
-                      "prompt": "triage", "suggestions": []}
+    assert d.data == {
+        "kind": "undeclared-artifact",
+        "name": "sha",
+        "state": "triage",
+        "prompt": "triage",
+        "suggestions": [],
+    }
     assert d.related and d.related[0].message == "state `triage` runs this prompt"
 
 
@@ -80,28 +84,32 @@ def test_orchestration_composition_accepted_by_promptkit_profile() -> None:
 def test_undeclared_variable_data_and_runtime_names() -> None:
     a = _run(
         "prompts:\n  p:\n    id: p\n    name: P\n    version: 1.0.0\n"
-        "    system_template: \"{{compny}} {{input}} {{workflow_context}}\"\n"
+        '    system_template: "{{compny}} {{input}} {{workflow_context}}"\n'
         "    variables: [{name: company, type: string, required: true}]\n"
     )
     found = [d for d in a.diagnostics if d.code == "PP502"]
     # `input` is bound by the runtime; `workflow_context` only in a workflow state's prompt
     assert [d.data["name"] for d in found] == ["compny", "workflow_context"]
-    assert found[0].data == {"kind": "undeclared-variable", "name": "compny", "prompt": "p",
-                             "suggestions": ["company"]}
+    assert found[0].data == {
+        "kind": "undeclared-variable",
+        "name": "compny",
+        "prompt": "p",
+        "suggestions": ["company"],
+    }
     unused = _one(a, "PP503")
     assert Tag.UNNECESSARY in unused.tags and unused.severity == Severity.HINT
 
 
 def test_workflow_context_in_state_prompt_is_not_reported() -> None:
-    body = WORKFLOW.replace("system_template: Bye", "system_template: \"{{workflow_context}}\"")
+    body = WORKFLOW.replace("system_template: Bye", 'system_template: "{{workflow_context}}"')
     assert not any(d.code == "PP502" for d in _run(body).diagnostics)
 
 
 def test_fragment_placeholder_reported_for_each_including_prompt() -> None:
     a = _run(
-        "fragments: {ctx: \"{{who}}\"}\nprompts:\n"
-        "  a: {id: a, name: A, version: 1.0.0, system_template: \"{{fragments.ctx}}\"}\n"
-        "  b: {id: b, name: B, version: 1.0.0, system_template: \"{{fragments.ctx}}\","
+        'fragments: {ctx: "{{who}}"}\nprompts:\n'
+        '  a: {id: a, name: A, version: 1.0.0, system_template: "{{fragments.ctx}}"}\n'
+        '  b: {id: b, name: B, version: 1.0.0, system_template: "{{fragments.ctx}}",'
         " variables: [{name: who, type: string, required: true}]}\n"
     )
     found = [d for d in a.diagnostics if d.code == "PP502"]
@@ -115,8 +123,8 @@ PARTIAL = [
     "workflow: {states: {a: }}\nprompts: {p: }\n",
     "workflow: {entry: 3, states: [a, b]}\nprompts:\n  p: {system_template: 4}\n",
     "workflow: {version: true, entry: a, states: {a: {on_event: {Go: [x]}, terminal: yes}}}\n",
-    "fragments: [a]\nprompts:\n  p: {system_template: \"{{\", variables: [3, {name: 4}]}\n",
-    "prompts:\n  p: {system_template: \"{{}} {{ }} {{#}} {{#if}} {{fragments.}} {{artifacts}}\"}\n",
+    'fragments: [a]\nprompts:\n  p: {system_template: "{{", variables: [3, {name: 4}]}\n',
+    'prompts:\n  p: {system_template: "{{}} {{ }} {{#}} {{#if}} {{fragments.}} {{artifacts}}"}\n',
     "prompts:\n  p:\n    system_template: x\n    variables:\n      - {name: v, default: 1,"
     " type: number, validation: {enum: 3}}\n",
 ]
@@ -136,9 +144,11 @@ def test_corpus_has_no_errors_from_these_rules() -> None:
     if not files:
         pytest.skip("corpus not available")
     for path in files:
-        a = analyze(Path(path).read_text(encoding="utf-8"), path=path,
-                    kind=documents.PROMPTPACK)
-        bad = [d for d in a.diagnostics
-               if d.code[:3] in ("PP4", "PP5") and d.severity == Severity.ERROR]
+        a = analyze(Path(path).read_text(encoding="utf-8"), path=path, kind=kinds.PROMPTPACK)
+        bad = [
+            d
+            for d in a.diagnostics
+            if d.code[:3] in ("PP4", "PP5") and d.severity == Severity.ERROR
+        ]
         assert not bad, (path.name, [(d.code, d.message) for d in bad])
         assert not any(d.code == "PP000" for d in a.diagnostics), path.name

@@ -21,9 +21,24 @@ from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref, parse
 
 _SIMPLE_ESCAPES = {
-    "0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "\t": "\t", "n": "\n", "v": "\x0b",
-    "f": "\x0c", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
-    "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+    "0": "\0",
+    "a": "\x07",
+    "b": "\x08",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\x0b",
+    "f": "\x0c",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
 }
 _LINE_BREAKS = ("\n", "\r\n", "\r", "\x85")
 
@@ -81,10 +96,7 @@ def _check_exact(source: str) -> list[ScalarMap]:
     return maps
 
 
-_ALPHABET = (
-    "abcdefghij klmnop  xyz \t\t\n\n\n'\"\\{}#:-,[]&*!|>%@`😀é\u00a0\u4e2d\U0001f680"
-    "{{ }}. "
-)
+_ALPHABET = "abcdefghij klmnop  xyz \t\t\n\n\n'\"\\{}#:-,[]&*!|>%@`😀é\u00a0\u4e2d\U0001f680{{ }}. "
 
 
 def _style_of(m: ScalarMap) -> str:
@@ -151,8 +163,11 @@ def test_round_trip_json_strings() -> None:
     for ensure_ascii in (True, False):
         for text in _random_strings(7 + ensure_ascii, 200):
             text = text.replace("\U0001f680", "").replace("😀", "") if ensure_ascii else text
-            source = json.dumps({"system_template": text, "xs": [text, "{{a}}"]},
-                                ensure_ascii=ensure_ascii, indent=2)
+            source = json.dumps(
+                {"system_template": text, "xs": [text, "{{a}}"]},
+                ensure_ascii=ensure_ascii,
+                indent=2,
+            )
             maps = _check_exact(source)
             assert any(m.value == text for m in maps)
 
@@ -183,8 +198,21 @@ def test_double_quoted_escapes_and_escaped_line_break() -> None:
     node, m = _single(source)
     assert node.text == 'x\n\t"\\Aé😀 / tail'
     assert _pieces(source, m) == [
-        "x", "\\n", "\\t", '\\"', "\\\\", "\\x41", "\\u00e9", "\\U0001F600", " ", "\\/", " ",
-        "t", "a", "i", "l",
+        "x",
+        "\\n",
+        "\\t",
+        '\\"',
+        "\\\\",
+        "\\x41",
+        "\\u00e9",
+        "\\U0001F600",
+        " ",
+        "\\/",
+        " ",
+        "t",
+        "a",
+        "i",
+        "l",
     ]
     assert m.exact
 
@@ -193,8 +221,22 @@ def test_quoted_folding_with_blank_lines() -> None:
     source = "a: 'one  \n\n\n   two\n  three'\n"
     node, m = _single(source)
     assert node.text == "one\n\ntwo three"
-    assert _pieces(source, m) == ["o", "n", "e", "\n", "\n", "t", "w", "o", "\n", "t", "h",
-                                  "r", "e", "e"]
+    assert _pieces(source, m) == [
+        "o",
+        "n",
+        "e",
+        "\n",
+        "\n",
+        "t",
+        "w",
+        "o",
+        "\n",
+        "t",
+        "h",
+        "r",
+        "e",
+        "e",
+    ]
 
 
 def test_block_scalar_indicators_and_comments() -> None:
@@ -216,7 +258,7 @@ def test_properties_before_the_scalar() -> None:
 
 
 def test_tabs_and_emoji_offsets() -> None:
-    source = "a: \"😀\t{{ name }}\"\n"
+    source = 'a: "😀\t{{ name }}"\n'
     node, m = _single(source)
     open_ = node.text.index("{{")
     assert m.offset(open_) == source.index("{{")
@@ -225,7 +267,7 @@ def test_tabs_and_emoji_offsets() -> None:
 
 
 def test_span_of_and_index_at() -> None:
-    source = "a: \"ab\\u00e9cd\"\n"
+    source = 'a: "ab\\u00e9cd"\n'
     node, m = _single(source)
     assert node.text == "abécd"
     assert m.span_of(2, 3) == Span(6, 12)

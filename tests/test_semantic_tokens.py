@@ -18,8 +18,7 @@ from pack_lsp.core.language.semantic_tokens import (
 )
 
 HEAD = (
-    "id: demo\nname: Demo\nversion: 1.0.0\n"
-    "template_engine: {version: v1, syntax: \"{{variable}}\"}\n"
+    'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'
 )
 
 DialectSetting = Literal["auto", "spec", "promptkit", "python"]
@@ -33,7 +32,7 @@ def _seen(analysis: Analysis) -> list[tuple[str, str, bool]]:
     """(text covered, token type, undefined) for each token, in order."""
     lines = analysis.text.splitlines()
     return [
-        (lines[t.line][t.start:t.start + t.length], TOKEN_TYPES[t.type], bool(t.modifiers))
+        (lines[t.line][t.start : t.start + t.length], TOKEN_TYPES[t.type], bool(t.modifiers))
         for t in tokens(analysis)
     ]
 
@@ -53,7 +52,7 @@ def _token_at(analysis: Analysis, needle: str, delta: int = 0) -> Token:
 BARE_AND_EXPLICIT = (
     "fragments: {tone: Be kind.}\n"
     "prompts:\n  p:\n    variables: [{name: who}]\n"
-    "    system_template: \"{{who}} {{tone}} {{fragments.tone}} {{fragment:tone}}\"\n"
+    '    system_template: "{{who}} {{tone}} {{fragments.tone}} {{fragment:tone}}"\n'
 )
 
 
@@ -79,7 +78,7 @@ def test_python_dialect() -> None:
     analysis = _analysis(
         "fragments: {tone: Be kind.}\n"
         "prompts:\n  p:\n    variables: [{name: who}]\n"
-        "    system_template: \"{{ fragment:tone }} {{tone}} {{fragment:gone}} {{who}}\"\n",
+        '    system_template: "{{ fragment:tone }} {{tone}} {{fragment:gone}} {{who}}"\n',
         "python",
     )
     assert _seen(analysis) == [
@@ -90,15 +89,18 @@ def test_python_dialect() -> None:
     ]
 
 
-@pytest.mark.parametrize(("explicit", "bare_kind"), [
-    ("{{fragment:tone}}", "variable"),  # python
-    ("{{fragments.tone}}", "variable"),  # spec
-    ("", "macro"),  # only a bare name of a fragment: promptkit
-])
+@pytest.mark.parametrize(
+    ("explicit", "bare_kind"),
+    [
+        ("{{fragment:tone}}", "variable"),  # python
+        ("{{fragments.tone}}", "variable"),  # spec
+        ("", "macro"),  # only a bare name of a fragment: promptkit
+    ],
+)
 def test_auto_dialect_follows_the_pack(explicit: str, bare_kind: str) -> None:
     analysis = _analysis(
         "fragments: {tone: Be kind.}\n"
-        f"prompts:\n  p:\n    system_template: \"{{{{tone}}}} {explicit}\"\n"
+        f'prompts:\n  p:\n    system_template: "{{{{tone}}}} {explicit}"\n'
     )
     seen = _seen(analysis)
     assert seen[0] == ("tone", bare_kind, bare_kind == "variable")
@@ -111,8 +113,8 @@ def test_auto_dialect_follows_the_pack(explicit: str, bare_kind: str) -> None:
 def test_block_helper_argument_is_a_variable_and_closing_tags_are_not() -> None:
     analysis = _analysis(
         "prompts:\n  p:\n    variables: [{name: vip}, {name: items}]\n"
-        "    system_template: \"{{#if vip}}Hi{{else}}Hello{{/if}} {{#unless nope}}x{{/unless}}"
-        " {{#each items}}{{this}} {{label}} {{@index}}{{/each}}\"\n"
+        '    system_template: "{{#if vip}}Hi{{else}}Hello{{/if}} {{#unless nope}}x{{/unless}}'
+        ' {{#each items}}{{this}} {{label}} {{@index}}{{/each}}"\n'
     )
     assert _seen(analysis) == [
         ("vip", "variable", False),
@@ -130,7 +132,7 @@ def test_block_helper_argument_is_a_variable_and_closing_tags_are_not() -> None:
 def test_undefined_variable_gets_the_modifier() -> None:
     analysis = _analysis(
         "prompts:\n  p:\n    variables: [{name: who}]\n"
-        "    system_template: \"{{who}} {{whom}} {{who.first}} {{ shout | upper }}\"\n"
+        '    system_template: "{{who}} {{whom}} {{who.first}} {{ shout | upper }}"\n'
     )
     assert _seen(analysis) == [
         ("who", "variable", False),
@@ -143,10 +145,10 @@ def test_undefined_variable_gets_the_modifier() -> None:
 
 def test_variables_in_fragments_resolve_through_the_including_prompts() -> None:
     analysis = _analysis(
-        "fragments:\n  used: \"{{a}} {{b}}\"\n  unused: \"{{b}} {{c}}\"\n"
+        'fragments:\n  used: "{{a}} {{b}}"\n  unused: "{{b}} {{c}}"\n'
         "prompts:\n"
-        "  p:\n    variables: [{name: a}]\n    system_template: \"{{fragments.used}}\"\n"
-        "  q:\n    variables: [{name: b}]\n    system_template: \"{{b}}\"\n"
+        '  p:\n    variables: [{name: a}]\n    system_template: "{{fragments.used}}"\n'
+        '  q:\n    variables: [{name: b}]\n    system_template: "{{b}}"\n'
     )
     assert _seen(analysis) == [
         ("a", "variable", False),  # p includes `used` and declares a
@@ -160,7 +162,7 @@ def test_variables_in_fragments_resolve_through_the_including_prompts() -> None:
 
 def test_artifacts_defined_and_undefined() -> None:
     analysis = _analysis(
-        "prompts:\n  p:\n    system_template: \"{{artifacts.diff}} {{artifacts.gone}}\"\n"
+        'prompts:\n  p:\n    system_template: "{{artifacts.diff}} {{artifacts.gone}}"\n'
         "workflow:\n  version: 1\n  entry: s\n  states:\n    s:\n      prompt_task: p\n"
         "      artifacts:\n        diff: {type: text/plain}\n"
     )
@@ -171,7 +173,7 @@ def test_artifacts_defined_and_undefined() -> None:
 
 
 def test_artifacts_without_a_workflow_are_undefined() -> None:
-    analysis = _analysis("prompts:\n  p:\n    system_template: \"{{artifacts.diff}}\"\n")
+    analysis = _analysis('prompts:\n  p:\n    system_template: "{{artifacts.diff}}"\n')
     assert _seen(analysis) == [("artifacts.diff", "property", True)]
 
 
@@ -182,10 +184,10 @@ def test_double_quoted_scalar_with_escapes() -> None:
     analysis = _analysis(
         "fragments: {tone: Be kind.}\n"
         "prompts:\n  p:\n    variables: [{name: who}]\n"
-        "    system_template: \"Say \\\"hi\\\" \\u00e9\\t{{who}} \\\\ {{fragments.tone}}\"\n"
+        '    system_template: "Say \\"hi\\" \\u00e9\\t{{who}} \\\\ {{fragments.tone}}"\n'
     )
     line = analysis.text.splitlines()[-1]
-    assert "\\\"hi\\\"" in line  # the escapes are in the source
+    assert '\\"hi\\"' in line  # the escapes are in the source
     got = [(t.start, t.length, t.type) for t in tokens(analysis)]
     assert got == [
         (line.index("who}}"), 3, 0),
@@ -218,7 +220,7 @@ def test_emoji_before_the_placeholder() -> None:
     analysis = _analysis(
         "fragments: {tone: Be kind.}\n"
         "prompts:\n  p:\n    variables: [{name: who}]\n"
-        "    system_template: \"😀 Héllo 👩‍💻 {{who}} {{fragments.tone}}\"\n"
+        '    system_template: "😀 Héllo 👩‍💻 {{who}} {{fragments.tone}}"\n'
     )
     line = analysis.text.splitlines()[-1]
     who = _token_at(analysis, "who}}")
@@ -233,12 +235,12 @@ def test_emoji_before_the_placeholder() -> None:
 def test_placeholder_at_covers_the_braces_and_skips_unknown() -> None:
     analysis = _analysis(
         "prompts:\n  p:\n    variables: [{name: who}]\n"
-        "    system_template: \"{{ who }} {{this}} {{/if}}\"\n"
+        '    system_template: "{{ who }} {{this}} {{/if}}"\n'
     )
     text = analysis.text
     found = placeholder_at(analysis, text.index("{{ who"))
     assert found is not None and found.kind == "variable" and found.defined
-    assert text[found.span.start:found.span.end] == "who"
+    assert text[found.span.start : found.span.end] == "who"
     assert found.prompts == ("p",)
     assert placeholder_at(analysis, text.index("this")) is None
     assert placeholder_at(analysis, text.index("/if")) is None
@@ -246,12 +248,12 @@ def test_placeholder_at_covers_the_braces_and_skips_unknown() -> None:
 
 
 def test_templates_are_computed_once_per_analysis() -> None:
-    analysis = _analysis("prompts:\n  p:\n    system_template: \"{{x}}\"\n")
+    analysis = _analysis('prompts:\n  p:\n    system_template: "{{x}}"\n')
     first = templates_for(analysis)
     assert first is not None and templates_for(analysis) is first
     assert len(resolved_placeholders(analysis)) == 1
     assert templates_for(analysis) is first
-    again = _analysis("prompts:\n  p:\n    system_template: \"{{x}}\"\n")
+    again = _analysis('prompts:\n  p:\n    system_template: "{{x}}"\n')
     assert templates_for(again) is not first
 
 
@@ -266,8 +268,8 @@ def test_runtime_bound_variables_are_defined_as_the_rules_say() -> None:
     # workflow state runs — the same exemption the undeclared-variable rule makes.
     analysis = _analysis(
         "prompts:\n"
-        "  run: {system_template: \"{{input}} {{workflow_context}}\"}\n"
-        "  free: {system_template: \"{{input}} {{workflow_context}}\"}\n"
+        '  run: {system_template: "{{input}} {{workflow_context}}"}\n'
+        '  free: {system_template: "{{input}} {{workflow_context}}"}\n'
         "workflow:\n  version: 1\n  entry: s\n"
         "  states: {s: {prompt_task: run, terminal: true}}\n"
     )
@@ -277,6 +279,9 @@ def test_runtime_bound_variables_are_defined_as_the_rules_say() -> None:
         ("input", "variable", False),
         ("workflow_context", "variable", True),
     ]
-    codes = [(d.code, analysis.text[d.span.start:d.span.end]) for d in analysis.diagnostics
-             if d.code == "PP502"]
+    codes = [
+        (d.code, analysis.text[d.span.start : d.span.end])
+        for d in analysis.diagnostics
+        if d.code == "PP502"
+    ]
     assert codes == [("PP502", "workflow_context")]

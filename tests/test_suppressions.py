@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Severity, Tag
@@ -28,39 +28,38 @@ from samples import MINIMAL_PACK
 HEAD = MINIMAL_PACK
 
 
-def check(text: str, path: str = "demo.promptpack.yaml", config: Config | None = None
-          ) -> list[tuple[str, str]]:
-    analysis = analyze(text, path=path, config=config, kind=documents.PROMPTPACK)
-    return [(d.code, text[d.span.start:d.span.end]) for d in analysis.diagnostics]
+def check(
+    text: str, path: str = "demo.promptpack.yaml", config: Config | None = None
+) -> list[tuple[str, str]]:
+    analysis = analyze(text, path=path, config=config, kind=kinds.PROMPTPACK)
+    return [(d.code, text[d.span.start : d.span.end]) for d in analysis.diagnostics]
 
 
 def comments_of(text: str) -> list[str]:
     parsed = parse(text)
-    return [text[c.span.start:c.span.end] for c in find_comments(text, parsed.root,
-                                                                   parsed.lines)]
+    return [text[c.span.start : c.span.end] for c in find_comments(text, parsed.root, parsed.lines)]
 
 
 # ------------------------------------------------------------------- finding comments
 
 
 def test_hash_inside_quoted_scalars_is_not_a_comment() -> None:
-    text = ('a: "x # not"  # one\n'
-            "b: 'y # not' # two\n"
-            'c: "multi\n  line # not"\n'
-            "'k # not': v\n")
+    text = "a: \"x # not\"  # one\nb: 'y # not' # two\nc: \"multi\n  line # not\"\n'k # not': v\n"
     assert comments_of(text) == ["# one", "# two"]
 
 
 def test_hash_inside_a_block_scalar_is_not_a_comment_but_its_header_may_have_one() -> None:
-    text = ("a: |  # header\n"
-            "  text # not\n"
-            "  # not either\n"
-            "# after\n"
-            "b: >-\n"
-            "    folded # not\n"
-            "\n"
-            "  # less indented: a comment\n"
-            "c: 1\n")
+    text = (
+        "a: |  # header\n"
+        "  text # not\n"
+        "  # not either\n"
+        "# after\n"
+        "b: >-\n"
+        "    folded # not\n"
+        "\n"
+        "  # less indented: a comment\n"
+        "c: 1\n"
+    )
     assert comments_of(text) == ["# header", "# after", "# less indented: a comment"]
 
 
@@ -111,36 +110,35 @@ def test_suppression_applies_to_diagnostics_starting_on_the_line() -> None:
 
 def test_unused_suppression_is_a_faded_hint_on_the_code() -> None:
     text = HEAD + "agent: {}  # pack-lsp: ignore[PP102, PP101]\n"
-    analysis = analyze(text, path="x.promptpack.yaml", kind=documents.PROMPTPACK)
+    analysis = analyze(text, path="x.promptpack.yaml", kind=kinds.PROMPTPACK)
     (unused,) = analysis.diagnostics
     assert unused.code == "PP801"
     assert unused.severity is Severity.HINT
     assert unused.tags == (Tag.UNNECESSARY,)
-    assert text[unused.span.start:unused.span.end] == "PP101"
+    assert text[unused.span.start : unused.span.end] == "PP101"
     start, end = unused.data["remove"]
     assert text[:start] + text[end:] == HEAD + "agent: {}  # pack-lsp: ignore[PP102]\n"
 
 
 def test_removing_the_only_code_removes_the_comment() -> None:
     text = HEAD + "name2: x  # pack-lsp: ignore[PP103]\n"
-    unused = [d for d in analyze(text, kind=documents.PROMPTPACK).diagnostics
-              if d.code == "PP801"]
+    unused = [d for d in analyze(text, kind=kinds.PROMPTPACK).diagnostics if d.code == "PP801"]
     start, end = unused[0].data["remove"]
     assert text[:start] + text[end:] == HEAD + "name2: x\n"
     own_line = HEAD + "# pack-lsp: ignore[PP103]\n"
-    (hint,) = analyze(own_line, kind=documents.PROMPTPACK).diagnostics
+    (hint,) = analyze(own_line, kind=kinds.PROMPTPACK).diagnostics
     start, end = hint.data["remove"]
     assert own_line[:start] + own_line[end:] == HEAD
 
 
 def test_unknown_code_gets_a_suggestion() -> None:
     text = HEAD + "agent: {}  # pack-lsp: ignore[PP1O2]\n"
-    diags = analyze(text, kind=documents.PROMPTPACK).diagnostics
+    diags = analyze(text, kind=kinds.PROMPTPACK).diagnostics
     unknown = [d for d in diags if d.code == "PP803"]
     assert len(unknown) == 1
     assert unknown[0].severity is Severity.WARNING
     assert "did you mean `PP102`" in unknown[0].message
-    assert text[unknown[0].span.start:unknown[0].span.end] == "PP1O2"
+    assert text[unknown[0].span.start : unknown[0].span.end] == "PP1O2"
     # An unknown code silences nothing.
     assert "PP102" in [d.code for d in diags]
 
@@ -165,7 +163,7 @@ def test_configuration_applies_to_suppression_problems() -> None:
     text = HEAD + "agent: {}  # pack-lsp: ignore[PP102, PP101]\n"
     assert check(text, config=Config(ignore=("PP801",))) == []
     severe = Config(severity={"PP801": Severity.WARNING})
-    diags = analyze(text, config=severe, kind=documents.PROMPTPACK).diagnostics
+    diags = analyze(text, config=severe, kind=kinds.PROMPTPACK).diagnostics
     assert [(d.code, d.severity) for d in diags] == [("PP801", Severity.WARNING)]
 
 
@@ -196,8 +194,8 @@ def test_random_bytes_never_crash() -> None:
     alphabet = "ab:#[]{}|>-'\"\n \tPP102,pack-lsp ignore-file"
     for _ in range(300):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80)))
-        analyze(HEAD + text, kind=documents.PROMPTPACK)
-        analyze("# pack-lsp: " + text, kind=documents.PROMPTPACK)
+        analyze(HEAD + text, kind=kinds.PROMPTPACK)
+        analyze("# pack-lsp: " + text, kind=kinds.PROMPTPACK)
 
 
 # ------------------------------------------------------------------ language server
@@ -205,11 +203,13 @@ def test_random_bytes_never_crash() -> None:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "pack_lsp"]))
 async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[LanguageClient]:
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=tmp_path.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
-    ))
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=tmp_path.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")],
+        )
+    )
     yield lsp_client
     await lsp_client.shutdown_session()
 
@@ -220,12 +220,15 @@ async def test_language_server_applies_the_same_suppressions(
 ) -> None:
     text = HEAD + "agent: {}  # pack-lsp: ignore[PP102, PP101]\nagentz: {}\n"
     uri = (tmp_path / "demo.promptpack.yaml").as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1,
-                                             text=text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
+        )
+    )
     while True:
         params: types.PublishDiagnosticsParams = await client.wait_for_notification(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+        )
         if params.uri == uri:
             break
     by_code = {d.code: d for d in params.diagnostics}
@@ -233,5 +236,5 @@ async def test_language_server_applies_the_same_suppressions(
     assert by_code["PP102"].range.start.line == 7
     assert list(by_code["PP801"].tags or ()) == [types.DiagnosticTag.Unnecessary]
     assert by_code["PP801"].severity == types.DiagnosticSeverity.Hint
-    cli = analyze(text, path=tmp_path / "demo.promptpack.yaml", kind=documents.PROMPTPACK)
+    cli = analyze(text, path=tmp_path / "demo.promptpack.yaml", kind=kinds.PROMPTPACK)
     assert sorted(d.code for d in cli.diagnostics) == sorted(by_code)

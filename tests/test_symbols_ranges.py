@@ -20,8 +20,10 @@ def test_outline_is_hierarchical() -> None:
     analysis = analysis_of(TEXT)
     outline = symbols.document_symbols(analysis.pack, analysis.root)
     assert [(s.name, s.kind) for s in outline] == [
-        ("fragments", SymbolKind.SECTION), ("prompts", SymbolKind.SECTION),
-        ("tools", SymbolKind.SECTION), ("workflow", SymbolKind.WORKFLOW),
+        ("fragments", SymbolKind.SECTION),
+        ("prompts", SymbolKind.SECTION),
+        ("tools", SymbolKind.SECTION),
+        ("workflow", SymbolKind.WORKFLOW),
         ("agents", SymbolKind.AGENTS),
     ]
     prompts = outline[1]
@@ -29,13 +31,18 @@ def test_outline_is_hierarchical() -> None:
     triage = prompts.children[0]
     assert triage.detail == "Triage"
     assert [(v.name, v.kind, v.detail) for v in triage.children] == [
-        ("customer", SymbolKind.VARIABLE, "string"), ("company", SymbolKind.VARIABLE, "string")]
-    assert TEXT[triage.selection.start:triage.selection.end] == "triage"
+        ("customer", SymbolKind.VARIABLE, "string"),
+        ("company", SymbolKind.VARIABLE, "string"),
+    ]
+    assert TEXT[triage.selection.start : triage.selection.end] == "triage"
     assert triage.span.covers(triage.children[1].span)
     states = outline[3].children
     assert [(s.name, s.detail) for s in states] == [
-        ("intake", "→ triage"), ("billing_desk", "→ billing"), ("tech_desk", "→ tech"),
-        ("closed", "→ triage (terminal)")]
+        ("intake", "→ triage"),
+        ("billing_desk", "→ billing"),
+        ("tech_desk", "→ tech"),
+        ("closed", "→ triage (terminal)"),
+    ]
     assert outline[3].detail == "entry: intake"
     assert [m.name for m in outline[4].children] == ["triage", "billing", "tech"]
     for section in outline:
@@ -43,8 +50,16 @@ def test_outline_is_hierarchical() -> None:
             assert section.span.covers(child.span) and child.span.covers(child.selection)
 
 
-@pytest.mark.parametrize("text", ["", "- a\n", "prompts: 3\n", "prompts:\n  a: [1]\n",
-                                  "workflow: {states: [1]}\nagents: {members: 1}\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "- a\n",
+        "prompts: 3\n",
+        "prompts:\n  a: [1]\n",
+        "workflow: {states: [1]}\nagents: {members: 1}\n",
+    ],
+)
 def test_outline_of_broken_documents(text: str) -> None:
     analysis = analysis_of(text)
     symbols.document_symbols(analysis.pack, analysis.root)
@@ -71,9 +86,10 @@ def test_workspace_symbols_are_cached_by_modification_time(tmp_path: Path) -> No
     ws = WorkspaceSymbols()
     found = ws.search("lookup", [tmp_path])
     assert [(s.name, s.kind, s.container, s.path) for s in found] == [
-        ("lookup_order", SymbolKind.TOOL, "", pack)]
+        ("lookup_order", SymbolKind.TOOL, "", pack)
+    ]
     first = found[0]
-    assert first.lines.text[first.selection.start:first.selection.end] == "lookup_order"
+    assert first.lines.text[first.selection.start : first.selection.end] == "lookup_order"
     assert ws.search("lookup", [tmp_path])[0] is first  # served from the cache
     pack.write_text(TEXT.replace("lookup_order", "find_order"), encoding="utf-8")
     stat = pack.stat()
@@ -111,8 +127,8 @@ def test_selection_ranges_grow_outwards() -> None:
     chain = ranges.selection_ranges(analysis, at)
     shown = texts(TEXT, chain[:2])
     assert shown == ["customer", "{{customer}}"]
-    assert TEXT[chain[2].start:chain[2].end].startswith("|\n      {{fragments.greeting}}")
-    assert TEXT[chain[3].start:chain[3].end].startswith("system_template: |")
+    assert TEXT[chain[2].start : chain[2].end].startswith("|\n      {{fragments.greeting}}")
+    assert TEXT[chain[3].start : chain[3].end].startswith("system_template: |")
     assert chain[-1] == Span(0, len(TEXT))
     assert all(b.covers(a) and a != b for a, b in itertools.pairwise(chain))
     on_key = ranges.selection_ranges(analysis, offset(TEXT, "max_visits: 3", delta=2))

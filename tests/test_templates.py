@@ -13,8 +13,7 @@ from pack_lsp.core.templates import (
 from pack_lsp.core.yamltree import parse
 
 HEAD = (
-    "id: demo\nname: Demo\nversion: 1.0.0\n"
-    "template_engine: {version: v1, syntax: \"{{variable}}\"}\n"
+    'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'
 )
 
 
@@ -36,8 +35,8 @@ def test_kinds_names_and_spans() -> None:
     pack, source = _pack(
         "fragments: {tone: x}\n"
         "prompts:\n  p:\n    system_template: "
-        "\"{{a}} {{ b.c }} {{fragments.tone}} {{fragment:tone}} {{artifacts.sha}} "
-        "{{x | upper}} {{{raw}}} {{this}}\"\n"
+        '"{{a}} {{ b.c }} {{fragments.tone}} {{fragment:tone}} {{artifacts.sha}} '
+        '{{x | upper}} {{{raw}}} {{this}}"\n'
     )
     got = placeholders(_template(pack), source, "spec", set(pack.fragments))
     assert [(p.kind, p.name, p.syntax) for p in got] == [
@@ -58,7 +57,7 @@ def test_kinds_names_and_spans() -> None:
 
 def test_promptkit_dialect_bare_fragment() -> None:
     pack, source = _pack(
-        "fragments: {tone: Be nice}\nprompts:\n  p:\n    system_template: \"{{tone}} {{user}}\"\n"
+        'fragments: {tone: Be nice}\nprompts:\n  p:\n    system_template: "{{tone}} {{user}}"\n'
     )
     assert dialect_for(pack, "auto") == "promptkit"
     got = placeholders(_template(pack), source, "promptkit", {"tone"})
@@ -69,14 +68,14 @@ def test_promptkit_dialect_bare_fragment() -> None:
 
 def test_dialect_detection() -> None:
     python, _ = _pack(
-        "fragments: {tone: x}\nprompts:\n  p:\n    system_template: \"{{ fragment:tone }}\"\n"
+        'fragments: {tone: x}\nprompts:\n  p:\n    system_template: "{{ fragment:tone }}"\n'
     )
     assert dialect_for(python) == "python"
     spec, _ = _pack(
-        "fragments: {tone: x}\nprompts:\n  p:\n    system_template: \"{{fragments.tone}}\"\n"
+        'fragments: {tone: x}\nprompts:\n  p:\n    system_template: "{{fragments.tone}}"\n'
     )
     assert dialect_for(spec) == "spec"
-    none, _ = _pack("prompts:\n  p:\n    system_template: \"{{a}}\"\n")
+    none, _ = _pack('prompts:\n  p:\n    system_template: "{{a}}"\n')
     assert dialect_for(none) == "spec"
     assert dialect_for(none, "python") == "python"
     assert dialect_for(none, "promptkit") == "promptkit"
@@ -84,8 +83,8 @@ def test_dialect_detection() -> None:
 
 def test_control_tags_are_not_placeholders() -> None:
     pack, source = _pack(
-        "prompts:\n  p:\n    system_template: \"{{#if vip}}A{{else}}B{{/if}}{{! note }}"
-        "{{> partial}}{{#each items}}{{name}}{{@index}}{{/each}}{{^empty}}x{{/empty}}\"\n"
+        'prompts:\n  p:\n    system_template: "{{#if vip}}A{{else}}B{{/if}}{{! note }}'
+        '{{> partial}}{{#each items}}{{name}}{{@index}}{{/each}}{{^empty}}x{{/empty}}"\n'
     )
     got = placeholders(_template(pack), source)
     assert [(p.kind, p.name, p.syntax, p.scoped) for p in got] == [
@@ -100,7 +99,7 @@ def test_control_tags_are_not_placeholders() -> None:
 
 
 def test_unbalanced_braces() -> None:
-    regions, problems = scan("a {{b c {{d}} e {f}} {\"j\": {\"k\": 1}} {{g")
+    regions, problems = scan('a {{b c {{d}} e {f}} {"j": {"k": 1}} {{g')
     assert [(r.start, r.end) for r in regions] == [(8, 13)]
     assert problems == [("{{", 2, ""), ("}}", 18, "f"), ("{{", 37, "")]
     pack, source = _pack("prompts:\n  p:\n    system_template: 'x {{y'\n")
@@ -120,10 +119,10 @@ def test_multiline_block_template_spans() -> None:
 
 def test_pack_templates_lookups() -> None:
     pack, source = _pack(
-        "fragments:\n  outer: \"{{fragments.inner}} {{a}}\"\n  inner: \"{{b}}\"\n"
+        'fragments:\n  outer: "{{fragments.inner}} {{a}}"\n  inner: "{{b}}"\n'
         "  lonely: none\n"
-        "prompts:\n  p:\n    system_template: \"{{fragments.outer}} {{c}}\"\n"
-        "    model_overrides:\n      gpt-4: {system_template_suffix: \"{{d}}\"}\n"
+        'prompts:\n  p:\n    system_template: "{{fragments.outer}} {{c}}"\n'
+        '    model_overrides:\n      gpt-4: {system_template_suffix: "{{d}}"}\n'
     )
     info = pack_templates(pack, source)
     assert info.dialect == "spec"
@@ -140,8 +139,8 @@ def test_pack_templates_lookups() -> None:
 
 def test_fragment_cycle_terminates() -> None:
     pack, source = _pack(
-        "fragments:\n  a: \"{{fragments.b}}\"\n  b: \"{{fragments.a}} {{v}}\"\n"
-        "prompts:\n  p:\n    system_template: \"{{fragments.a}}\"\n"
+        'fragments:\n  a: "{{fragments.b}}"\n  b: "{{fragments.a}} {{v}}"\n'
+        'prompts:\n  p:\n    system_template: "{{fragments.a}}"\n'
     )
     info = pack_templates(pack, source)
     assert set(info.fragments_included_by("p")) == {"a", "b"}

@@ -72,24 +72,32 @@ def test_edges_from_member_keys_and_a2a_names() -> None:
     edges = [(e.source, e.target, e.via) for e in topo.edges]
     # `editor` in writer's tools is the pack tool (tools win); `search` is not a member;
     # `lead` calling itself is the agents rules' PP204, not an edge.
-    assert edges == [("lead", "writer", "writer"), ("lead", "editor", "a2a__editor"),
-                     ("editor", "writer", "writer")]
+    assert edges == [
+        ("lead", "writer", "writer"),
+        ("lead", "editor", "a2a__editor"),
+        ("editor", "writer", "writer"),
+    ]
     assert topo.reachable() == {"lead", "writer", "editor"}
     assert [n.key for n in topo.unreachable()] == ["loner"]
     assert topo.cycles() == []
 
 
 def test_cycle_is_found_once_with_its_closing_call() -> None:
-    text = TEXT.replace("tools:\n  editor:\n    name: editor\n"
-                        "    description: A pack tool that shadows the member name\n", "")
+    text = TEXT.replace(
+        "tools:\n  editor:\n    name: editor\n"
+        "    description: A pack tool that shadows the member name\n",
+        "",
+    )
     topo = build(pack(text))
     cycles = topo.cycles()
     assert len(cycles) == 1
-    assert [(e.source, e.target) for e in cycles[0]] == [("writer", "editor"),
-                                                         ("editor", "writer")]
+    assert [(e.source, e.target) for e in cycles[0]] == [("writer", "editor"), ("editor", "writer")]
     analysis = analyze(text, kind="promptpack")
-    found = [(d.code, analysis.lines.range(d.span).start.line + 1) for d in analysis.diagnostics
-             if d.code in ("PP710", "PP711")]
+    found = [
+        (d.code, analysis.lines.range(d.span).start.line + 1)
+        for d in analysis.diagnostics
+        if d.code in ("PP710", "PP711")
+    ]
     assert found == [("PP711", 26), ("PP710", 45)]
 
 

@@ -23,7 +23,7 @@ def _text(src: str, node: object) -> str:
 
 
 def test_scalar_styles_and_spans() -> None:
-    src = 'a: plain\nb: "dq \\u00e9"\nc: \'sq\'\nd: |\n  one\n  two\ne: [x, {f: 1}]\n'
+    src = "a: plain\nb: \"dq \\u00e9\"\nc: 'sq'\nd: |\n  one\n  two\ne: [x, {f: 1}]\n"
     root = parse(src).root
     assert isinstance(root, MappingNode)
     assert _text(src, root.get("a")) == "plain"
@@ -71,7 +71,9 @@ def test_anchor_alias_and_merge() -> None:
     result = parse(src)
     assert result.diagnostics == []
     assert to_data(result.root) == {
-        "base": {"x": 1, "y": 2}, "m": {"x": 1, "y": 3}, "l": [{"x": 1, "y": 2}]
+        "base": {"x": 1, "y": 2},
+        "m": {"x": 1, "y": 3},
+        "l": [{"x": 1, "y": 2}],
     }
     # A merged value keeps the span where it was written (inside the anchor).
     x_node, _ = resolve(result.root, ["m", "x"])
@@ -135,9 +137,24 @@ def test_node_path_at() -> None:
 
 
 def test_hostile_inputs_do_not_crash() -> None:
-    for src in ["", "\x00", "{", "]", "&a *a", "*x", "? ? ?", "- - - -", "a: !!binary x",
-                "%YAML 1.1\n---\na: 1", "a: &x\n  b: *x", "\t\t", "'" * 3, "a:\n" + " " * 5000,
-                "[" * 2000, "{a: " * 500]:
+    for src in [
+        "",
+        "\x00",
+        "{",
+        "]",
+        "&a *a",
+        "*x",
+        "? ? ?",
+        "- - - -",
+        "a: !!binary x",
+        "%YAML 1.1\n---\na: 1",
+        "a: &x\n  b: *x",
+        "\t\t",
+        "'" * 3,
+        "a:\n" + " " * 5000,
+        "[" * 2000,
+        "{a: " * 500,
+    ]:
         parse(src)
 
 

@@ -6,17 +6,13 @@ positions) and with a Neovim profile that negotiates UTF-8.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_lsp
-from pytest_lsp import LanguageClient
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from lsp_helpers import PROFILES, initialize_params, server_config
+from pytest_lsp import LanguageClient
 
 
 @pytest_lsp.fixture(config=server_config())

@@ -17,9 +17,7 @@ def server_config() -> ClientServerConfig:
     return ClientServerConfig(server_command=SERVER)
 
 
-def initialize_params(
-    profile: str, root: Path, options: Any = None
-) -> types.InitializeParams:
+def initialize_params(profile: str, root: Path, options: Any = None) -> types.InitializeParams:
     return types.InitializeParams(
         capabilities=client_capabilities(profile),
         root_uri=root.as_uri(),
@@ -43,8 +41,9 @@ def units(text: str, encoding: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def pos(client: LanguageClient, text: str, needle: str, delta: int = 0, nth: int = 0
-        ) -> types.Position:
+def pos(
+    client: LanguageClient, text: str, needle: str, delta: int = 0, nth: int = 0
+) -> types.Position:
     """LSP position of the ``nth`` occurrence of ``needle`` in ``text`` (+ delta chars)."""
     index = -1
     for _ in range(nth + 1):
@@ -64,16 +63,12 @@ def span_range(
     return types.Range(start=start, end=end)
 
 
-async def open_doc(
-    client: LanguageClient, path: Path, text: str, *, wait: bool = True
-) -> str:
+async def open_doc(client: LanguageClient, path: Path, text: str, *, wait: bool = True) -> str:
     """Open ``text`` as ``path`` (not written to disk) and wait for its diagnostics."""
     uri = path.as_uri()
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="yaml", version=1, text=text
-            )
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
         )
     )
     if wait:
@@ -91,4 +86,3 @@ async def diagnostics_for(
         )
         if params.uri == uri and (version is None or params.version == version):
             return list(params.diagnostics)
-

@@ -10,10 +10,14 @@ from packs import PACK
 from pytest_lsp import LanguageClient
 
 
-async def _complete(client: LanguageClient, uri: str, position: types.Position
-                    ) -> list[types.CompletionItem]:
-    result = await client.text_document_completion_async(types.CompletionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=position))
+async def _complete(
+    client: LanguageClient, uri: str, position: types.Position
+) -> list[types.CompletionItem]:
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=position
+        )
+    )
     assert isinstance(result, types.CompletionList)
     return list(result.items)
 
@@ -32,10 +36,10 @@ async def test_tool_items_after_emoji(client: LanguageClient, tmp_path: Path) ->
     assert edit.range == types.Range(start=at, end=at)
 
 
-async def test_placeholder_completion_on_emoji_line(client: LanguageClient, tmp_path: Path
-                                                    ) -> None:
-    text = PACK.replace('"Héllo 😀 {{user_name}}, {{fragments.greeting}}"',
-                        '"Héllo 😀 {{us}} 😀 {{fragments.}}"')
+async def test_placeholder_completion_on_emoji_line(client: LanguageClient, tmp_path: Path) -> None:
+    text = PACK.replace(
+        '"Héllo 😀 {{user_name}}, {{fragments.greeting}}"', '"Héllo 😀 {{us}} 😀 {{fragments.}}"'
+    )
     uri = await open_doc(client, tmp_path / "a.promptpack.yaml", text)
     items = await _complete(client, uri, pos(client, text, "{{us}}", 4))
     by_label = {i.label: i for i in items}
@@ -49,9 +53,11 @@ async def test_placeholder_completion_on_emoji_line(client: LanguageClient, tmp_
 
 async def test_keys_and_values_mid_edit(client: LanguageClient, tmp_path: Path) -> None:
     # An unfinished document: the key being typed has no colon yet.
-    text = PACK.replace("    description: Routes each request\n",
-                        "    description: Routes each request\n    tool_policy:\n"
-                        "      tool_choice: \n      max_r\n")
+    text = PACK.replace(
+        "    description: Routes each request\n",
+        "    description: Routes each request\n    tool_policy:\n"
+        "      tool_choice: \n      max_r\n",
+    )
     uri = await open_doc(client, tmp_path / "a.promptpack.yaml", text)
     items = await _complete(client, uri, pos(client, text, "max_r", 5))
     labels = [i.label for i in items]
@@ -82,10 +88,12 @@ async def test_members_and_states(client: LanguageClient, tmp_path: Path) -> Non
 
 
 async def test_json_completion(client: LanguageClient, tmp_path: Path) -> None:
-    text = ('{"id": "x", "name": "X 😀", "version": "1.0.0", "template_engine": {"version": '
-            '"v1", "syntax": "{{variable}}"}, "tools": {"t1": {"name": "t1", "description": '
-            '"T"}}, "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0", '
-            '"system_template": "Hi", "tools": [""], "tool_policy": {"tool_choice": ""}}}}')
+    text = (
+        '{"id": "x", "name": "X 😀", "version": "1.0.0", "template_engine": {"version": '
+        '"v1", "syntax": "{{variable}}"}, "tools": {"t1": {"name": "t1", "description": '
+        '"T"}}, "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0", '
+        '"system_template": "Hi", "tools": [""], "tool_policy": {"tool_choice": ""}}}}'
+    )
     uri = await open_doc(client, tmp_path / "a.promptpack.json", text)
     items = await _complete(client, uri, pos(client, text, '[""]', 2))
     assert [i.label for i in items] == ["t1"]
@@ -105,10 +113,10 @@ async def test_snippets(client: LanguageClient, tmp_path: Path) -> None:
     assert "agents" in [i.label for i in items]
 
 
-async def _hover(client: LanguageClient, uri: str, position: types.Position
-                 ) -> types.Hover | None:
-    return await client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=position))
+async def _hover(client: LanguageClient, uri: str, position: types.Position) -> types.Hover | None:
+    return await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position)
+    )
 
 
 def _text(h: types.Hover | None) -> str:
@@ -136,14 +144,15 @@ async def test_hover(client: LanguageClient, tmp_path: Path) -> None:
 async def test_semantic_tokens(client: LanguageClient, tmp_path: Path) -> None:
     text = PACK.replace("Bill {{user_name}}", "Bill 😀 {{nope}} {{fragments.gone}}")
     uri = await open_doc(client, tmp_path / "a.promptpack.yaml", text)
-    result = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert result is not None
     data = list(result.data)
     tokens = []
     line = start = 0
     for i in range(0, len(data), 5):
-        dl, ds, length, kind, mods = data[i:i + 5]
+        dl, ds, length, kind, mods = data[i : i + 5]
         line += dl
         start = ds if dl else start + ds
         tokens.append((line, start, length, kind, mods))

@@ -62,8 +62,9 @@ def apply(text: str, edits: list[types.TextEdit], encoding: str) -> str:
             chars += 1
         return sum(len(x) + 1 for x in lines[: p.line]) + chars
 
-    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
-                       reverse=True):
+    for edit in sorted(
+        edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
+    ):
         start, end = offset(edit.range.start), offset(edit.range.end)
         text = text[:start] + edit.new_text + text[end:]
     return text
@@ -95,23 +96,35 @@ async def test_definition_after_emoji(client: LanguageClient, tmp_path: Path) ->
     uri = await opened(client, tmp_path)
     at = pos(client, PACK, "lookup_order, billing]", delta=3)
     result = await client.text_document_definition_async(
-        types.DefinitionParams(text_document=doc(uri), position=at))
-    assert result == [types.Location(uri=uri, range=span_range(
-        client, PACK, "lookup_order: {", length=len("lookup_order")))]
+        types.DefinitionParams(text_document=doc(uri), position=at)
+    )
+    assert result == [
+        types.Location(
+            uri=uri, range=span_range(client, PACK, "lookup_order: {", length=len("lookup_order"))
+        )
+    ]
     # A placeholder after emoji goes to the variable declaration.
-    at = pos(client, PACK, "{{customer}}\",\n", delta=4)
+    at = pos(client, PACK, '{{customer}}",\n', delta=4)
     result = await client.text_document_definition_async(
-        types.DefinitionParams(text_document=doc(uri), position=at))
-    assert result == [types.Location(uri=uri, range=span_range(
-        client, PACK, "customer, type", length=len("customer")))]
+        types.DefinitionParams(text_document=doc(uri), position=at)
+    )
+    assert result == [
+        types.Location(
+            uri=uri, range=span_range(client, PACK, "customer, type", length=len("customer"))
+        )
+    ]
 
 
 async def test_references_and_highlights(client: LanguageClient, tmp_path: Path) -> None:
     uri = await opened(client, tmp_path)
     at = pos(client, PACK, "triage: {description", delta=2)  # the member key
-    refs = await client.text_document_references_async(types.ReferenceParams(
-        text_document=doc(uri), position=at,
-        context=types.ReferenceContext(include_declaration=True)))
+    refs = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=doc(uri),
+            position=at,
+            context=types.ReferenceContext(include_declaration=True),
+        )
+    )
     assert refs is not None
     expected = [
         span_range(client, PACK, "triage: {id", length=6),
@@ -121,10 +134,12 @@ async def test_references_and_highlights(client: LanguageClient, tmp_path: Path)
         span_range(client, PACK, "triage: {description", length=6),
     ]
     assert sorted((r.range.start.line, r.range.start.character) for r in refs) == sorted(
-        (r.start.line, r.start.character) for r in expected)
+        (r.start.line, r.start.character) for r in expected
+    )
     assert {r.range.end.character - r.range.start.character for r in refs} == {6}
-    marks = await client.text_document_document_highlight_async(types.DocumentHighlightParams(
-        text_document=doc(uri), position=at))
+    marks = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(text_document=doc(uri), position=at)
+    )
     assert marks is not None and len(marks) == 5
     writes = [m for m in marks if m.kind == types.DocumentHighlightKind.Write]
     assert [w.range for w in writes] == [span_range(client, PACK, "triage: {id", length=6)]
@@ -134,12 +149,14 @@ async def test_rename_prompt(client: LanguageClient, tmp_path: Path) -> None:
     uri = await opened(client, tmp_path)
     at = pos(client, PACK, "billing]}", delta=1)
     prepared = await client.text_document_prepare_rename_async(
-        types.PrepareRenameParams(text_document=doc(uri), position=at))
+        types.PrepareRenameParams(text_document=doc(uri), position=at)
+    )
     assert isinstance(prepared, types.PrepareRenamePlaceholder)
     assert prepared.placeholder == "billing"
     assert prepared.range == span_range(client, PACK, "billing]}", length=7)
-    edit = await client.text_document_rename_async(types.RenameParams(
-        text_document=doc(uri), position=at, new_name="payments"))
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc(uri), position=at, new_name="payments")
+    )
     out = apply(PACK, doc_edits(edit, uri), encoding_of(client))
     assert "billing" not in out
     # key, id, tools item, prompt_task, member key
@@ -150,24 +167,30 @@ async def test_rename_refused_with_a_reason(client: LanguageClient, tmp_path: Pa
     uri = await opened(client, tmp_path)
     at = pos(client, PACK, "lookup_order: {", delta=2)
     with pytest.raises(Exception, match="not a valid tool name"):
-        await client.text_document_rename_async(types.RenameParams(
-            text_document=doc(uri), position=at, new_name="look up"))
+        await client.text_document_rename_async(
+            types.RenameParams(text_document=doc(uri), position=at, new_name="look up")
+        )
 
 
 async def test_document_and_workspace_symbols(client: LanguageClient, tmp_path: Path) -> None:
     uri = await opened(client, tmp_path)
     result = await client.text_document_document_symbol_async(
-        types.DocumentSymbolParams(text_document=doc(uri)))
+        types.DocumentSymbolParams(text_document=doc(uri))
+    )
     assert result is not None
-    outline = {s.name: [c.name for c in (s.children or [])] for s in result
-               if isinstance(s, types.DocumentSymbol)}
+    outline = {
+        s.name: [c.name for c in (s.children or [])]
+        for s in result
+        if isinstance(s, types.DocumentSymbol)
+    }
     assert outline == {
-        "fragments": ["greeting"], "prompts": ["triage", "billing"],
-        "tools": ["lookup_order"], "workflow": ["start", "pay"],
+        "fragments": ["greeting"],
+        "prompts": ["triage", "billing"],
+        "tools": ["lookup_order"],
+        "workflow": ["start", "pay"],
         "agents": ["triage", "billing"],
     }
-    prompts = next(s for s in result if isinstance(s, types.DocumentSymbol)
-                   and s.name == "prompts")
+    prompts = next(s for s in result if isinstance(s, types.DocumentSymbol) and s.name == "prompts")
     triage = (prompts.children or [])[0]
     assert [c.name for c in (triage.children or [])] == ["customer"]
     assert triage.selection_range == span_range(client, PACK, "triage: {id", length=6)
@@ -186,7 +209,8 @@ async def test_document_and_workspace_symbols(client: LanguageClient, tmp_path: 
 async def test_folding_and_selection(client: LanguageClient, tmp_path: Path) -> None:
     uri = await opened(client, tmp_path)
     folds = await client.text_document_folding_range_async(
-        types.FoldingRangeParams(text_document=doc(uri)))
+        types.FoldingRangeParams(text_document=doc(uri))
+    )
     assert folds is not None
     lines = PACK.split("\n")
     spans = {(f.start_line, f.end_line) for f in folds}
@@ -194,37 +218,45 @@ async def test_folding_and_selection(client: LanguageClient, tmp_path: Path) -> 
     assert (billing, billing + 6) in spans
     workflow = lines.index("workflow:")
     assert (workflow, workflow + 5) in spans
-    at = pos(client, PACK, "{{customer}}\",\n", delta=5)
-    result = await client.text_document_selection_range_async(types.SelectionRangeParams(
-        text_document=doc(uri), positions=[at]))
+    at = pos(client, PACK, '{{customer}}",\n', delta=5)
+    result = await client.text_document_selection_range_async(
+        types.SelectionRangeParams(text_document=doc(uri), positions=[at])
+    )
     assert result is not None and len(result) == 1
     first = result[0]
-    assert first.range == span_range(client, PACK, "customer}}\",\n", length=8)
+    assert first.range == span_range(client, PACK, 'customer}}",\n', length=8)
     assert first.parent is not None
-    assert first.parent.range == span_range(client, PACK, "{{customer}}\",\n", length=12)
+    assert first.parent.range == span_range(client, PACK, '{{customer}}",\n', length=12)
 
 
 async def test_quick_fix(client: LanguageClient, tmp_path: Path) -> None:
     uri = (tmp_path / "fix.promptpack.yaml").as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1,
-                                             text=PACK)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=PACK)
+        )
+    )
     diags = await diagnostics_for(client, uri, 1)
     undefined = [d for d in diags if d.code == "PP301"]
     assert len(undefined) == 1
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=doc(uri), range=undefined[0].range,
-        context=types.CodeActionContext(diagnostics=undefined)))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc(uri),
+            range=undefined[0].range,
+            context=types.CodeActionContext(diagnostics=undefined),
+        )
+    )
     assert actions is not None
     titles = [a.title for a in actions if isinstance(a, types.CodeAction)]
-    assert titles == ["Create a definition for tool `lookup_ordr`",
-                      "Replace with `lookup_order`"]
-    replace = next(a for a in actions if isinstance(a, types.CodeAction)
-                   and a.title.startswith("Replace"))
+    assert titles == ["Create a definition for tool `lookup_ordr`", "Replace with `lookup_order`"]
+    replace = next(
+        a for a in actions if isinstance(a, types.CodeAction) and a.title.startswith("Replace")
+    )
     assert replace.is_preferred and replace.kind == types.CodeActionKind.QuickFix
     out = apply(PACK, doc_edits(replace.edit, uri), encoding_of(client))
     assert "tools: [lookup_order]\n" in out
-    create = next(a for a in actions if isinstance(a, types.CodeAction)
-                  and a.title.startswith("Create"))
+    create = next(
+        a for a in actions if isinstance(a, types.CodeAction) and a.title.startswith("Create")
+    )
     out = apply(PACK, doc_edits(create.edit, uri), encoding_of(client))
     assert "  lookup_ordr:\n    name: lookup_ordr\n" in out

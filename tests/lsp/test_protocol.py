@@ -25,10 +25,12 @@ prompts:
 
 
 def _change(client: LanguageClient, uri: str, version: int, rng: types.Range, text: str) -> None:
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangePartial(range=rng, text=text)],
-    ))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(range=rng, text=text)],
+        )
+    )
 
 
 async def test_diagnostic_range_after_emoji(client: LanguageClient, tmp_path: Path) -> None:
@@ -41,8 +43,9 @@ async def test_diagnostic_range_after_emoji(client: LanguageClient, tmp_path: Pa
     assert d.code_description is not None and d.code_description.href.endswith("#pp103")
 
 
-async def test_incremental_edits_with_emoji_and_crlf(client: LanguageClient, tmp_path: Path
-                                                     ) -> None:
+async def test_incremental_edits_with_emoji_and_crlf(
+    client: LanguageClient, tmp_path: Path
+) -> None:
     text = EMOJI_PACK.replace("\n", "\r\n")
     uri = await open_doc(client, tmp_path / "demo.promptpack.yaml", text, wait=False)
     diags = await diagnostics_for(client, uri, 1)
@@ -56,8 +59,15 @@ async def test_incremental_edits_with_emoji_and_crlf(client: LanguageClient, tmp
     line1 = text.replace("\r\n", "\n")
     at1 = pos(client, line1, '😀"', 2)
     _change(client, uri, 3, types.Range(start=at1, end=at1), " ")
-    _change(client, uri, 4, types.Range(start=types.Position(line=2, character=0),
-                                        end=types.Position(line=2, character=0)), "bogus: 1\r\n")
+    _change(
+        client,
+        uri,
+        4,
+        types.Range(
+            start=types.Position(line=2, character=0), end=types.Position(line=2, character=0)
+        ),
+        "bogus: 1\r\n",
+    )
     diags = await diagnostics_for(client, uri, 4)
     assert len(diags) == 1 and diags[0].code.startswith("PP1")
     assert diags[0].range.start == types.Position(line=2, character=0)
@@ -67,8 +77,15 @@ async def test_incremental_edits_with_emoji_and_crlf(client: LanguageClient, tmp
 async def test_only_latest_version_is_published(client: LanguageClient, tmp_path: Path) -> None:
     uri = await open_doc(client, tmp_path / "demo.promptpack.yaml", EMOJI_PACK)
     for version in range(2, 7):
-        _change(client, uri, version, types.Range(start=types.Position(line=0, character=0),
-                                                  end=types.Position(line=0, character=0)), "")
+        _change(
+            client,
+            uri,
+            version,
+            types.Range(
+                start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+            ),
+            "",
+        )
     seen: list[int | None] = []
     while True:
         params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -82,12 +99,14 @@ async def test_only_latest_version_is_published(client: LanguageClient, tmp_path
 
 async def test_pull_diagnostics_and_close(client: LanguageClient, tmp_path: Path) -> None:
     uri = await open_doc(client, tmp_path / "demo.promptpack.yaml", EMOJI_PACK)
-    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert [d.code for d in report.items] == ["PP103"]
-    client.text_document_did_close(types.DidCloseTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     assert await diagnostics_for(client, uri) == []
 
 
@@ -103,14 +122,14 @@ async def test_related_tags_and_data(client: LanguageClient, tmp_path: Path) -> 
     assert later.data == {"key": "id"}
 
 
-async def test_non_pack_documents_are_left_alone(client: LanguageClient, tmp_path: Path
-                                                 ) -> None:
+async def test_non_pack_documents_are_left_alone(client: LanguageClient, tmp_path: Path) -> None:
     other = await open_doc(client, tmp_path / "other.yaml", "a: {{\n", wait=False)
     uri = await open_doc(client, tmp_path / "x.promptpack.yaml", EMOJI_PACK)
     assert uri in client.diagnostics
     assert other not in client.diagnostics
-    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
-        text_document=types.TextDocumentIdentifier(uri=other)))
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=other))
+    )
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert list(report.items) == []
 
@@ -130,8 +149,9 @@ async def test_settings_from_configuration(client: LanguageClient, tmp_path: Pat
         diags = await diagnostics_for(client, uri)
         if not diags:
             break
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"packLsp": {"severity": {"PP103": "hint"}}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"packLsp": {"severity": {"PP103": "hint"}}})
+    )
     while True:
         diags = await diagnostics_for(client, uri)
         if diags:
@@ -140,8 +160,9 @@ async def test_settings_from_configuration(client: LanguageClient, tmp_path: Pat
 
 
 async def test_bad_settings_show_message(client: LanguageClient, tmp_path: Path) -> None:
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"packLsp": {"profile": "nonsense"}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"packLsp": {"profile": "nonsense"}})
+    )
     uri = await open_doc(client, tmp_path / "demo.promptpack.yaml", EMOJI_PACK, wait=False)
     await client.wait_for_notification(types.WINDOW_SHOW_MESSAGE)
     assert any("profile" in m.message for m in client.messages)
@@ -149,8 +170,9 @@ async def test_bad_settings_show_message(client: LanguageClient, tmp_path: Path)
     assert [d.code for d in diags] == ["PP103"]  # defaults still apply
 
 
-async def test_file_configuration_merges_with_settings(client: LanguageClient, tmp_path: Path
-                                                       ) -> None:
+async def test_file_configuration_merges_with_settings(
+    client: LanguageClient, tmp_path: Path
+) -> None:
     (tmp_path / ".pack-lsp.toml").write_text('severity = { PP103 = "information" }\n')
     uri = await open_doc(client, tmp_path / "demo.promptpack.yaml", EMOJI_PACK, wait=False)
     diags = await diagnostics_for(client, uri, 1)
@@ -163,14 +185,24 @@ def _message(payload: dict[str, object]) -> bytes:
 
 
 def test_exits_when_client_process_dies() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
-                              stdin=subprocess.PIPE)
-    server = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
+    server = subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         assert server.stdin is not None and parent.stdin is not None
-        server.stdin.write(_message({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                                     "params": {"processId": parent.pid, "capabilities": {}}}))
+        server.stdin.write(
+            _message(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {"processId": parent.pid, "capabilities": {}},
+                }
+            )
+        )
         server.stdin.flush()
         parent.stdin.close()
         parent.wait(timeout=30)

@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.cards import A2A_VERSIONS, LOCAL_URL, CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import FORMATS, build, render
@@ -32,27 +32,32 @@ from pack_lsp.core.source import decode
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("agent cards and topology")
     group.add_argument(
-        "--card", metavar="PATH",
+        "--card",
+        metavar="PATH",
         help="print the A2A Agent Cards of the pack's agents as JSON {agent: card}",
     )
     group.add_argument(
-        "--agent", metavar="KEY",
+        "--agent",
+        metavar="KEY",
         help="with --card: print only this agent's card, as a server would publish it",
     )
     group.add_argument(
-        "--a2a-version", choices=A2A_VERSIONS, default=None,
-        help="with --card: A2A version of the cards (default: the configured one, else "
-        "0.3.0)",
+        "--a2a-version",
+        choices=A2A_VERSIONS,
+        default=None,
+        help="with --card: A2A version of the cards (default: the configured one, else 0.3.0)",
     )
     group.add_argument(
-        "--profile", choices=("spec", "promptkit"), default=None,
+        "--profile",
+        choices=("spec", "promptkit"),
+        default=None,
         help="with --card/--topology: derive as RFC 0007 says (spec) or as PromptKit does "
         "(promptkit); default: the configured profile",
     )
     group.add_argument(
-        "--topology", metavar="PATH",
-        help="print the graph of agent-to-agent calls; --format mermaid (default), dot or "
-        "json",
+        "--topology",
+        metavar="PATH",
+        help="print the graph of agent-to-agent calls; --format mermaid (default), dot or json",
     )
 
 
@@ -61,8 +66,7 @@ def _load(path_text: str) -> tuple[Analysis, str]:
     raw = path.read_bytes()
     text, pre = decode(raw)
     config = load_for(path)
-    analysis = analyze(text, path=path, config=config, kind=documents.PROMPTPACK,
-                       pre_diagnostics=pre)
+    analysis = analyze(text, path=path, config=config, kind=kinds.PROMPTPACK, pre_diagnostics=pre)
     return analysis, str(path)
 
 
@@ -111,8 +115,10 @@ def _cards(args: argparse.Namespace) -> int:
     except CardsConfigError as exc:
         return _fail(str(exc))
     if pack.agents is None:
-        print(f"pack-lsp: note: {args.card} has no `agents` section, so no Agent Card",
-              file=sys.stderr)
+        print(
+            f"pack-lsp: note: {args.card} has no `agents` section, so no Agent Card",
+            file=sys.stderr,
+        )
     if args.agent is not None:
         card = cards.cards.get(args.agent)
         if card is None:
@@ -126,12 +132,17 @@ def _cards(args: argparse.Namespace) -> int:
     sys.stdout.write(json.dumps(output, indent=2, ensure_ascii=False) + "\n")
     sys.stdout.flush()
     if cards.cards and not cards.settings.configured:
-        print(f"pack-lsp: note: `url` is the local default {LOCAL_URL} (not configured; set "
-              "`url` under [tool.pack-lsp.cards]); transport and capabilities are defaults too",
-              file=sys.stderr)
+        print(
+            f"pack-lsp: note: `url` is the local default {LOCAL_URL} (not configured; set "
+            "`url` under [tool.pack-lsp.cards]); transport and capabilities are defaults too",
+            file=sys.stderr,
+        )
     if cards.cards:
-        print(f"pack-lsp: note: A2A {cards.version} cards are discovered at "
-              f"<agent address>{cards.discovery_path}", file=sys.stderr)
+        print(
+            f"pack-lsp: note: A2A {cards.version} cards are discovered at "
+            f"<agent address>{cards.discovery_path}",
+            file=sys.stderr,
+        )
     failed = False
     for problem in validate(cards, pack):
         if problem.agent is not None and problem.agent not in shown:
@@ -139,16 +150,18 @@ def _cards(args: argparse.Namespace) -> int:
         r = analysis.lines.range(problem.span)
         severity = rule(problem.code).severity
         failed = failed or severity == Severity.ERROR
-        print(f"{args.card}:{r.start.line + 1}:{r.start.character + 1}: {severity.label} "
-              f"{problem.code} {problem.message}", file=sys.stderr)
+        print(
+            f"{args.card}:{r.start.line + 1}:{r.start.character + 1}: {severity.label} "
+            f"{problem.code} {problem.message}",
+            file=sys.stderr,
+        )
     return 1 if failed else 0
 
 
 def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     fmt = args.format or "mermaid"
     if fmt not in FORMATS:
-        parser.error(f"--format for --topology must be one of {', '.join(FORMATS)}, "
-                     f"not {fmt!r}")
+        parser.error(f"--format for --topology must be one of {', '.join(FORMATS)}, not {fmt!r}")
     analysis, status = _analysis(args.topology)
     if analysis is None:
         return status

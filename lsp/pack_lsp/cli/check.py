@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pack_lsp.core import documents, registry
+from pack_lsp.core import kinds, registry
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import REGISTRY, Severity
@@ -40,33 +40,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--format",
         default=None,
-        help="output format; for --check: " + ", ".join(sorted(renderers()))
+        help="output format; for --check: "
+        + ", ".join(sorted(renderers()))
         + " (default: text); each mode checks its own formats",
     )
+    group.add_argument("--strict", action="store_true", help="exit with status 1 on warnings too")
     group.add_argument(
-        "--strict", action="store_true", help="exit with status 1 on warnings too"
-    )
-    group.add_argument(
-        "--select", action="append", metavar="CODES", default=[],
+        "--select",
+        action="append",
+        metavar="CODES",
+        default=[],
         help="report only these codes or code prefixes (comma-separated, e.g. PP2,PP301); "
         "replaces the configured select and ignore lists",
     )
     group.add_argument(
-        "--ignore", action="append", metavar="CODES", default=[],
+        "--ignore",
+        action="append",
+        metavar="CODES",
+        default=[],
         help="do not report these codes or code prefixes (comma-separated); added to the "
         "configured ignore list",
     )
     group.add_argument(
-        "--severity", action="append", metavar="CODE=LEVEL", default=[],
+        "--severity",
+        action="append",
+        metavar="CODE=LEVEL",
+        default=[],
         help="report a code (or prefix) at this level: error, warning, information or hint; "
         "repeatable; wins over the configured levels of the codes it covers",
     )
     group.add_argument(
-        "--exclude", action="append", metavar="GLOB", default=[],
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        default=[],
         help="skip files and folders matching GLOB when searching directories (repeatable)",
     )
     group.add_argument(
-        "--stdin-filename", metavar="NAME",
+        "--stdin-filename",
+        metavar="NAME",
         help="the file name of the text read from `-`: used in the output, to find the "
         "configuration and to recognise the kind of file",
     )
@@ -129,7 +141,8 @@ class Overrides:
             # A command-line level covers the configured levels of the codes it names:
             # `--severity PP1=error` wins over a configured `PP101 = "hint"`.
             kept = {
-                selector: level for selector, level in config.severity.items()
+                selector: level
+                for selector, level in config.severity.items()
                 if not any(selector.upper().startswith(s) or s == "ALL" for s in self.severity)
             }
             data["severity"] = {**kept, **self.severity}
@@ -175,9 +188,10 @@ def check_text(
 ) -> FileResult:
     """Analyse one file's bytes; ``name`` is how the file is shown and recognised."""
     text, pre = decode(raw)
-    kind = documents.detect(name, text) or (documents.PROMPTPACK if explicit else None)
-    analysis = analyze(text, path=name if on_disk else None, config=config, kind=kind,
-                       pre_diagnostics=pre)
+    kind = kinds.detect(name, text) or (kinds.PROMPTPACK if explicit else None)
+    analysis = analyze(
+        text, path=name if on_disk else None, config=config, kind=kind, pre_diagnostics=pre
+    )
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
@@ -185,9 +199,7 @@ def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
     return check_text(path.read_bytes(), str(path), config, explicit=explicit)
 
 
-def _check_stdin(
-    name: str | None, overrides: Overrides, problems: list[str]
-) -> FileResult | None:
+def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
     try:
         config = overrides.apply(load_for(Path(name or STDIN_NAME)))
     except ConfigError as exc:
@@ -223,8 +235,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         parser.error("--stdin-filename is only used with `-` (the standard input) as a PATH")
     args.format = args.format or "text"
     if args.format not in renderers():
-        parser.error(f"argument --format: invalid choice: {args.format!r} (with --check, "
-                     f"choose from {', '.join(sorted(renderers()))})")
+        parser.error(
+            f"argument --format: invalid choice: {args.format!r} (with --check, "
+            f"choose from {', '.join(sorted(renderers()))})"
+        )
     try:
         overrides = Overrides(args)
     except UsageError as exc:

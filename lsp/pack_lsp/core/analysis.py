@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, make
@@ -83,7 +83,7 @@ def analyze(
     text = strip_bom(text)
     file_path = Path(path) if path is not None else None
     if kind is None:
-        kind = documents.detect(str(path) if path is not None else None, text)
+        kind = kinds.detect(str(path) if path is not None else None, text)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     parsed = parse(text)
@@ -94,28 +94,29 @@ def analyze(
     if parsed.root is not None:
         t0 = time.perf_counter()
         data = to_data(parsed.root)
-        pack = build_pack(parsed.root) if kind == documents.PROMPTPACK else None
+        pack = build_pack(parsed.root) if kind == kinds.PROMPTPACK else None
         timings["model"] = time.perf_counter() - t0
         # With a syntax error the recovered tree is incomplete: only the YAML
         # problem is reported, so the user is not flooded with follow-on errors.
-        if kind == documents.PROMPTPACK and not parsed.syntax_error:
+        if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
             diagnostics.extend(validator_for(config.profile).validate(parsed.root, data))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
-                ctx = CheckContext(pack, parsed.root, data, config, parsed.lines, text,
-                                   file_path)
+                ctx = CheckContext(pack, parsed.root, data, config, parsed.lines, text, file_path)
                 for check in CHECKS:
                     try:
                         diagnostics.extend(check(ctx))
                     except Exception:  # a broken rule must not hide the others
                         log.exception("rule %s failed", getattr(check, "__module__", check))
-                        diagnostics.append(make(
-                            "PP000",
-                            f"pack-lsp internal error in {check.__module__}; please report it",
-                            Span(0, 0),
-                        ))
+                        diagnostics.append(
+                            make(
+                                "PP000",
+                                f"pack-lsp internal error in {check.__module__}; please report it",
+                                Span(0, 0),
+                            )
+                        )
                 timings["rules"] = time.perf_counter() - t0
     final = config.apply(apply_profile(config.profile, diagnostics))
     final = apply_suppressions(final, parsed, config, file_path)

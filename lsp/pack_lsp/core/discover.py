@@ -7,11 +7,22 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 
 SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
-     ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".tox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+    }
 )
 #: Files larger than this are not sniffed by content (they are still checked when
 #: their name marks them as packs or when they are named explicitly).
@@ -35,9 +46,9 @@ def _excluded(path: Path, root: Path, exclude: Iterable[str]) -> bool:
 
 def is_pack_file(path: Path) -> bool:
     """True for files named like packs, or YAML/JSON files whose content is a pack."""
-    if documents.kind_from_name(path.name) is not None:
+    if kinds.kind_from_name(path.name) is not None:
         return True
-    if not documents.is_data_file(path.name):
+    if not kinds.is_data_file(path.name):
         return False
     try:
         if path.stat().st_size > SNIFF_LIMIT:
@@ -46,7 +57,7 @@ def is_pack_file(path: Path) -> bool:
     except OSError:
         return False
     text = raw.decode("utf-8", errors="replace")
-    return documents.sniff(text) is not None
+    return kinds.sniff(text) is not None
 
 
 def find_packs(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
@@ -55,8 +66,7 @@ def find_packs(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
     for folder, dirs, files in os.walk(directory):
         here = Path(folder)
         dirs[:] = sorted(
-            d for d in dirs
-            if d not in SKIP_DIRS and not _excluded(here / d, directory, exclude)
+            d for d in dirs if d not in SKIP_DIRS and not _excluded(here / d, directory, exclude)
         )
         for name in sorted(files):
             candidate = here / name

@@ -223,9 +223,7 @@ def _located(node: Node | None, *types: type) -> Located | None:
     if not isinstance(node, ScalarNode):
         return None
     value = node.value
-    if types and (
-        not isinstance(value, types) or (isinstance(value, bool) and bool not in types)
-    ):
+    if types and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
         return None
     return Located.model_construct(value=value, span=node.span)
 
@@ -247,8 +245,10 @@ def _bool(m: MappingNode, key: str) -> Located | None:
 
 def _int(m: MappingNode, key: str) -> Located | None:
     node = m.get(key)
-    if isinstance(node, ScalarNode) and isinstance(node.value, int) and not isinstance(
-        node.value, bool
+    if (
+        isinstance(node, ScalarNode)
+        and isinstance(node.value, int)
+        and not isinstance(node.value, bool)
     ):
         return Located.model_construct(value=node.value, span=node.span)
     return None
@@ -444,8 +444,11 @@ def build_state(key: str, pair: Pair) -> State:
 
 def build_workflow(pair: Pair) -> Workflow:
     m = _mapping(pair.value)
-    fields: dict[str, Any] = {"key": "workflow", "key_span": pair.key.span,
-                              "span": _value_span(pair)}
+    fields: dict[str, Any] = {
+        "key": "workflow",
+        "key_span": pair.key.span,
+        "span": _value_span(pair),
+    }
     if m is None:
         return Workflow.model_construct(**fields)
     states = {k: build_state(k, p) for k, p, _ in _entries(m.get("states"))}
@@ -460,14 +463,16 @@ def build_workflow(pair: Pair) -> Workflow:
 
 def build_agents(pair: Pair) -> Agents:
     m = _mapping(pair.value)
-    fields: dict[str, Any] = {"key": "agents", "key_span": pair.key.span,
-                              "span": _value_span(pair)}
+    fields: dict[str, Any] = {"key": "agents", "key_span": pair.key.span, "span": _value_span(pair)}
     if m is None:
         return Agents.model_construct(**fields)
     members: dict[str, Member] = {}
     for key, mpair, mm in _entries(m.get("members")):
-        mfields: dict[str, Any] = {"key": key, "key_span": mpair.key.span,
-                                   "span": _value_span(mpair)}
+        mfields: dict[str, Any] = {
+            "key": key,
+            "key_span": mpair.key.span,
+            "span": _value_span(mpair),
+        }
         if mm is not None:
             mfields.update(
                 description=_str(mm, "description"),
@@ -496,15 +501,22 @@ def build_skills(node: Node | None) -> list[Skill]:
         return out
     for item in seq.values():
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
-            out.append(Skill.model_construct(
-                path=Located.model_construct(value=item.value, span=item.span), span=item.span))
+            out.append(
+                Skill.model_construct(
+                    path=Located.model_construct(value=item.value, span=item.span), span=item.span
+                )
+            )
         elif isinstance(item, MappingNode):
             if item.get("path") is not None:
-                out.append(Skill.model_construct(
-                    path=_str(item, "path"), preload=_bool(item, "preload"), span=item.span))
+                out.append(
+                    Skill.model_construct(
+                        path=_str(item, "path"), preload=_bool(item, "preload"), span=item.span
+                    )
+                )
             else:
-                out.append(Skill.model_construct(
-                    name=_str(item, "name"), inline=True, span=item.span))
+                out.append(
+                    Skill.model_construct(name=_str(item, "name"), inline=True, span=item.span)
+                )
     return out
 
 
@@ -526,13 +538,17 @@ def build_pack(root: Node | None) -> Pack | None:
     fragments: dict[str, Fragment] = {}
     for key, pair, _ in _entries(m.get("fragments")):
         fragments[key] = Fragment.model_construct(
-            key=key, key_span=pair.key.span, span=_value_span(pair),
+            key=key,
+            key_span=pair.key.span,
+            span=_value_span(pair),
             template=_template(pair.value, "fragment"),
         )
     tools: dict[str, Tool] = {}
     for key, pair, tm in _entries(m.get("tools")):
         tools[key] = Tool.model_construct(
-            key=key, key_span=pair.key.span, span=_value_span(pair),
+            key=key,
+            key_span=pair.key.span,
+            span=_value_span(pair),
             name=_str(tm, "name") if tm is not None else None,
             description=_str(tm, "description") if tm is not None else None,
             parameters=to_data(tm.get("parameters")) if tm is not None else None,
@@ -553,10 +569,10 @@ def build_pack(root: Node | None) -> Pack | None:
         tools=tools,
         tools_span=_span_of(m.get("tools")),
         tools_key_span=_key_span(m.pair("tools")),
-        workflow=build_workflow(wf_pair) if wf_pair is not None and _mapping(wf_pair.value)
+        workflow=build_workflow(wf_pair)
+        if wf_pair is not None and _mapping(wf_pair.value)
         else None,
-        agents=build_agents(ag_pair) if ag_pair is not None and _mapping(ag_pair.value)
-        else None,
+        agents=build_agents(ag_pair) if ag_pair is not None and _mapping(ag_pair.value) else None,
         skills=build_skills(m.get("skills")),
         evals=build_evals(m.get("evals")),
         span=m.span,

@@ -57,13 +57,13 @@ _IDENT = {
 }
 
 
-def _step_kind(kind: str, description: str, required: list[str],
-               properties: dict[str, Any]) -> dict[str, Any]:
+def _step_kind(
+    kind: str, description: str, required: list[str], properties: dict[str, Any]
+) -> dict[str, Any]:
     """The form a composition step takes when its ``kind`` is ``kind``."""
     return {
         "if": {"required": ["kind"], "properties": {"kind": {"const": kind}}},
-        "then": {"description": description, "required": required,
-                 "properties": properties},
+        "then": {"description": description, "required": required, "properties": properties},
     }
 
 
@@ -73,26 +73,40 @@ def _composition_defs() -> dict[str, Any]:
         "Composition": {
             "type": "object",
             "description": "A named graph of steps over the pack's prompts and tools, run as "
-                           "one unit with structured input and output.",
+            "one unit with structured input and output.",
             "required": ["version", "steps"],
             "additionalProperties": False,
             "properties": {
-                "version": {"type": "integer", "const": 1,
-                            "description": "Format version of the composition; 1."},
+                "version": {
+                    "type": "integer",
+                    "const": 1,
+                    "description": "Format version of the composition; 1.",
+                },
                 "description": {"type": "string", "description": "What the composition does."},
-                "input_schema": {"type": "string",
-                                 "description": "Where the JSON Schema of the input is."},
-                "output_schema": {"type": "string",
-                                  "description": "Where the JSON Schema of the output is."},
-                "output": {"type": "string",
-                           "description": "Id of the step whose output is the result; the "
-                                          "last step when omitted."},
-                "steps": {"type": "array", "minItems": 1,
-                          "description": "The steps, run in order unless a step says "
-                                         "otherwise.",
-                          "items": {"$ref": "#/$defs/CompositionStep"}},
-                "engine": {"type": "object", "additionalProperties": True,
-                           "description": "Free-form settings for the runtime."},
+                "input_schema": {
+                    "type": "string",
+                    "description": "Where the JSON Schema of the input is.",
+                },
+                "output_schema": {
+                    "type": "string",
+                    "description": "Where the JSON Schema of the output is.",
+                },
+                "output": {
+                    "type": "string",
+                    "description": "Id of the step whose output is the result; the "
+                    "last step when omitted.",
+                },
+                "steps": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "The steps, run in order unless a step says otherwise.",
+                    "items": {"$ref": "#/$defs/CompositionStep"},
+                },
+                "engine": {
+                    "type": "object",
+                    "additionalProperties": True,
+                    "description": "Free-form settings for the runtime.",
+                },
             },
         },
         "CompositionStep": {
@@ -101,84 +115,164 @@ def _composition_defs() -> dict[str, Any]:
             "required": ["id", "kind"],
             "properties": {
                 "id": {**_IDENT, "description": "Step id, unique in its composition."},
-                "kind": {"type": "string",
-                         "description": "prompt, agent, tool, branch or parallel.",
-                         "examples": ["prompt", "agent", "tool", "branch", "parallel"]},
+                "kind": {
+                    "type": "string",
+                    "description": "prompt, agent, tool, branch or parallel.",
+                    "examples": ["prompt", "agent", "tool", "branch", "parallel"],
+                },
                 "description": {"type": "string"},
-                "depends_on": {"type": "array", "items": {"type": "string"},
-                               "description": "Ids of the steps this one waits for."},
+                "depends_on": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Ids of the steps this one waits for.",
+                },
                 "modifiers": {
                     "type": "object",
                     "description": "Retry and eval settings of the step.",
                     "properties": {
-                        "retry": {"type": "object", "properties": {
-                            "max_attempts": {"type": "integer", "minimum": 1}}},
-                        "eval": {"type": "array", "items": {"type": "string"},
-                                 "description": "Ids of evals to run on the step."},
+                        "retry": {
+                            "type": "object",
+                            "properties": {"max_attempts": {"type": "integer", "minimum": 1}},
+                        },
+                        "eval": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Ids of evals to run on the step.",
+                        },
                     },
                 },
             },
             # One form per kind; a kind the runtime adds (`vendor.kind`) is not checked.
             "allOf": [
-                _step_kind("prompt", "Runs a prompt once.", ["prompt_task"], {
-                    "prompt_task": {"type": "string"},
-                    "input": {"$ref": "#/$defs/CompositionStepInput"},
-                    "output_schema": {"type": "string"}}),
-                _step_kind("agent", "Runs a prompt in a tool loop until its termination "
-                           "condition holds.", ["prompt_task", "termination"], {
-                    "prompt_task": {"type": "string"},
-                    "input": {"$ref": "#/$defs/CompositionStepInput"},
-                    "tools": {"type": "array", "items": {"type": "string"}},
-                    "termination": {
-                        "type": "object",
-                        "properties": {"max_steps": {"type": "integer", "minimum": 1},
-                                       "tool_called": {"type": "string"}},
-                        "anyOf": [{"required": ["max_steps"]},
-                                  {"required": ["tool_called"]}]},
-                    "output_schema": {"type": "string"}}),
-                _step_kind("tool", "Calls a pack tool directly.", ["tool"], {
-                    "tool": {"type": "string"},
-                    "args": {"type": "object", "additionalProperties": True}}),
-                _step_kind("branch", "Chooses the next step with a condition.",
-                           ["predicate", "then"], {
-                    "predicate": {"$ref": "#/$defs/CompositionPredicate"},
-                    "then": {"type": "string"},
-                    "else": {"type": "string"}}),
-                _step_kind("parallel", "Runs branches at the same time and merges their "
-                           "outputs.", ["branches", "reduce"], {
-                    "branches": {"type": "array", "minItems": 2,
-                                 "items": {"$ref": "#/$defs/CompositionStep"}},
-                    "reduce": {"type": "object", "required": ["strategy", "into"],
-                               "properties": {"strategy": {"type": "string"},
-                                              "into": {"type": "string"}}}}),
+                _step_kind(
+                    "prompt",
+                    "Runs a prompt once.",
+                    ["prompt_task"],
+                    {
+                        "prompt_task": {"type": "string"},
+                        "input": {"$ref": "#/$defs/CompositionStepInput"},
+                        "output_schema": {"type": "string"},
+                    },
+                ),
+                _step_kind(
+                    "agent",
+                    "Runs a prompt in a tool loop until its termination condition holds.",
+                    ["prompt_task", "termination"],
+                    {
+                        "prompt_task": {"type": "string"},
+                        "input": {"$ref": "#/$defs/CompositionStepInput"},
+                        "tools": {"type": "array", "items": {"type": "string"}},
+                        "termination": {
+                            "type": "object",
+                            "properties": {
+                                "max_steps": {"type": "integer", "minimum": 1},
+                                "tool_called": {"type": "string"},
+                            },
+                            "anyOf": [{"required": ["max_steps"]}, {"required": ["tool_called"]}],
+                        },
+                        "output_schema": {"type": "string"},
+                    },
+                ),
+                _step_kind(
+                    "tool",
+                    "Calls a pack tool directly.",
+                    ["tool"],
+                    {
+                        "tool": {"type": "string"},
+                        "args": {"type": "object", "additionalProperties": True},
+                    },
+                ),
+                _step_kind(
+                    "branch",
+                    "Chooses the next step with a condition.",
+                    ["predicate", "then"],
+                    {
+                        "predicate": {"$ref": "#/$defs/CompositionPredicate"},
+                        "then": {"type": "string"},
+                        "else": {"type": "string"},
+                    },
+                ),
+                _step_kind(
+                    "parallel",
+                    "Runs branches at the same time and merges their outputs.",
+                    ["branches", "reduce"],
+                    {
+                        "branches": {
+                            "type": "array",
+                            "minItems": 2,
+                            "items": {"$ref": "#/$defs/CompositionStep"},
+                        },
+                        "reduce": {
+                            "type": "object",
+                            "required": ["strategy", "into"],
+                            "properties": {
+                                "strategy": {"type": "string"},
+                                "into": {"type": "string"},
+                            },
+                        },
+                    },
+                ),
             ],
         },
         "CompositionStepInput": {
             "description": "A `${...}` reference, or a mapping of values and references.",
-            "oneOf": [{"type": "string"},
-                      {"type": "object", "additionalProperties": True}],
+            "oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": True}],
         },
         "CompositionPredicate": {
             "description": "A comparison, an existence test, or all_of / any_of / not of "
-                           "predicates.",
+            "predicates.",
             "oneOf": [
-                {"type": "object", "required": ["path", "op", "value"],
-                 "properties": {
-                     "path": {"type": "string"},
-                     "op": {"type": "string", "enum": [
-                         "equals", "not_equals", "in", "not_in", "less_than",
-                         "less_than_or_equals", "greater_than", "greater_than_or_equals"]},
-                     "value": {}}},
-                {"type": "object", "required": ["path", "exists"],
-                 "properties": {"path": {"type": "string"}, "exists": {"type": "boolean"}}},
-                {"type": "object", "required": ["all_of"],
-                 "properties": {"all_of": {"type": "array",
-                                           "items": {"$ref": "#/$defs/CompositionPredicate"}}}},
-                {"type": "object", "required": ["any_of"],
-                 "properties": {"any_of": {"type": "array",
-                                           "items": {"$ref": "#/$defs/CompositionPredicate"}}}},
-                {"type": "object", "required": ["not"],
-                 "properties": {"not": {"$ref": "#/$defs/CompositionPredicate"}}},
+                {
+                    "type": "object",
+                    "required": ["path", "op", "value"],
+                    "properties": {
+                        "path": {"type": "string"},
+                        "op": {
+                            "type": "string",
+                            "enum": [
+                                "equals",
+                                "not_equals",
+                                "in",
+                                "not_in",
+                                "less_than",
+                                "less_than_or_equals",
+                                "greater_than",
+                                "greater_than_or_equals",
+                            ],
+                        },
+                        "value": {},
+                    },
+                },
+                {
+                    "type": "object",
+                    "required": ["path", "exists"],
+                    "properties": {"path": {"type": "string"}, "exists": {"type": "boolean"}},
+                },
+                {
+                    "type": "object",
+                    "required": ["all_of"],
+                    "properties": {
+                        "all_of": {
+                            "type": "array",
+                            "items": {"$ref": "#/$defs/CompositionPredicate"},
+                        }
+                    },
+                },
+                {
+                    "type": "object",
+                    "required": ["any_of"],
+                    "properties": {
+                        "any_of": {
+                            "type": "array",
+                            "items": {"$ref": "#/$defs/CompositionPredicate"},
+                        }
+                    },
+                },
+                {
+                    "type": "object",
+                    "required": ["not"],
+                    "properties": {"not": {"$ref": "#/$defs/CompositionPredicate"}},
+                },
             ],
         },
     }
@@ -191,13 +285,13 @@ def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
     agent_def["properties"]["state"] = {
         "type": "string",
         "description": "Workflow state this agent starts in: calling the agent runs the "
-                       "pack's workflow from that state instead of the member's prompt once.",
+        "pack's workflow from that state instead of the member's prompt once.",
     }
     state = defs["WorkflowState"]
     state["properties"]["composition"] = {
         "type": "string",
         "description": "Key of the composition that runs this state (with "
-                       "`orchestration: composition`).",
+        "`orchestration: composition`).",
     }
     # A composition state names a composition instead of a prompt.
     required = [r for r in state.get("required", []) if r != "prompt_task"]
@@ -205,12 +299,16 @@ def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
         state["required"] = required
     else:
         state.pop("required", None)
-    state.setdefault("allOf", []).append({
-        "if": {"required": ["orchestration"],
-               "properties": {"orchestration": {"const": "composition"}}},
-        "then": {"required": ["composition"]},
-        "else": {"required": ["prompt_task"]},
-    })
+    state.setdefault("allOf", []).append(
+        {
+            "if": {
+                "required": ["orchestration"],
+                "properties": {"orchestration": {"const": "composition"}},
+            },
+            "then": {"required": ["composition"]},
+            "else": {"required": ["prompt_task"]},
+        }
+    )
     defs.update(_composition_defs())
     schema["properties"]["compositions"] = {
         "type": "object",

@@ -11,7 +11,7 @@ from pack_lsp.core.rules import (
     agents,
     cards,
     document,
-    other,
+    pack,
     schema,
     suppressions,
     templates,
@@ -20,7 +20,15 @@ from pack_lsp.core.rules import (
 )
 
 RULE_MODULES: tuple[ModuleType, ...] = (
-    document, schema, agents, tools, other, cards, suppressions, workflow, templates
+    document,
+    schema,
+    agents,
+    tools,
+    pack,
+    cards,
+    suppressions,
+    workflow,
+    templates,
 )
 
 for _module in RULE_MODULES:

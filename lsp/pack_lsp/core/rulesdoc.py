@@ -25,13 +25,16 @@ def render() -> str:
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
     for r in rules:
-        out.append(f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.label} "
-                   f"| {r.category} |\n")
+        out.append(
+            f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.label} | {r.category} |\n"
+        )
     for category, group in groupby(rules, key=lambda r: r.category):
         out.append(f"\n## {category or 'Other'}\n")
         for r in group:
-            out.append(f"\n### {r.code}\n\n**{r.name}** — default severity "
-                       f"*{r.severity.label}*\n\n{r.summary}\n\n")
+            out.append(
+                f"\n### {r.code}\n\n**{r.name}** — default severity "
+                f"*{r.severity.label}*\n\n{r.summary}\n\n"
+            )
             out.append("Example:\n\n```yaml\n" + r.example.rstrip() + "\n```\n\n")
             out.append(f"Fix: {r.fix}\n")
     return "".join(out)

@@ -417,8 +417,12 @@ def _scan_block(src: str, pos: int, indent: int, folded: bool, chomp: int, out: 
     add: Callable[[str, int, int], None] = out.add
     while pos < n and pos - line_start(pos) == indent:
         trailing_blank = src[pos] in _BLANK
-        if folded and leading is not None and leading[0] == "\n" and not leading_blank and (
-            not trailing_blank
+        if (
+            folded
+            and leading is not None
+            and leading[0] == "\n"
+            and not leading_blank
+            and (not trailing_blank)
         ):
             if not trailing:
                 add(" ", leading[1], leading[2])

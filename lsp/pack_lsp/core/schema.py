@@ -188,9 +188,11 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
     if validator == "required":
         match = _REQUIRED_RE.match(err.message)
         required = err.validator_value if isinstance(err.validator_value, list) else []
-        missing = [match.group(1)] if match else [
-            p for p in required if isinstance(value, dict) and p not in value
-        ]
+        missing = (
+            [match.group(1)]
+            if match
+            else [p for p in required if isinstance(value, dict) and p not in value]
+        )
         span = _object_anchor_span(root, path)
         for prop in missing:
             owner = "the pack" if not path else f"`{where}`"
@@ -239,8 +241,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         tip = ""
         if "string" in types and isinstance(value, int | float | bool):
             tip = " (put it in quotes to make it a string)"
-        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}{tip}", span,
-                   data=data)
+        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data)
     elif validator in ("enum", "const"):
         raw = err.validator_value
         allowed_values: list[Any] = (
@@ -253,18 +254,21 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         yield make(
             "PP104",
             f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"
-            if hint else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
+            if hint
+            else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
             span,
-            data={**data, "kind": "invalid-value", "suggestions": found,
-                  "allowed": [v for v in allowed_values if isinstance(v, str | int | float)]},
+            data={
+                **data,
+                "kind": "invalid-value",
+                "suggestions": found,
+                "allowed": [v for v in allowed_values if isinstance(v, str | int | float)],
+            },
         )
     elif validator == "pattern":
         pattern_hint = _pattern_hint(schema)
         reason = pattern_hint or f"it must match the pattern `{err.validator_value}`"
-        yield make("PP105", f"`{_show(value)}` is not a valid `{where}`: {reason}", span,
-                   data=data)
-    elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                       "multipleOf"):
+        yield make("PP105", f"`{_show(value)}` is not a valid `{where}`: {reason}", span, data=data)
+    elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
         bound = err.validator_value
         words = {
             "minimum": f"at least {bound}",
@@ -275,8 +279,14 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         }[str(validator)]
         shown = "NaN" if isinstance(value, float) and math.isnan(value) else _show(value)
         yield make("PP106", f"`{where}` must be {words} (found {shown})", span, data=data)
-    elif validator in ("minLength", "maxLength", "minItems", "maxItems", "minProperties",
-                       "maxProperties"):
+    elif validator in (
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+    ):
         n = err.validator_value
         unit = {
             "minLength": ("at least", "character"),
@@ -288,8 +298,9 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         }[str(validator)]
         noun = unit[1] if n == 1 else (unit[1] + "s" if unit[1] != "entry" else "entries")
         if validator == "minProperties" or validator == "minItems":
-            msg = f"`{where}` must have {unit[0]} {n} {noun}" + (" (it is empty)" if not value
-                                                                  else "")
+            msg = f"`{where}` must have {unit[0]} {n} {noun}" + (
+                " (it is empty)" if not value else ""
+            )
         else:
             msg = f"`{where}` must have {unit[0]} {n} {noun}"
         yield make("PP107", msg, span, data=data)
@@ -309,8 +320,9 @@ def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
     if err.validator == "oneOf" and len(by_alt) < len(alternatives):
         return "matches more than one of the allowed forms; make it match exactly one"
     # Forms rejected only because of the value's type tell what types are allowed.
-    type_only = [subs for subs in by_alt.values()
-                 if all(s.validator == "type" and not s.path for s in subs)]
+    type_only = [
+        subs for subs in by_alt.values() if all(s.validator == "type" and not s.path for s in subs)
+    ]
     if len(type_only) == len(by_alt):
         types: list[str] = []
         for subs in type_only:
@@ -332,5 +344,3 @@ def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
         chosen = best_match(best)
         reasons = [chosen.message] if chosen is not None else []
     return "does not match any allowed form: " + "; ".join(reasons)
-
-

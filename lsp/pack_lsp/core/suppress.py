@@ -195,79 +195,99 @@ def _parse_one(
     example = "`# pack-lsp: ignore[PP201]`"
     word = _WORD.match(text, opener.end(), comment.span.end)
     if word is None:
-        out.problems.append(make(
-            "PP802",
-            f"`# pack-lsp:` must be followed by `ignore[CODES]` or `ignore-file[CODES]`, "
-            f"for example {example}",
-            whole,
-        ))
+        out.problems.append(
+            make(
+                "PP802",
+                f"`# pack-lsp:` must be followed by `ignore[CODES]` or `ignore-file[CODES]`, "
+                f"for example {example}",
+                whole,
+            )
+        )
         return
     kind = word.group(1).lower()
     if kind not in (LINE, FILE):
-        out.problems.append(make(
-            "PP802",
-            f"Unknown suppression `{word.group(1)}`: expected `ignore[CODES]` or "
-            f"`ignore-file[CODES]`{did_you_mean(kind, (LINE, FILE))}",
-            whole,
-        ))
+        out.problems.append(
+            make(
+                "PP802",
+                f"Unknown suppression `{word.group(1)}`: expected `ignore[CODES]` or "
+                f"`ignore-file[CODES]`{did_you_mean(kind, (LINE, FILE))}",
+                whole,
+            )
+        )
         return
     pos = word.end()
     while pos < comment.span.end and text[pos] in " \t":
         pos += 1
     if pos >= comment.span.end or text[pos] != "[":
-        out.problems.append(make(
-            "PP802",
-            f"`{kind}` needs the codes to silence in square brackets, for example "
-            f"`# pack-lsp: {kind}[PP201]`",
-            whole,
-        ))
+        out.problems.append(
+            make(
+                "PP802",
+                f"`{kind}` needs the codes to silence in square brackets, for example "
+                f"`# pack-lsp: {kind}[PP201]`",
+                whole,
+            )
+        )
         return
     close = text.find("]", pos, comment.span.end)
     if close < 0:
-        out.problems.append(make(
-            "PP802", f"The code list of `{kind}[` is not closed with `]`", whole,
-        ))
+        out.problems.append(
+            make(
+                "PP802",
+                f"The code list of `{kind}[` is not closed with `]`",
+                whole,
+            )
+        )
         return
     if close + 1 < comment.span.end and text[close + 1] not in " \t":
-        out.problems.append(make(
-            "PP802",
-            f"Put a space between the closing `]` and any text after it (`{kind}[...] reason`)",
-            whole,
-        ))
+        out.problems.append(
+            make(
+                "PP802",
+                f"Put a space between the closing `]` and any text after it (`{kind}[...] reason`)",
+                whole,
+            )
+        )
         return
-    tokens = [(m.group(0), Span(m.start(), m.end()))
-              for m in _TOKEN.finditer(text, pos + 1, close)]
+    tokens = [(m.group(0), Span(m.start(), m.end())) for m in _TOKEN.finditer(text, pos + 1, close)]
     if not tokens:
-        out.problems.append(make(
-            "PP802",
-            f"`{kind}[]` names no codes; list the codes to silence, for example "
-            f"`# pack-lsp: {kind}[PP201]`",
-            whole,
-        ))
+        out.problems.append(
+            make(
+                "PP802",
+                f"`{kind}[]` names no codes; list the codes to silence, for example "
+                f"`# pack-lsp: {kind}[PP201]`",
+                whole,
+            )
+        )
         return
     if kind == FILE and (not comment.own_line or comment.line >= first_content):
-        where = (f"line {first_content + 1}" if first_content < lines.line_count
-                 else "the first line of content")
-        out.problems.append(make(
-            "PP804",
-            f"`ignore-file` must be in the comments at the top of the file, before "
-            f"{where}; this comment is ignored (use `ignore[...]` at the end of a line "
-            "to silence one line)",
-            whole,
-        ))
+        where = (
+            f"line {first_content + 1}"
+            if first_content < lines.line_count
+            else "the first line of content"
+        )
+        out.problems.append(
+            make(
+                "PP804",
+                f"`ignore-file` must be in the comments at the top of the file, before "
+                f"{where}; this comment is ignored (use `ignore[...]` at the end of a line "
+                "to silence one line)",
+                whole,
+            )
+        )
         return
     sup = Suppression(kind, comment)
     whole_removal = _comment_removal(text, lines, comment)
     for i, (token, span) in enumerate(tokens):
         code = token.upper()
         if code not in REGISTRY:
-            out.problems.append(make(
-                "PP803",
-                f"Unknown code `{token}` in a suppression comment; it silences nothing"
-                f"{did_you_mean(code, REGISTRY)}",
-                span,
-                data={"code": token},
-            ))
+            out.problems.append(
+                make(
+                    "PP803",
+                    f"Unknown code `{token}` in a suppression comment; it silences nothing"
+                    f"{did_you_mean(code, REGISTRY)}",
+                    span,
+                    data={"code": token},
+                )
+            )
             continue
         if len(tokens) == 1:
             removal = whole_removal
@@ -329,21 +349,29 @@ def _unused(sups: Suppressions, config: Config) -> list[Diagnostic]:
                 continue
             code = entry.code
             if not config.enabled(code):
-                message = (f"Unused suppression: `{code}` is turned off by the "
-                           "configuration, so there is nothing to silence")
+                message = (
+                    f"Unused suppression: `{code}` is turned off by the "
+                    "configuration, so there is nothing to silence"
+                )
             elif sup.kind == FILE:
                 message = f"Unused suppression: no `{code}` diagnostic in this file"
             elif sup.comment.own_line:
-                message = (f"Unused suppression: an `ignore` comment on a line of its own "
-                           f"silences nothing; put it at the end of the line that reports "
-                           f"`{code}`")
+                message = (
+                    f"Unused suppression: an `ignore` comment on a line of its own "
+                    f"silences nothing; put it at the end of the line that reports "
+                    f"`{code}`"
+                )
             else:
                 message = f"Unused suppression: no `{code}` diagnostic starts on this line"
-            out.append(make(
-                "PP801", message, entry.span,
-                tags=[Tag.UNNECESSARY],
-                data={"code": code, "remove": [entry.removal.start, entry.removal.end]},
-            ))
+            out.append(
+                make(
+                    "PP801",
+                    message,
+                    entry.span,
+                    tags=[Tag.UNNECESSARY],
+                    data={"code": code, "remove": [entry.removal.start, entry.removal.end]},
+                )
+            )
     return out
 
 

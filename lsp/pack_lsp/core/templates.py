@@ -176,9 +176,9 @@ def _stray_closes(text: str, start: int, end: int, out: list[tuple[str, int, str
         out.append(("}}", m.end() - 2, m.group(1)))
 
 
-def _classify(text: str, raw: _Raw, dialect: Dialect, fragments: Collection[str]) -> (
-    tuple[Kind, str, str, int, int] | None
-):
+def _classify(
+    text: str, raw: _Raw, dialect: Dialect, fragments: Collection[str]
+) -> tuple[Kind, str, str, int, int] | None:
     """(kind, name, syntax, name_start, name_end) or None for a syntax-only tag."""
     inner = text[raw.inner_start : raw.inner_end]
     lead = len(inner) - len(inner.lstrip())
@@ -259,13 +259,17 @@ def placeholders(
     for kind, name, syntax, s, e, ns, ne, scoped in _placeholders_in(
         template.text, dialect, fragment_names
     ):
-        out.append(Placeholder(kind, name, m.span_of(s, e), m.span_of(ns, ne), syntax,
-                               s, e, ns, ne, scoped))
+        out.append(
+            Placeholder(
+                kind, name, m.span_of(s, e), m.span_of(ns, ne), syntax, s, e, ns, ne, scoped
+            )
+        )
     return out
 
 
-def unbalanced(template: Template, source: str, *, smap: ScalarMap | None = None
-               ) -> list[Unbalanced]:
+def unbalanced(
+    template: Template, source: str, *, smap: ScalarMap | None = None
+) -> list[Unbalanced]:
     """Unclosed ``{{`` and single-brace ``{name}}`` in ``template``."""
     _, problems = scan(template.text)
     if not problems:
@@ -364,7 +368,9 @@ class PackTemplates:
         """Fragment keys a prompt includes, directly or through other fragments."""
         seen: dict[str, None] = {}
         queue = [
-            p.name for t in self.of_prompt(prompt_key) for p in t.placeholders
+            p.name
+            for t in self.of_prompt(prompt_key)
+            for p in t.placeholders
             if p.kind == "fragment"
         ]
         while queue:
@@ -373,7 +379,9 @@ class PackTemplates:
                 continue
             seen[name] = None
             queue.extend(
-                p.name for t in self.of_fragment(name) for p in t.placeholders
+                p.name
+                for t in self.of_fragment(name)
+                for p in t.placeholders
                 if p.kind == "fragment"
             )
         return list(seen)
@@ -388,9 +396,7 @@ class PackTemplates:
         return out
 
     def variables_used_by(self, prompt_key: str) -> set[str]:
-        return {
-            p.name for _, p in self.placeholders_of_prompt(prompt_key) if p.kind == "variable"
-        }
+        return {p.name for _, p in self.placeholders_of_prompt(prompt_key) if p.kind == "variable"}
 
 
 def artifact_names(pack: Pack) -> set[str]:
@@ -435,12 +441,16 @@ def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") ->
             items.append(("fragment", key, fragment.template))
     for owner, key, template in items:
         m = scalar_map(template.node, source)
-        result.templates.append(TemplateInfo(
-            owner, key, template,
-            placeholders(template, source, dialect, names, smap=m),
-            unbalanced(template, source, smap=m),
-            m,
-        ))
+        result.templates.append(
+            TemplateInfo(
+                owner,
+                key,
+                template,
+                placeholders(template, source, dialect, names, smap=m),
+                unbalanced(template, source, smap=m),
+                m,
+            )
+        )
     return result
 
 

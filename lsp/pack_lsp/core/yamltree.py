@@ -344,8 +344,9 @@ class _Composer:
             if collection is not None and tag != TAG_PREFIX + collection:
                 what = "mapping" if collection == "map" else "sequence"
                 self.diags.append(
-                    make("PP006", f"The tag `{_short_tag(tag)}` cannot be applied to a {what}",
-                         span)
+                    make(
+                        "PP006", f"The tag `{_short_tag(tag)}` cannot be applied to a {what}", span
+                    )
                 )
                 return None
             return tag
@@ -539,12 +540,14 @@ class _Composer:
     def _start(self, event: Any, cls: type[MappingNode] | type[SequenceNode]) -> None:
         span = self._span(event)
         if len(self.stack) >= MAX_DEPTH:
-            self.diags.append(make(
-                "PP012",
-                f"Collections are nested more than {MAX_DEPTH} levels deep here; the deeper "
-                "content is not read",
-                span,
-            ))
+            self.diags.append(
+                make(
+                    "PP012",
+                    f"Collections are nested more than {MAX_DEPTH} levels deep here; the deeper "
+                    "content is not read",
+                    span,
+                )
+            )
             self.skip = 1
             self.skip_start = span.start
             return
@@ -564,9 +567,14 @@ class _Composer:
         if node.flow:
             end = max(end_index, node.span.start)
         else:
-            last = node.pairs[-1].span.end if isinstance(node, MappingNode) and node.pairs else (
-                node.items[-1].span.end if isinstance(node, SequenceNode) and node.items else
-                node.span.end
+            last = (
+                node.pairs[-1].span.end
+                if isinstance(node, MappingNode) and node.pairs
+                else (
+                    node.items[-1].span.end
+                    if isinstance(node, SequenceNode) and node.items
+                    else node.span.end
+                )
             )
             end = max(last, node.span.start)
         node.span = Span(node.span.start, end)
@@ -690,12 +698,15 @@ def parse(text: str) -> ParseResult:
             make("PP001", _syntax_message(text, syntax_error), Span(index, end), related=related)
         ] + [d for d in diags if d.code != "PP001"]
         root = _recover(text, syntax_error, composer)
-    elif root is None or (
-        isinstance(root, ScalarNode) and root.value is None and root.style == ""
-    ):
-        diags.append(make("PP003", "The file is empty: a PromptPack needs at least a mapping "
-                          "with `id`, `name`, `version`, `template_engine` and `prompts`",
-                          Span(0, 0)))
+    elif root is None or (isinstance(root, ScalarNode) and root.value is None and root.style == ""):
+        diags.append(
+            make(
+                "PP003",
+                "The file is empty: a PromptPack needs at least a mapping "
+                "with `id`, `name`, `version`, `template_engine` and `prompts`",
+                Span(0, 0),
+            )
+        )
         root = None
     return ParseResult(root, diags, syntax_error is not None, lines, text)
 
@@ -722,12 +733,15 @@ def _recover(text: str, first: _SyntaxError, partial: _Composer) -> Node | None:
                 return composer.root
         except _SyntaxError as again:
             if again.index == previous.index and attempt[previous.index : previous.index + 1] in (
-                "", " "
+                "",
+                " ",
             ):
                 # Blanking did not move the error forward: try the previous line too.
                 again = _SyntaxError(
                     max(attempt.rfind("\n", 0, max(previous.index - 1, 0)) - 1, 0),
-                    again.problem, None, None,
+                    again.problem,
+                    None,
+                    None,
                 )
             err = again
     partial.close_open(first.index)

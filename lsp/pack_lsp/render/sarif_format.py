@@ -132,7 +132,10 @@ def _related(
 
 
 def _result(
-    result: FileResult, d: Diagnostic, rule_index: dict[str, int], cwd: Path,
+    result: FileResult,
+    d: Diagnostic,
+    rule_index: dict[str, int],
+    cwd: Path,
     others: _OtherFiles,
 ) -> dict[str, Any]:
     if d.path is None or d.path == result.path:

@@ -41,7 +41,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp import RULES_URL, __version__
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
@@ -69,11 +69,7 @@ SETTINGS_SECTION = "packLsp"
 SERVER_SETTINGS = ("changeDelay", "rulesUrl")
 
 _RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
-DEFAULT_RULES_URL = (
-    from_fs_path(str(_RULES_DOC)) or ""
-    if _RULES_DOC.is_file()
-    else RULES_URL
-)
+DEFAULT_RULES_URL = from_fs_path(str(_RULES_DOC)) or "" if _RULES_DOC.is_file() else RULES_URL
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -184,8 +180,7 @@ class PackServer(LanguageServer):
             raw = {}
         if not isinstance(raw, Mapping):
             self.show_once(
-                f"pack-lsp: the `{SETTINGS_SECTION}` settings must be an object; "
-                "using the defaults"
+                f"pack-lsp: the `{SETTINGS_SECTION}` settings must be an object; using the defaults"
             )
             raw = {}
         settings = {str(k): v for k, v in raw.items()}
@@ -193,8 +188,10 @@ class PackServer(LanguageServer):
         try:
             Config().merged(settings)
         except Exception as exc:
-            self.show_once(f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
-                           "using the defaults")
+            self.show_once(
+                f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
+                "using the defaults"
+            )
             settings = {}
         delay = server_only.get("changeDelay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 5:
@@ -221,8 +218,10 @@ class PackServer(LanguageServer):
         try:
             return base.merged(settings)
         except Exception as exc:
-            self.show_once(f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
-                           "using the defaults")
+            self.show_once(
+                f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
+                "using the defaults"
+            )
             return base
 
     async def pull_settings(self) -> None:
@@ -232,9 +231,7 @@ class PackServer(LanguageServer):
             return
         try:
             result = await self.workspace_configuration_async(
-                types.ConfigurationParams(
-                    items=[types.ConfigurationItem(section=SETTINGS_SECTION)]
-                )
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SETTINGS_SECTION)])
             )
         except Exception as exc:
             self.log_message(f"pack-lsp: cannot read settings: {exc}", types.MessageType.Warning)
@@ -245,8 +242,7 @@ class PackServer(LanguageServer):
     # ----------------------------------------------------------------- documents
 
     def open_document(self, item: types.TextDocumentItem) -> None:
-        self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text,
-                                                item.language_id)
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text, item.language_id)
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
         """Apply full or incremental changes with the negotiated position encoding."""
@@ -291,7 +287,7 @@ class PackServer(LanguageServer):
 
     def kind_of(self, uri: str, text: str) -> str | None:
         path = to_fs_path(uri)
-        return documents.detect(path or uri, text)
+        return kinds.detect(path or uri, text)
 
     def _analyze(self, uri: str, text: str) -> Analysis | None:
         kind = self.kind_of(uri, text)
@@ -305,9 +301,7 @@ class PackServer(LanguageServer):
         if doc is None:
             return None
         cached = self.analyses.get(uri)
-        if cached is not None and cached[0] == doc.version and cached[1].text == _bomless(
-            doc.text
-        ):
+        if cached is not None and cached[0] == doc.version and cached[1].text == _bomless(doc.text):
             return cached[1]
         result = self._analyze(uri, doc.text)
         if result is not None and uri in self.documents:
@@ -360,21 +354,29 @@ class PackServer(LanguageServer):
         related = []
         for r in d.related:
             if r.path is None:
-                related.append(types.DiagnosticRelatedInformation(
-                    location=types.Location(uri=uri, range=conv.range(lines, r.span)),
-                    message=r.message,
-                ))
+                related.append(
+                    types.DiagnosticRelatedInformation(
+                        location=types.Location(uri=uri, range=conv.range(lines, r.span)),
+                        message=r.message,
+                    )
+                )
             else:
                 # Another file: its positions are computed on its own text.
                 other = _read_lines(r.path)
-                rng = conv.range(other, r.span) if other is not None else types.Range(
-                    start=types.Position(line=0, character=0),
-                    end=types.Position(line=0, character=0),
+                rng = (
+                    conv.range(other, r.span)
+                    if other is not None
+                    else types.Range(
+                        start=types.Position(line=0, character=0),
+                        end=types.Position(line=0, character=0),
+                    )
                 )
-                related.append(types.DiagnosticRelatedInformation(
-                    location=types.Location(uri=from_fs_path(r.path) or r.path, range=rng),
-                    message=r.message,
-                ))
+                related.append(
+                    types.DiagnosticRelatedInformation(
+                        location=types.Location(uri=from_fs_path(r.path) or r.path, range=rng),
+                        message=r.message,
+                    )
+                )
         return types.Diagnostic(
             range=conv.range(lines, d.span),
             severity=_SEVERITY[d.severity],
@@ -439,8 +441,7 @@ class PackServer(LanguageServer):
             raise
         except Exception as exc:
             log.exception("analysis failed for %s", uri)
-            self.log_message(f"pack-lsp: analysis failed for {uri}: {exc}",
-                             types.MessageType.Error)
+            self.log_message(f"pack-lsp: analysis failed for {uri}: {exc}", types.MessageType.Error)
         finally:
             task = self.pending.get(uri)
             if task is asyncio.current_task():
@@ -592,9 +593,7 @@ def _register_lifecycle(server: PackServer) -> None:
                 items=ls.lsp_diagnostics(doc.uri, doc.analysis)
             )
 
-        empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(
-            items=[]
-        )
+        empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
         return ls.answer(params.text_document.uri, compute, empty, feature="diagnostics")
 
 

@@ -43,15 +43,23 @@ def _uri(params: Any) -> str | None:
     return uri if isinstance(uri, str) else None
 
 
-def agent_cards(doc: DocumentContext, version: str | None = None,
-                profile: str | None = None) -> dict[str, Any]:
+def agent_cards(
+    doc: DocumentContext, version: str | None = None, profile: str | None = None
+) -> dict[str, Any]:
     pack = doc.analysis.pack
     if pack is None:
         return {"entry": None, "cards": {}}
     try:
-        cards = cards_for(pack, doc.analysis.config, version=version,
-                          profile="promptkit" if profile == "promptkit" else
-                          "spec" if profile == "spec" else None)
+        cards = cards_for(
+            pack,
+            doc.analysis.config,
+            version=version,
+            profile="promptkit"
+            if profile == "promptkit"
+            else "spec"
+            if profile == "spec"
+            else None,
+        )
     except CardsConfigError as exc:
         entry = pack.agents.entry.value if pack.agents and pack.agents.entry else None
         return {"entry": entry, "cards": {}, "error": str(exc)}
@@ -77,10 +85,12 @@ def code_lenses(doc: DocumentContext) -> list[types.CodeLens]:
     lenses = []
     for key, member in pack.agents.members.items():
         title = "Agent Card · entry agent" if key == entry else "Agent Card"
-        lenses.append(types.CodeLens(
-            range=doc.range(member.key_span),
-            command=types.Command(title=title, command=SHOW_CARD, arguments=[doc.uri, key]),
-        ))
+        lenses.append(
+            types.CodeLens(
+                range=doc.range(member.key_span),
+                command=types.Command(title=title, command=SHOW_CARD, arguments=[doc.uri, key]),
+            )
+        )
     return lenses
 
 
@@ -95,9 +105,14 @@ def register(server: PackServer) -> None:
         profile = _get(params, "profile")
         return ls.answer(
             uri,
-            lambda doc: agent_cards(doc, version if isinstance(version, str) else None,
-                                    profile if isinstance(profile, str) else None),
-            empty, feature="agent cards")
+            lambda doc: agent_cards(
+                doc,
+                version if isinstance(version, str) else None,
+                profile if isinstance(profile, str) else None,
+            ),
+            empty,
+            feature="agent cards",
+        )
 
     @server.feature(TOPOLOGY)
     def on_topology(ls: PackServer, params: Any) -> dict[str, Any]:

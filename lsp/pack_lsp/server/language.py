@@ -28,6 +28,7 @@ LEGEND = types.SemanticTokensLegend(
     token_types=list(core_tokens.TOKEN_TYPES), token_modifiers=list(core_tokens.TOKEN_MODIFIERS)
 )
 
+
 def _snippets_supported(ls: PackServer) -> bool:
     td = ls.client_capabilities.text_document
     item = td.completion.completion_item if td and td.completion else None
@@ -38,12 +39,16 @@ def _markdown_supported(ls: PackServer, formats: Sequence[types.MarkupKind] | No
     return formats is None or types.MarkupKind.Markdown in formats
 
 
-def _doc(ls: PackServer, text: str, formats: Sequence[types.MarkupKind] | None
-         ) -> types.MarkupContent | None:
+def _doc(
+    ls: PackServer, text: str, formats: Sequence[types.MarkupKind] | None
+) -> types.MarkupContent | None:
     if not text:
         return None
-    kind = types.MarkupKind.Markdown if _markdown_supported(ls, formats) else \
-        types.MarkupKind.PlainText
+    kind = (
+        types.MarkupKind.Markdown
+        if _markdown_supported(ls, formats)
+        else types.MarkupKind.PlainText
+    )
     return types.MarkupContent(kind=kind, value=text)
 
 
@@ -64,25 +69,33 @@ def register(server: PackServer) -> None:
                 if c.snippet and not snippets:
                     continue
                 new_text = c.insert_text if c.insert_text is not None else c.label
-                edit = types.TextEdit(range=doc.range(c.replace), new_text=new_text) \
-                    if c.replace is not None else None
-                items.append(types.CompletionItem(
-                    label=c.label,
-                    kind=_KINDS.get(c.kind, types.CompletionItemKind.Text),
-                    detail=c.detail or None,
-                    documentation=_doc(ls, c.documentation, formats),
-                    sort_text=c.sort or None,
-                    filter_text=c.label if c.replace is not None else None,
-                    text_edit=edit,
-                    insert_text=None if edit is not None else new_text,
-                    insert_text_format=types.InsertTextFormat.Snippet if c.snippet else None,
-                    insert_text_mode=types.InsertTextMode.AsIs if c.snippet else None,
-                ))
+                edit = (
+                    types.TextEdit(range=doc.range(c.replace), new_text=new_text)
+                    if c.replace is not None
+                    else None
+                )
+                items.append(
+                    types.CompletionItem(
+                        label=c.label,
+                        kind=_KINDS.get(c.kind, types.CompletionItemKind.Text),
+                        detail=c.detail or None,
+                        documentation=_doc(ls, c.documentation, formats),
+                        sort_text=c.sort or None,
+                        filter_text=c.label if c.replace is not None else None,
+                        text_edit=edit,
+                        insert_text=None if edit is not None else new_text,
+                        insert_text_format=types.InsertTextFormat.Snippet if c.snippet else None,
+                        insert_text_mode=types.InsertTextMode.AsIs if c.snippet else None,
+                    )
+                )
             return types.CompletionList(is_incomplete=False, items=items)
 
-        return ls.answer(params.text_document.uri, compute,
-                         types.CompletionList(is_incomplete=False, items=[]),
-                         feature="completion")
+        return ls.answer(
+            params.text_document.uri,
+            compute,
+            types.CompletionList(is_incomplete=False, items=[]),
+            feature="completion",
+        )
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
@@ -101,8 +114,7 @@ def register(server: PackServer) -> None:
         return ls.answer(params.text_document.uri, compute, None, feature="hover")
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-    def semantic_tokens(ls: PackServer, params: types.SemanticTokensParams
-                        ) -> types.SemanticTokens:
+    def semantic_tokens(ls: PackServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
         def compute(doc: DocumentContext) -> types.SemanticTokens:
             data: list[int] = []
             prev_line = 0
@@ -118,5 +130,9 @@ def register(server: PackServer) -> None:
                 prev_line, prev_start = tok.line, start
             return types.SemanticTokens(data=data)
 
-        return ls.answer(params.text_document.uri, compute, types.SemanticTokens(data=[]),
-                         feature="semantic tokens")
+        return ls.answer(
+            params.text_document.uri,
+            compute,
+            types.SemanticTokens(data=[]),
+            feature="semantic tokens",
+        )

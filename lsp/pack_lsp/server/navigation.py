@@ -69,14 +69,18 @@ def _workspace_edit(doc: DocumentContext, edits: list[rename.Edit]) -> types.Wor
     if not _document_changes(doc.server):
         return types.WorkspaceEdit(changes={doc.uri: _text_edits(doc, edits)})
     text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(
-        _text_edits(doc, edits))
-    return types.WorkspaceEdit(document_changes=[
-        types.TextDocumentEdit(
-            text_document=types.OptionalVersionedTextDocumentIdentifier(
-                uri=doc.uri, version=doc.version),
-            edits=text_edits,
-        )
-    ])
+        _text_edits(doc, edits)
+    )
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=doc.uri, version=doc.version
+                ),
+                edits=text_edits,
+            )
+        ]
+    )
 
 
 def _folders(ls: PackServer) -> list[Path]:
@@ -104,15 +108,17 @@ def register(server: PackServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: PackServer, params: types.ReferenceParams) -> list[types.Location]:
         def compute(doc: DocumentContext) -> list[types.Location]:
-            spans = navigation.references(doc.analysis, doc.offset(params.position),
-                                          params.context.include_declaration)
+            spans = navigation.references(
+                doc.analysis, doc.offset(params.position), params.context.include_declaration
+            )
             return [doc.location(s) for s in spans]
 
         return ls.answer(params.text_document.uri, compute, [], feature="references")
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-    def highlight(ls: PackServer, params: types.DocumentHighlightParams
-                  ) -> list[types.DocumentHighlight]:
+    def highlight(
+        ls: PackServer, params: types.DocumentHighlightParams
+    ) -> list[types.DocumentHighlight]:
         def compute(doc: DocumentContext) -> list[types.DocumentHighlight]:
             return [
                 types.DocumentHighlight(
@@ -127,15 +133,17 @@ def register(server: PackServer) -> None:
         return ls.answer(params.text_document.uri, compute, [], feature="documentHighlight")
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    def prepare_rename(ls: PackServer, params: types.PrepareRenameParams
-                       ) -> types.PrepareRenamePlaceholder | None:
+    def prepare_rename(
+        ls: PackServer, params: types.PrepareRenameParams
+    ) -> types.PrepareRenamePlaceholder | None:
         def compute(doc: DocumentContext) -> types.PrepareRenamePlaceholder | str:
             try:
                 target = rename.prepare_rename(doc.analysis, doc.offset(params.position))
             except rename.RenameError as exc:
                 return str(exc)
-            return types.PrepareRenamePlaceholder(range=doc.range(target.span),
-                                                  placeholder=target.name)
+            return types.PrepareRenamePlaceholder(
+                range=doc.range(target.span), placeholder=target.name
+            )
 
         result = ls.answer(params.text_document.uri, compute, None, feature="prepareRename")
         if isinstance(result, str):
@@ -146,8 +154,7 @@ def register(server: PackServer) -> None:
     def do_rename(ls: PackServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         def compute(doc: DocumentContext) -> types.WorkspaceEdit | str:
             try:
-                edits = rename.rename(doc.analysis, doc.offset(params.position),
-                                      params.new_name)
+                edits = rename.rename(doc.analysis, doc.offset(params.position), params.new_name)
             except rename.RenameError as exc:
                 return str(exc)
             return _workspace_edit(doc, edits)
@@ -158,8 +165,9 @@ def register(server: PackServer) -> None:
         return result
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def document_symbol(ls: PackServer, params: types.DocumentSymbolParams
-                        ) -> list[types.DocumentSymbol]:
+    def document_symbol(
+        ls: PackServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol]:
         def compute(doc: DocumentContext) -> list[types.DocumentSymbol]:
             found = symbols.document_symbols(doc.analysis.pack, doc.analysis.root)
             return [_document_symbol(doc, s) for s in found]
@@ -167,8 +175,9 @@ def register(server: PackServer) -> None:
         return ls.answer(params.text_document.uri, compute, [], feature="documentSymbol")
 
     @server.feature(types.WORKSPACE_SYMBOL)
-    def workspace_symbol(ls: PackServer, params: types.WorkspaceSymbolParams
-                         ) -> list[types.SymbolInformation]:
+    def workspace_symbol(
+        ls: PackServer, params: types.WorkspaceSymbolParams
+    ) -> list[types.SymbolInformation]:
         try:
             open_docs: dict[Path, str] = {}
             for uri, doc in ls.documents.items():
@@ -190,25 +199,28 @@ def register(server: PackServer) -> None:
                 for s in found
             ]
         except Exception as exc:
-            ls.log_message(f"pack-lsp: workspace symbols failed: {type(exc).__name__}: {exc}",
-                           types.MessageType.Error)
+            ls.log_message(
+                f"pack-lsp: workspace symbols failed: {type(exc).__name__}: {exc}",
+                types.MessageType.Error,
+            )
             return []
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    def folding_range(ls: PackServer, params: types.FoldingRangeParams
-                      ) -> list[types.FoldingRange]:
+    def folding_range(ls: PackServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
         def compute(doc: DocumentContext) -> list[types.FoldingRange]:
             return [
-                types.FoldingRange(start_line=f.start_line, end_line=f.end_line,
-                                   kind=_FOLD_KINDS[f.kind])
+                types.FoldingRange(
+                    start_line=f.start_line, end_line=f.end_line, kind=_FOLD_KINDS[f.kind]
+                )
                 for f in ranges.folding_ranges(doc.analysis)
             ]
 
         return ls.answer(params.text_document.uri, compute, [], feature="foldingRange")
 
     @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
-    def selection_range(ls: PackServer, params: types.SelectionRangeParams
-                        ) -> list[types.SelectionRange]:
+    def selection_range(
+        ls: PackServer, params: types.SelectionRangeParams
+    ) -> list[types.SelectionRange]:
         def compute(doc: DocumentContext) -> list[types.SelectionRange]:
             out: list[types.SelectionRange] = []
             for position in params.positions:
@@ -226,8 +238,9 @@ def register(server: PackServer) -> None:
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
     )
-    def code_action(ls: PackServer, params: types.CodeActionParams
-                    ) -> list[types.CodeAction | types.Command]:
+    def code_action(
+        ls: PackServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction | types.Command]:
         only = params.context.only
         if only and not any(str(k).startswith("quickfix") or not str(k) for k in only):
             return []
@@ -235,8 +248,12 @@ def register(server: PackServer) -> None:
         def compute(doc: DocumentContext) -> list[types.CodeAction | types.Command]:
             span = Span(*sorted((doc.offset(params.range.start), doc.offset(params.range.end))))
             sent = {
-                (str(d.code), Span(*sorted((doc.offset(d.range.start), doc.offset(d.range.end))))):
-                d for d in params.context.diagnostics if d.code is not None
+                (
+                    str(d.code),
+                    Span(*sorted((doc.offset(d.range.start), doc.offset(d.range.end)))),
+                ): d
+                for d in params.context.diagnostics
+                if d.code is not None
             }
             fixes = codeactions.fixes_for(doc.analysis, span, list(sent) or None)
             if not fixes and sent:
@@ -246,16 +263,21 @@ def register(server: PackServer) -> None:
             for fix in fixes:
                 diag = sent.get((fix.diagnostic.code, fix.diagnostic.span))
                 if diag is None:
-                    diag = types.Diagnostic(range=doc.range(fix.diagnostic.span),
-                                            message=fix.diagnostic.message,
-                                            code=fix.diagnostic.code, source="pack-lsp")
-                out.append(types.CodeAction(
-                    title=fix.title,
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[diag],
-                    is_preferred=fix.preferred or None,
-                    edit=_workspace_edit(doc, list(fix.edits)),
-                ))
+                    diag = types.Diagnostic(
+                        range=doc.range(fix.diagnostic.span),
+                        message=fix.diagnostic.message,
+                        code=fix.diagnostic.code,
+                        source="pack-lsp",
+                    )
+                out.append(
+                    types.CodeAction(
+                        title=fix.title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diag],
+                        is_preferred=fix.preferred or None,
+                        edit=_workspace_edit(doc, list(fix.edits)),
+                    )
+                )
             return out
 
         return ls.answer(params.text_document.uri, compute, [], feature="codeAction")

@@ -47,7 +47,8 @@ class PositionConverter:
             count = 0
             for ch in line:
                 width = (
-                    len(ch.encode("utf-8")) if self.encoding == "utf-8"
+                    len(ch.encode("utf-8"))
+                    if self.encoding == "utf-8"
                     else (2 if ord(ch) > 0xFFFF else 1)
                 )
                 if count + width > units:

@@ -71,9 +71,9 @@ def cards_for(
     config = config or Config()
     if version is not None and version not in A2A_VERSIONS:
         raise CardsConfigError(
-            f"unknown A2A version {version!r}; expected one of {', '.join(A2A_VERSIONS)}")
-    return derive(pack, settings_for(config), profile=profile or config.profile,
-                  version=version)
+            f"unknown A2A version {version!r}; expected one of {', '.join(A2A_VERSIONS)}"
+        )
+    return derive(pack, settings_for(config), profile=profile or config.profile, version=version)
 
 
 def describe(cards: CardSet) -> dict[str, Any]:
@@ -106,26 +106,40 @@ def card_markdown(pack: Pack, key: str, config: Config | None = None) -> str | N
     try:
         cards = cards_for(pack, config)
     except CardsConfigError as exc:
-        return f"**Agent Card** for `{key}` unavailable: {exc}" if pack.agents and (
-            key in pack.agents.members) else None
+        return (
+            f"**Agent Card** for `{key}` unavailable: {exc}"
+            if pack.agents and (key in pack.agents.members)
+            else None
+        )
     card = cards.cards.get(key)
     if card is None:
         return None
     doc = card.document
     skill = (doc.get("skills") or [{}])[0]
     title = "Agent Card (entry agent)" if card.entry else "Agent Card"
-    lines = [f"**{title}** `{key}` — A2A {cards.version}, published at "
-             f"`{cards.discovery_path}`", ""]
+    lines = [
+        f"**{title}** `{key}` — A2A {cards.version}, published at `{cards.discovery_path}`",
+        "",
+    ]
     lines.append(f"- **name**: {doc.get('name', '')}")
     lines.append(f"- **description**: {doc.get('description', '*(none)*')}")
     lines.append(f"- **version**: {doc.get('version', '*(none)*')}")
-    lines.append(f"- **skill**: `{skill.get('id', key)}` — tags: "
-                 + (", ".join(f"`{t}`" for t in skill.get("tags", [])) or "*(none)*"))
-    lines.append("- **modes**: in " + ", ".join(f"`{m}`" for m in skill.get("inputModes", []))
-                 + "; out " + ", ".join(f"`{m}`" for m in skill.get("outputModes", [])))
+    lines.append(
+        f"- **skill**: `{skill.get('id', key)}` — tags: "
+        + (", ".join(f"`{t}`" for t in skill.get("tags", [])) or "*(none)*")
+    )
+    lines.append(
+        "- **modes**: in "
+        + ", ".join(f"`{m}`" for m in skill.get("inputModes", []))
+        + "; out "
+        + ", ".join(f"`{m}`" for m in skill.get("outputModes", []))
+    )
     address = doc.get("url") or (doc.get("supportedInterfaces") or [{}])[0].get("url")
-    note = " (local default: configure `[tool.pack-lsp.cards] url`)" if card.local_default \
+    note = (
+        " (local default: configure `[tool.pack-lsp.cards] url`)"
+        if card.local_default
         else " (from configuration)"
+    )
     lines.append(f"- **url**: `{address}`{note}")
     lines += ["", "```json", json.dumps(doc, indent=2, ensure_ascii=False), "```"]
     return "\n".join(lines)

@@ -77,8 +77,11 @@ class Card:
         return self.origins[""].span
 
     def skill_ids(self) -> list[str]:
-        return [s["id"] for s in self.document.get("skills", [])
-                if isinstance(s, dict) and isinstance(s.get("id"), str)]
+        return [
+            s["id"]
+            for s in self.document.get("skills", [])
+            if isinstance(s, dict) and isinstance(s.get("id"), str)
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +135,7 @@ def derive(
         key: _card(pack, key, key == entry, settings, profile, version)
         for key in agent_keys(pack, profile)
     }
-    return CardSet(version=version, profile=profile, settings=settings, entry=entry,
-                   cards=cards)
+    return CardSet(version=version, profile=profile, settings=settings, entry=entry, cards=cards)
 
 
 def _modes(member: Member | None, which: str) -> tuple[list[str], Span | None, list[Located]]:
@@ -147,15 +149,22 @@ def _modes(member: Member | None, which: str) -> tuple[list[str], Span | None, l
 
 
 def _card(
-    pack: Pack, key: str, is_entry: bool, settings: CardsSettings, profile: Profile,
+    pack: Pack,
+    key: str,
+    is_entry: bool,
+    settings: CardsSettings,
+    profile: Profile,
     version: str,
 ) -> Card:
     assert pack.agents is not None
     member = pack.agents.members.get(key)
     prompt = pack.prompts.get(key)
     origins: dict[str, Origin] = {}
-    anchor = member.key_span if member is not None else (
-        pack.agents.entry.span if pack.agents.entry is not None else pack.agents.key_span)
+    anchor = (
+        member.key_span
+        if member is not None
+        else (pack.agents.entry.span if pack.agents.entry is not None else pack.agents.key_span)
+    )
     origins[""] = Origin(anchor, f"agents.members.{key}" if member else "agents.entry")
     prompt_where = f"prompts.{key}"
 
@@ -173,8 +182,9 @@ def _card(
     if member is not None and _text(member.description) is not None:
         assert member.description is not None
         description = member.description.value
-        origins["/description"] = Origin(member.description.span,
-                                         f"agents.members.{key}.description")
+        origins["/description"] = Origin(
+            member.description.span, f"agents.members.{key}.description"
+        )
     elif prompt is not None and _text(prompt.description) is not None:
         assert prompt.description is not None
         description = prompt.description.value
@@ -197,7 +207,8 @@ def _card(
         origins["/version"] = Origin(pack.version.span, "version")
     else:
         origins["/version"] = Origin(
-            prompt.key_span if prompt is not None else anchor, prompt_where)
+            prompt.key_span if prompt is not None else anchor, prompt_where
+        )
 
     in_modes, in_span, in_items = _modes(member, "input")
     out_modes, out_span, out_items = _modes(member, "output")
@@ -222,8 +233,9 @@ def _card(
         "/skills/0/name": origins["/name"],
         "/skills/0/description": origins["/description"],
         "/skills/0/tags": Origin(
-            member.tags_span if member is not None and member.tags_span is not None
-            else anchor, f"agents.members.{key}.tags"),
+            member.tags_span if member is not None and member.tags_span is not None else anchor,
+            f"agents.members.{key}.tags",
+        ),
     }
     for which, span, items in (("input", in_span, in_items), ("output", out_span, out_items)):
         pointer = f"/skills/0/{which}Modes"
@@ -233,7 +245,8 @@ def _card(
         for i, item in enumerate(items):
             skill_origins[f"{pointer}/{i}"] = Origin(item.span, f"{where}[{i}]")
             skill_origins[f"/default{which.capitalize()}Modes/{i}"] = Origin(
-                item.span, f"{where}[{i}]")
+                item.span, f"{where}[{i}]"
+            )
     for i, tag in enumerate(member.tags if member is not None else []):
         skill_origins[f"/skills/0/tags/{i}"] = Origin(tag.span, f"agents.members.{key}.tags[{i}]")
     origins.update(skill_origins)
@@ -248,11 +261,14 @@ def _card(
         if description is not None:
             doc["description"] = description
         doc["supportedInterfaces"] = [
-            {"url": url, "protocolBinding": settings.transport, "protocolVersion": "1.0"}]
+            {"url": url, "protocolBinding": settings.transport, "protocolVersion": "1.0"}
+        ]
         configured.append("/supportedInterfaces")
         if settings.provider is not None:
-            doc["provider"] = {"url": settings.provider.url,
-                               "organization": settings.provider.organization}
+            doc["provider"] = {
+                "url": settings.provider.url,
+                "organization": settings.provider.organization,
+            }
             configured.append("/provider")
         if card_version is not None:
             doc["version"] = card_version
@@ -272,8 +288,7 @@ def _card(
         doc["capabilities"] = caps
         configured.append("/capabilities")
         if settings.security_schemes:
-            doc["securitySchemes"] = {
-                n: scheme_v1(s) for n, s in settings.security_schemes.items()}
+            doc["securitySchemes"] = {n: scheme_v1(s) for n, s in settings.security_schemes.items()}
             configured.append("/securitySchemes")
         if settings.security:
             doc["securityRequirements"] = [
@@ -295,8 +310,10 @@ def _card(
         doc["preferredTransport"] = settings.transport
         configured += ["/protocolVersion", "/url", "/preferredTransport"]
         if settings.provider is not None:
-            doc["provider"] = {"organization": settings.provider.organization,
-                               "url": settings.provider.url}
+            doc["provider"] = {
+                "organization": settings.provider.organization,
+                "url": settings.provider.url,
+            }
             configured.append("/provider")
         if settings.icon_url:
             doc["iconUrl"] = settings.icon_url
@@ -320,11 +337,13 @@ def _card(
         configured.append("/capabilities")
         if settings.security_schemes:
             doc["securitySchemes"] = {
-                n: scheme_v03(s) for n, s in settings.security_schemes.items()}
+                n: scheme_v03(s) for n, s in settings.security_schemes.items()
+            }
             configured.append("/securitySchemes")
         if settings.security:
-            doc["security"] = [{n: list(scopes) for n, scopes in req.items()}
-                               for req in settings.security]
+            doc["security"] = [
+                {n: list(scopes) for n, scopes in req.items()} for req in settings.security
+            ]
             configured.append("/security")
         doc["defaultInputModes"] = list(in_modes)
         doc["defaultOutputModes"] = list(out_modes)

@@ -31,10 +31,16 @@ BASE = "https://proto-labs.ai/a2a/ext/"
 BLAST = BASE + "blast-v1"
 HITL = BASE + "hitl-mode-v1"
 EFFECT_DOMAIN = BASE + "effect-domain-v1"
-KNOWN = frozenset({
-    BASE + "cost-v1", BASE + "confidence-v1", BLAST, HITL, EFFECT_DOMAIN,
-    BASE + "worldstate-delta-v1",
-})
+KNOWN = frozenset(
+    {
+        BASE + "cost-v1",
+        BASE + "confidence-v1",
+        BLAST,
+        HITL,
+        EFFECT_DOMAIN,
+        BASE + "worldstate-delta-v1",
+    }
+)
 SKILL_KEYED = frozenset({BLAST, HITL, EFFECT_DOMAIN})
 
 
@@ -51,8 +57,7 @@ def short(uri: str) -> str:
 
 
 def _is_number(value: Any) -> bool:
-    return (isinstance(value, int | float) and not isinstance(value, bool)
-            and math.isfinite(value))
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _enum(field: str, allowed: tuple[str, ...]) -> Callable[[str, Any], list[str]]:
@@ -64,9 +69,9 @@ def _enum(field: str, allowed: tuple[str, ...]) -> Callable[[str, Any], list[str
             return [f"skill {skill!r} has no {field!r}; expected one of {', '.join(allowed)}"]
         if value not in allowed:
             hint = did_you_mean(str(value), allowed) if isinstance(value, str) else ""
-            return [f"skill {skill!r}: {field} {value!r} is not one of "
-                    f"{', '.join(allowed)}{hint}"]
+            return [f"skill {skill!r}: {field} {value!r} is not one of {', '.join(allowed)}{hint}"]
         return []
+
     return check
 
 
@@ -86,8 +91,11 @@ def _effects(skill: str, entry: Any) -> list[str]:
         if not _is_number(effect.get("delta")):
             out.append(f"{where}: delta must be a number, got {effect.get('delta')!r}")
         confidence = effect.get("confidence")
-        if not isinstance(confidence, int | float) or not _is_number(confidence) \
-                or not 0 <= confidence <= 1:
+        if (
+            not isinstance(confidence, int | float)
+            or not _is_number(confidence)
+            or not 0 <= confidence <= 1
+        ):
             out.append(f"{where}: confidence must be a number from 0 to 1, got {confidence!r}")
     return out
 
@@ -111,17 +119,23 @@ def check_params(uri: str, params: Any) -> list[ExtensionProblem]:
         return []
     skills = skills_of(params)
     if skills is None:
-        return [ExtensionProblem("params", f"{short(uri)} params need 'skills', a table of "
-                                 "skill id to settings")]
+        return [
+            ExtensionProblem(
+                "params", f"{short(uri)} params need 'skills', a table of skill id to settings"
+            )
+        ]
     out: list[ExtensionProblem] = []
     for skill, entry in skills.items():
-        out.extend(ExtensionProblem("params", f"{short(uri)}: {m}", skill)
-                   for m in check(str(skill), entry))
+        out.extend(
+            ExtensionProblem("params", f"{short(uri)}: {m}", skill)
+            for m in check(str(skill), entry)
+        )
     return out
 
 
-def check_skills(uri: str, params: Any, card_skills: Iterable[str],
-                 all_skills: Iterable[str]) -> list[ExtensionProblem]:
+def check_skills(
+    uri: str, params: Any, card_skills: Iterable[str], all_skills: Iterable[str]
+) -> list[ExtensionProblem]:
     """Skill ids named by a skill-keyed extension that are not in ``card_skills``."""
     if uri not in SKILL_KEYED:
         return []
@@ -135,12 +149,14 @@ def check_skills(uri: str, params: Any, card_skills: Iterable[str],
         if skill in have:
             continue
         hint = did_you_mean(str(skill), candidates)
-        out.append(ExtensionProblem(
-            "unknown-skill",
-            f"{short(uri)} names skill {skill!r}, which is not a skill of "
-            + (f"the card of {have[0]!r}" if len(have) == 1 else "this card")
-            + f"{hint}",
-            str(skill),
-            tuple(s for s in candidates if s != skill and s in hint),
-        ))
+        out.append(
+            ExtensionProblem(
+                "unknown-skill",
+                f"{short(uri)} names skill {skill!r}, which is not a skill of "
+                + (f"the card of {have[0]!r}" if len(have) == 1 else "this card")
+                + f"{hint}",
+                str(skill),
+                tuple(s for s in candidates if s != skill and s in hint),
+            )
+        )
     return out

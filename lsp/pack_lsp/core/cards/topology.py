@@ -88,8 +88,13 @@ class Topology:
         return {
             "entry": self.entry,
             "nodes": [
-                {"id": n.key, "name": n.name, "entry": n.entry, "member": n.member,
-                 "reachable": n.key in reach}
+                {
+                    "id": n.key,
+                    "name": n.name,
+                    "entry": n.entry,
+                    "member": n.member,
+                    "reachable": n.key in reach,
+                }
                 for n in self.nodes.values()
             ],
             "edges": [{"from": e.source, "to": e.target, "via": e.via} for e in self.edges],
@@ -102,8 +107,8 @@ def target_of(name: str, pack: Pack, agents: set[str]) -> str | None:
         return None
     if name in agents:
         return name
-    if name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX):] in agents:
-        return name[len(A2A_PREFIX):]
+    if name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX) :] in agents:
+        return name[len(A2A_PREFIX) :]
     return None
 
 
@@ -111,19 +116,29 @@ def build(pack: Pack, *, include_entry: bool = True) -> Topology:
     if pack.agents is None:
         return Topology(entry=None)
     entry_loc: Located | None = pack.agents.entry
-    entry = entry_loc.value if entry_loc is not None and isinstance(entry_loc.value, str) \
-        else None
+    entry = entry_loc.value if entry_loc is not None and isinstance(entry_loc.value, str) else None
     nodes: dict[str, Node] = {}
     for key, member in pack.agents.members.items():
         prompt = pack.prompts.get(key)
-        name = prompt.name.value if prompt is not None and prompt.name is not None and \
-            isinstance(prompt.name.value, str) else key
+        name = (
+            prompt.name.value
+            if prompt is not None and prompt.name is not None and isinstance(prompt.name.value, str)
+            else key
+        )
         nodes[key] = Node(key, name, member.key_span, key == entry, True)
-    if (include_entry and entry is not None and entry not in nodes and entry in pack.prompts
-            and entry_loc is not None):
+    if (
+        include_entry
+        and entry is not None
+        and entry not in nodes
+        and entry in pack.prompts
+        and entry_loc is not None
+    ):
         prompt = pack.prompts[entry]
-        name = prompt.name.value if prompt.name is not None and \
-            isinstance(prompt.name.value, str) else entry
+        name = (
+            prompt.name.value
+            if prompt.name is not None and isinstance(prompt.name.value, str)
+            else entry
+        )
         nodes[entry] = Node(entry, name, entry_loc.span, True, False)
     agents = set(nodes)
     edges: list[Edge] = []
@@ -248,11 +263,14 @@ def to_mermaid(topo: Topology) -> str:
         shape = f'(["{label}"])' if node.entry else f'["{label}"]'
         lines.append(f"    {_mermaid_id(node.key, ids)}{shape}")
     for edge in topo.edges:
-        lines.append(f"    {_mermaid_id(edge.source, ids)} -->|{_mermaid_text(edge.via)}| "
-                     f"{_mermaid_id(edge.target, ids)}")
+        lines.append(
+            f"    {_mermaid_id(edge.source, ids)} -->|{_mermaid_text(edge.via)}| "
+            f"{_mermaid_id(edge.target, ids)}"
+        )
     reach = topo.reachable()
-    unreachable = [ids[n.key] for n in topo.nodes.values()
-                   if topo.entry is not None and n.key not in reach]
+    unreachable = [
+        ids[n.key] for n in topo.nodes.values() if topo.entry is not None and n.key not in reach
+    ]
     if unreachable:
         lines.append("    classDef unreachable stroke-dasharray: 5 5")
         lines.append(f"    class {','.join(unreachable)} unreachable")
@@ -274,8 +292,10 @@ def to_dot(topo: Topology) -> str:
             attrs.append("style=dashed")
         lines.append(f"    {_dot_quote(node.key)} [{', '.join(attrs)}];")
     for edge in topo.edges:
-        lines.append(f"    {_dot_quote(edge.source)} -> {_dot_quote(edge.target)} "
-                     f"[label={_dot_quote(edge.via)}];")
+        lines.append(
+            f"    {_dot_quote(edge.source)} -> {_dot_quote(edge.target)} "
+            f"[label={_dot_quote(edge.via)}];"
+        )
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -74,8 +74,10 @@ def card_validator(version: str) -> Draft202012Validator:
 def schema_errors(document: Any, version: str) -> list[tuple[str, str]]:
     """(JSON pointer, message) for every schema error of ``document``."""
     out: list[tuple[str, str]] = []
-    for err in sorted(card_validator(version).iter_errors(document),
-                      key=lambda e: [str(p) for p in e.absolute_path]):
+    for err in sorted(
+        card_validator(version).iter_errors(document),
+        key=lambda e: [str(p) for p in e.absolute_path],
+    ):
         out.extend(_describe(err))
     return out
 
@@ -143,29 +145,44 @@ def _card_problems(card: Card, version: str, agents_key: Span) -> list[CardProbl
     description = doc.get("description")
     if not isinstance(description, str) or not description.strip():
         handled |= {"/description", "/skills/0/description"}
-        out.append(CardProblem(
-            "PP209",
-            f"Agent `{key}` has no description: add one to the member or to prompt `{key}`",
-            card.anchor, key, "/description"))
+        out.append(
+            CardProblem(
+                "PP209",
+                f"Agent `{key}` has no description: add one to the member or to prompt `{key}`",
+                card.anchor,
+                key,
+                "/description",
+            )
+        )
     for which in ("input", "output"):
         for i, mode in enumerate(doc.get(f"default{which.capitalize()}Modes", [])):
             if isinstance(mode, str) and not MEDIA_TYPE.match(mode):
                 pointer = f"/skills/0/{which}Modes/{i}"
                 origin = _origin_of(card, pointer)
-                out.append(CardProblem(
-                    "PP206",
-                    f"`{mode}` in `{which}_modes` of agent `{key}` is not a media type",
-                    origin[0] if origin else card.anchor, key, pointer))
+                out.append(
+                    CardProblem(
+                        "PP206",
+                        f"`{mode}` in `{which}_modes` of agent `{key}` is not a media type",
+                        origin[0] if origin else card.anchor,
+                        key,
+                        pointer,
+                    )
+                )
     if version == "1.0" and (card.member is None or not card.member.tags):
         handled.add("/skills/0/tags")
         has_list = card.member is not None and card.member.tags_span is not None
         span = card.member.tags_span if card.member is not None and has_list else None
-        out.append(CardProblem(
-            "PP702",
-            f"Agent `{key}` has no tags; an A2A 1.0 card needs at least one, so the preview "
-            f"uses `{key}`" + ("" if has_list else " (add `tags` to the member)"),
-            span or card.anchor, key, "/skills/0/tags",
-            data={"kind": "empty-tags", "member": key}))
+        out.append(
+            CardProblem(
+                "PP702",
+                f"Agent `{key}` has no tags; an A2A 1.0 card needs at least one, so the preview "
+                f"uses `{key}`" + ("" if has_list else " (add `tags` to the member)"),
+                span or card.anchor,
+                key,
+                "/skills/0/tags",
+                data={"kind": "empty-tags", "member": key},
+            )
+        )
     if not doc.get("version"):
         # A missing or empty version is the schema rules' error on the prompt or pack.
         handled.add("/version")
@@ -173,19 +190,29 @@ def _card_problems(card: Card, version: str, agents_key: Span) -> list[CardProbl
         if _covered(pointer, handled):
             continue
         if _configured(card, pointer):
-            out.append(CardProblem(
-                "PP707",
-                f"The cards configuration makes an invalid A2A {version} card: "
-                f"`{pointer or '/'}` {message}",
-                agents_key, None, pointer))
+            out.append(
+                CardProblem(
+                    "PP707",
+                    f"The cards configuration makes an invalid A2A {version} card: "
+                    f"`{pointer or '/'}` {message}",
+                    agents_key,
+                    None,
+                    pointer,
+                )
+            )
             continue
         origin = _origin_of(card, pointer)
         span, what = origin if origin is not None else (card.anchor, f"agent {key}")
-        out.append(CardProblem(
-            "PP707",
-            f"The Agent Card of `{key}` is not valid A2A {version}: `{pointer or '/'}` "
-            f"(from {what}) {message}",
-            span, key, pointer))
+        out.append(
+            CardProblem(
+                "PP707",
+                f"The Agent Card of `{key}` is not valid A2A {version}: `{pointer or '/'}` "
+                f"(from {what}) {message}",
+                span,
+                key,
+                pointer,
+            )
+        )
     return out
 
 
@@ -197,15 +224,23 @@ def _security(cards: CardSet, agents_key: Span) -> Iterator[CardProblem]:
         for name in requirement:
             if name in settings.security_schemes:
                 continue
-            known = (f"; it defines {', '.join(f'`{s}`' for s in schemes)}" if schemes
-                     else "; it defines none")
+            known = (
+                f"; it defines {', '.join(f'`{s}`' for s in schemes)}"
+                if schemes
+                else "; it defines none"
+            )
             yield CardProblem(
                 "PP703",
                 f"A security requirement in {where} names scheme `{name}`, which "
                 f"`security-schemes` does not define{did_you_mean(name, schemes) or known}",
-                agents_key, None, None,
-                data={"kind": "unknown-scheme", "name": name,
-                      "suggestions": suggestions(name, schemes)},
+                agents_key,
+                None,
+                None,
+                data={
+                    "kind": "unknown-scheme",
+                    "name": name,
+                    "suggestions": suggestions(name, schemes),
+                },
             )
 
 
@@ -223,9 +258,15 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
                 "PP705",
                 f"Extension {short(ext.uri)} in {where} names skill `{p.skill}`, which no "
                 f"agent of this pack has{did_you_mean(p.skill or '', all_skills)}",
-                agents_key, None, None,
-                data={"kind": "unknown-skill", "skill": p.skill,
-                      "suggestions": suggestions(p.skill or "", all_skills)})
+                agents_key,
+                None,
+                None,
+                data={
+                    "kind": "unknown-skill",
+                    "skill": p.skill,
+                    "suggestions": suggestions(p.skill or "", all_skills),
+                },
+            )
     for key, own in settings.agents.items():
         card = cards.cards.get(key)
         if card is None:
@@ -233,22 +274,35 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
                 "PP706",
                 f"{where} configures the card of `{key}`, which is not an agent of this "
                 f"pack{did_you_mean(key, list(cards.cards))}",
-                agents_key, None, None,
-                data={"kind": "unknown-agent", "name": key,
-                      "suggestions": suggestions(key, list(cards.cards))})
+                agents_key,
+                None,
+                None,
+                data={
+                    "kind": "unknown-agent",
+                    "name": key,
+                    "suggestions": suggestions(key, list(cards.cards)),
+                },
+            )
             continue
         for ext in own.extensions:
             for p in check_params(ext.uri, ext.params):
-                yield CardProblem("PP704", f"Extension on the card of `{key}` in {where}: "
-                                  f"{p.message}", card.anchor, key)
+                yield CardProblem(
+                    "PP704",
+                    f"Extension on the card of `{key}` in {where}: {p.message}",
+                    card.anchor,
+                    key,
+                )
             for p in check_skills(ext.uri, ext.params, card.skill_ids(), all_skills):
                 yield CardProblem(
                     "PP705",
                     f"Extension {short(ext.uri)} on the card of `{key}` in {where} names "
                     f"skill `{p.skill}`, but the card's only skill is `{key}`"
                     f"{did_you_mean(p.skill or '', [key])}",
-                    card.anchor, key, None,
-                    data={"kind": "unknown-skill", "skill": p.skill, "suggestions": [key]})
+                    card.anchor,
+                    key,
+                    None,
+                    data={"kind": "unknown-skill", "skill": p.skill, "suggestions": [key]},
+                )
 
 
 def _dedupe(problems: list[CardProblem]) -> list[CardProblem]:

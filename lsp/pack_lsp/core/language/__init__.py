@@ -15,10 +15,9 @@ from pack_lsp.core.templates import PackTemplates, shared_pack_templates
 
 __all__ = ["templates_for"]
 
+
 def templates_for(analysis: Analysis) -> PackTemplates | None:
     """The templates of ``analysis.pack`` (``None`` without a pack), shared with the rules."""
     if analysis.pack is None:
         return None
-    return shared_pack_templates(
-        analysis.pack, analysis.text, analysis.config.fragment_dialect
-    )
+    return shared_pack_templates(analysis.pack, analysis.text, analysis.config.fragment_dialect)

@@ -38,8 +38,9 @@ _PLAIN_TEXT = re.compile(r"^[A-Za-z0-9_(][^:#,\[\]{}\r\n\t\"'`]*(?<! )$")
 
 
 def _plain_text_ok(value: str) -> bool:
-    return _plain_ok(value) or (bool(_PLAIN_TEXT.match(value))
-                                and isinstance(resolve_plain(value), str))
+    return _plain_ok(value) or (
+        bool(_PLAIN_TEXT.match(value)) and isinstance(resolve_plain(value), str)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,8 @@ class _Doc:
                 value = deref(pair.value)
                 if isinstance(value, MappingNode) and value.pairs and not value.flow:
                     step = self.column(value.pairs[0].key.span.start) - self.column(
-                        pair.key.span.start)
+                        pair.key.span.start
+                    )
                     if step > 0:
                         return step
         return 2
@@ -134,7 +136,7 @@ class _Doc:
             lines: list[str] = []
             for k, v in item.items():
                 lines.extend(self.block_entry(k, v, indent + "  "))
-            lines[0] = indent + "- " + lines[0][len(indent) + 2:]
+            lines[0] = indent + "- " + lines[0][len(indent) + 2 :]
             return lines
         return [f"{indent}- {self.flow(item)}"]
 
@@ -145,7 +147,8 @@ class _Doc:
 
     def json_item(self, value: Any, indent: str) -> str:
         return json.dumps(value, ensure_ascii=False, indent=self.step).replace(
-            "\n", self.eol + indent)
+            "\n", self.eol + indent
+        )
 
     # -- insertions --------------------------------------------------------------
 
@@ -155,8 +158,14 @@ class _Doc:
             return self._add_flow_entry(owner, key, value)
         first = owner.pairs[0].key.span.start if owner.pairs else owner.span.start
         indent = " " * self.column(first)
-        last = max(self.content_end(p.value) if p.value.span.end > p.key.span.end
-                   else p.key.span.end for p in owner.pairs) if owner.pairs else first
+        last = (
+            max(
+                self.content_end(p.value) if p.value.span.end > p.key.span.end else p.key.span.end
+                for p in owner.pairs
+            )
+            if owner.pairs
+            else first
+        )
         at = self.line_end_after(last)
         lines = self.block_entry(key, value, indent)
         return Edit(Span(at, at), self.eol + self.eol.join(lines))
@@ -166,20 +175,30 @@ class _Doc:
         if owner.pairs:
             last = owner.pairs[-1]
             end = max(last.key.span.end, last.value.span.end)
-            multiline = self.lines.position(owner.span.start).line != self.lines.position(
-                last.key.span.start).line
+            multiline = (
+                self.lines.position(owner.span.start).line
+                != self.lines.position(last.key.span.start).line
+            )
             if multiline:
                 indent = self.line_indent(last.key.span.start)
-                entry = (self.json_entry(key, value, indent) if self.json
-                         else f"{self.key(key)}: {self.flow(value)}")
+                entry = (
+                    self.json_entry(key, value, indent)
+                    if self.json
+                    else f"{self.key(key)}: {self.flow(value)}"
+                )
                 return Edit(Span(end, end), "," + self.eol + indent + entry)
-            entry = (json.dumps(key, ensure_ascii=False) + ": " + json.dumps(
-                value, ensure_ascii=False) if self.json
-                else f"{self.key(key)}: {self.flow(value)}")
+            entry = (
+                json.dumps(key, ensure_ascii=False) + ": " + json.dumps(value, ensure_ascii=False)
+                if self.json
+                else f"{self.key(key)}: {self.flow(value)}"
+            )
             return Edit(Span(end, end), ", " + entry)
-        entry = (json.dumps(key, ensure_ascii=False) + ": " + json.dumps(value, ensure_ascii=False)
-                 if self.json else f"{self.key(key)}: {self.flow(value)}")
-        inner = self.text[owner.span.start + 1: close]
+        entry = (
+            json.dumps(key, ensure_ascii=False) + ": " + json.dumps(value, ensure_ascii=False)
+            if self.json
+            else f"{self.key(key)}: {self.flow(value)}"
+        )
+        inner = self.text[owner.span.start + 1 : close]
         if inner.strip():  # only a comment inside the braces: keep it after the entry
             return Edit(Span(owner.span.start + 1, owner.span.start + 1), " " + entry)
         return Edit(Span(owner.span.start + 1, close), entry)
@@ -189,8 +208,10 @@ class _Doc:
             close = seq.span.end - 1
             if seq.items:
                 last = seq.items[-1]
-                multiline = self.lines.position(seq.span.start).line != self.lines.position(
-                    last.span.start).line
+                multiline = (
+                    self.lines.position(seq.span.start).line
+                    != self.lines.position(last.span.start).line
+                )
                 if multiline:
                     indent = self.line_indent(last.span.start)
                     body = self.json_item(item, indent) if self.json else self.flow(item)
@@ -215,8 +236,11 @@ class _Doc:
         if isinstance(target, SequenceNode) and isinstance(value, list) and len(value) == 1:
             return self.add_item(target, value[0])
         # An empty value (`key:` or `key: null`): write the value after the key.
-        span = (target.span if target is not None and target.span.length
-                else Span(pair.key.span.end, pair.key.span.end))
+        span = (
+            target.span
+            if target is not None and target.span.length
+            else Span(pair.key.span.end, pair.key.span.end)
+        )
         after_colon = self.text.find(":", pair.key.span.end)
         if self.json or parent.flow:
             rendered = json.dumps(value, ensure_ascii=False) if self.json else self.flow(value)
@@ -250,15 +274,14 @@ def _mapping_at(root: Node | None, path: Sequence[str]) -> MappingNode | None:
 # --------------------------------------------------------------------------- fixes
 
 
-_PLACEHOLDER_KINDS = frozenset({"undeclared-variable", "undefined-fragment",
-                                "undeclared-artifact"})
+_PLACEHOLDER_KINDS = frozenset({"undeclared-variable", "undefined-fragment", "undeclared-artifact"})
 
 
 def _replace_name(analysis: Analysis, diag: Diagnostic, new: str) -> Edit:
     """Replace the name the diagnostic points at, keeping its quotes."""
     text = analysis.text
     span = diag.span
-    seg = text[span.start:span.end]
+    seg = text[span.start : span.end]
     old = diag.data.get("name") or diag.data.get("key") or diag.data.get("value")
     if diag.data.get("kind") in _PLACEHOLDER_KINDS and seg == old:
         return Edit(span, new)  # a name inside a placeholder: no quoting there
@@ -275,7 +298,8 @@ def _suggestion_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         return []
     return [
         Fix(f"Replace with `{s}`", (_replace_name(analysis, diag, s),), diag, preferred=i == 0)
-        for i, s in enumerate(found) if isinstance(s, str)
+        for i, s in enumerate(found)
+        if isinstance(s, str)
     ]
 
 
@@ -284,8 +308,14 @@ def _replacement_fix(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     for field in ("replacement", "expected"):
         value = data.get(field)
         if isinstance(value, str):
-            return [Fix(f"Change to `{value}`", (Edit(diag.span, quote_like(
-                analysis.text, diag.span, value)),), diag, preferred=True)]
+            return [
+                Fix(
+                    f"Change to `{value}`",
+                    (Edit(diag.span, quote_like(analysis.text, diag.span, value)),),
+                    diag,
+                    preferred=True,
+                )
+            ]
     return []
 
 
@@ -293,9 +323,14 @@ def _rename_event(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     better = diag.data.get("suggestion")
     if not isinstance(better, str) or not better:
         return []
-    return [Fix(f"Rename the event to `{better}`",
-                (Edit(diag.span, quote_like(analysis.text, diag.span, better)),), diag,
-                preferred=True)]
+    return [
+        Fix(
+            f"Rename the event to `{better}`",
+            (Edit(diag.span, quote_like(analysis.text, diag.span, better)),),
+            diag,
+            preferred=True,
+        )
+    ]
 
 
 def _create_tool(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
@@ -304,8 +339,12 @@ def _create_tool(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         return []
     root = _mapping_at(analysis.root, ())
     pack = analysis.pack
-    if root is None or pack is None or name in pack.tools or any(
-            name.startswith(ns) for ns in analysis.config.tool_namespaces):
+    if (
+        root is None
+        or pack is None
+        or name in pack.tools
+        or any(name.startswith(ns) for ns in analysis.config.tool_namespaces)
+    ):
         return []
     doc = _Doc(analysis)
     stub = {
@@ -334,8 +373,13 @@ def _declare_variable(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     name = diag.data.get("name")
     prompts = diag.data.get("prompts")
     prompt = diag.data.get("prompt")
-    keys = [prompt] if isinstance(prompt, str) else (
-        [p for p in prompts if isinstance(p, str)] if isinstance(prompts, list | tuple) else [])
+    keys = (
+        [prompt]
+        if isinstance(prompt, str)
+        else (
+            [p for p in prompts if isinstance(p, str)] if isinstance(prompts, list | tuple) else []
+        )
+    )
     if not isinstance(name, str) or not keys:
         return []
     fixes: list[Fix] = []
@@ -346,8 +390,14 @@ def _declare_variable(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         if owner is None:
             continue
         edit = doc.set_entry(owner, "variables", [declaration])
-        fixes.append(Fix(f"Declare variable `{name}` in prompt `{key}`", (edit,), diag,
-                         preferred=len(keys) == 1))
+        fixes.append(
+            Fix(
+                f"Declare variable `{name}` in prompt `{key}`",
+                (edit,),
+                diag,
+                preferred=len(keys) == 1,
+            )
+        )
     return fixes
 
 
@@ -368,8 +418,9 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     """Every fix for one diagnostic of ``analysis`` (none when its data says nothing)."""
     data: Mapping[str, Any] = diag.data or {}
     kind = data.get("kind")
-    handlers = _HANDLERS.get(kind, (_suggestion_fixes,)) if isinstance(kind, str) else (
-        _suggestion_fixes,)
+    handlers = (
+        _HANDLERS.get(kind, (_suggestion_fixes,)) if isinstance(kind, str) else (_suggestion_fixes,)
+    )
     fixes: list[Fix] = []
     for handler in handlers:
         try:
@@ -379,13 +430,15 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     # Suggestions first are preferred only when nothing else is.
     if sum(f.preferred for f in fixes) > 1:
         first = next(i for i, f in enumerate(fixes) if f.preferred)
-        fixes = [f if i == first else Fix(f.title, f.edits, f.diagnostic)
-                 for i, f in enumerate(fixes)]
+        fixes = [
+            f if i == first else Fix(f.title, f.edits, f.diagnostic) for i, f in enumerate(fixes)
+        ]
     return fixes
 
 
-def fixes_for(analysis: Analysis, span: Span,
-              only: Iterable[tuple[str, Span]] | None = None) -> list[Fix]:
+def fixes_for(
+    analysis: Analysis, span: Span, only: Iterable[tuple[str, Span]] | None = None
+) -> list[Fix]:
     """Fixes for the diagnostics of ``analysis`` that touch ``span``.
 
     ``only`` limits them to diagnostics with these (code, span) pairs — the ones an

@@ -109,39 +109,62 @@ def _place_from_tree(analysis: Analysis, offset: int) -> Place | None:
         if node.style in ("|", ">"):
             return None  # inside a block scalar: only placeholders complete there
         if node.style in ('"', "'"):
-            inner = Span(min(node.span.start + 1, node.span.end),
-                         max(node.span.end - 1, node.span.start + 1))
+            inner = Span(
+                min(node.span.start + 1, node.span.end), max(node.span.end - 1, node.span.start + 1)
+            )
             replace = inner if inner.start <= offset <= inner.end else node.span
-            prefix = analysis.text[replace.start:offset]
+            prefix = analysis.text[replace.start : offset]
             quote = node.style
         else:
             replace = node.span
-            prefix = analysis.text[node.span.start:offset]
+            prefix = analysis.text[node.span.start : offset]
             quote = ""
         path = tuple(s for s in steps if s is not None)
         if is_key:
-            return Place(KEY, path[:-1], replace, prefix,
-                         analysis.lines.position(node.span.start).character, quote)
-        if isinstance(parent, MappingNode | SequenceNode) and not parent.flow and not is_key \
-                and node.is_plain and "\n" in analysis.text[node.span.start:offset]:
+            return Place(
+                KEY,
+                path[:-1],
+                replace,
+                prefix,
+                analysis.lines.position(node.span.start).character,
+                quote,
+            )
+        if (
+            isinstance(parent, MappingNode | SequenceNode)
+            and not parent.flow
+            and not is_key
+            and node.is_plain
+            and "\n" in analysis.text[node.span.start : offset]
+        ):
             return None
-        return Place(VALUE, path, replace, prefix,
-                     analysis.lines.position(node.span.start).character, quote)
-    if isinstance(node, SequenceNode) and node.flow and node.span.contains(offset) \
-            and offset > node.span.start:
+        return Place(
+            VALUE, path, replace, prefix, analysis.lines.position(node.span.start).character, quote
+        )
+    if (
+        isinstance(node, SequenceNode)
+        and node.flow
+        and node.span.contains(offset)
+        and offset > node.span.start
+    ):
         index = sum(1 for item in node.items if item.span.end <= offset)
         path = (*(s for s in steps if s is not None), index)
         return Place(VALUE, path, Span(offset, offset), "", column)
-    if isinstance(node, MappingNode) and node.flow and node.span.contains(offset) \
-            and offset > node.span.start:
+    if (
+        isinstance(node, MappingNode)
+        and node.flow
+        and node.span.contains(offset)
+        and offset > node.span.start
+    ):
         # Between entries of a flow mapping / JSON object: a new key.
         path = tuple(s for s in steps if s is not None)
         return Place(KEY, path, Span(offset, offset), "", column)
     return None
 
 
-_KEY_LINE = re.compile(r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<key>[^\s:#][^:#]*?)?[ ]*:"
-                       r"(?:[ ]+(?P<value>.*))?$")
+_KEY_LINE = re.compile(
+    r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<key>[^\s:#][^:#]*?)?[ ]*:"
+    r"(?:[ ]+(?P<value>.*))?$"
+)
 _ITEM_LINE = re.compile(r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)+)(?P<value>[^:#]*)$")
 
 
@@ -222,8 +245,9 @@ def _parent_path(
             continue
         if key_col >= target:
             continue
-        match = re.match(r"(?P<key>\"[^\"]*\"|'[^']*'|[^\s:#{}\[\],][^:#{}\[\]]*?)[ ]*:(?:[ ]|$)",
-                         rest)
+        match = re.match(
+            r"(?P<key>\"[^\"]*\"|'[^']*'|[^\s:#{}\[\],][^:#{}\[\]]*?)[ ]*:(?:[ ]|$)", rest
+        )
         if match is None:
             return None
         path.append(match.group("key").strip("\"'"))
@@ -275,22 +299,33 @@ def _keys(analysis: Analysis, place: Place) -> list[Completion]:
         for key in pack.prompts:
             if key in members and key != typed:
                 continue
-            out.append(Completion(
-                label=key, kind="prompt", detail="prompt",
-                documentation=_prompt_summary(pack, key),
-                insert_text=key + ("" if place.quoted else ":"),
-                replace=place.replace, sort=f"0{key}",
-            ))
+            out.append(
+                Completion(
+                    label=key,
+                    kind="prompt",
+                    detail="prompt",
+                    documentation=_prompt_summary(pack, key),
+                    insert_text=key + ("" if place.quoted else ":"),
+                    replace=place.replace,
+                    sort=f"0{key}",
+                )
+            )
         return out
     for name, doc in schema_docs.properties_at(path).items():
         if name in present:
             continue
         detail = doc.type + (" (required)" if doc.required else "")
-        out.append(Completion(
-            label=name, kind="property", detail=detail.strip(), documentation=doc.description,
-            insert_text=name + ("" if place.quoted else ": "),
-            replace=place.replace, sort=("0" if doc.required else "1") + name,
-        ))
+        out.append(
+            Completion(
+                label=name,
+                kind="property",
+                detail=detail.strip(),
+                documentation=doc.description,
+                insert_text=name + ("" if place.quoted else ": "),
+                replace=place.replace,
+                sort=("0" if doc.required else "1") + name,
+            )
+        )
     if not place.quoted:
         out.extend(_snippets(analysis, place))
     return out
@@ -313,9 +348,18 @@ def _snippets(analysis: Analysis, place: Place) -> list[Completion]:
             "  system_template: |",
             "    ${4:You are a helpful assistant.}",
         ]
-        out.append(Completion("new prompt", "snippet", "snippet: a prompt with required fields",
-                              "A prompt with id, name, version and a system template.",
-                              _indent(body, pad), True, place.replace, "2new prompt"))
+        out.append(
+            Completion(
+                "new prompt",
+                "snippet",
+                "snippet: a prompt with required fields",
+                "A prompt with id, name, version and a system template.",
+                _indent(body, pad),
+                True,
+                place.replace,
+                "2new prompt",
+            )
+        )
     if _matches(place.path, ("tools",)):
         body = [
             "${1:new_tool}:",
@@ -328,20 +372,39 @@ def _snippets(analysis: Analysis, place: Place) -> list[Completion]:
             "        type: string",
             "    required: [${3:argument}]",
         ]
-        out.append(Completion("new tool", "snippet", "snippet: a tool with parameters",
-                              "A tool with a name, a description and JSON Schema parameters.",
-                              _indent(body, pad), True, place.replace, "2new tool"))
+        out.append(
+            Completion(
+                "new tool",
+                "snippet",
+                "snippet: a tool with parameters",
+                "A tool with a name, a description and JSON Schema parameters.",
+                _indent(body, pad),
+                True,
+                place.replace,
+                "2new tool",
+            )
+        )
     if place.path == () and pack is not None and pack.agents is None:
         keys = list(pack.prompts) or ["assistant"]
         body = ["agents:", f"  entry: ${{1:{keys[0]}}}", "  members:"]
         for i, key in enumerate(keys, 2):
-            body += [f"    {key}:", f"      description: ${{{i}:What {key} does}}",
-                     "      tags: [general]"]
-        out.append(Completion("agents section", "snippet",
-                              "snippet: expose prompts as agents",
-                              "An `agents` section with an entry agent and one member per "
-                              "prompt.", _indent(body, pad), True, place.replace,
-                              "2agents section"))
+            body += [
+                f"    {key}:",
+                f"      description: ${{{i}:What {key} does}}",
+                "      tags: [general]",
+            ]
+        out.append(
+            Completion(
+                "agents section",
+                "snippet",
+                "snippet: expose prompts as agents",
+                "An `agents` section with an entry agent and one member per prompt.",
+                _indent(body, pad),
+                True,
+                place.replace,
+                "2agents section",
+            )
+        )
     return out
 
 
@@ -358,8 +421,11 @@ def _indent(lines: list[str], pad: str) -> str:
 
 
 _TOOL_LISTS = (("prompts", "*", "tools", "#"), ("prompts", "*", "tool_policy", "blocklist", "#"))
-_STATE_REFS = (("workflow", "entry"), ("workflow", "states", "*", "on_event", "*"),
-               ("workflow", "states", "*", "on_max_visits"))
+_STATE_REFS = (
+    ("workflow", "entry"),
+    ("workflow", "states", "*", "on_event", "*"),
+    ("workflow", "states", "*", "on_max_visits"),
+)
 
 
 def _values(analysis: Analysis, place: Place) -> list[Completion]:
@@ -371,35 +437,62 @@ def _values(analysis: Analysis, place: Place) -> list[Completion]:
         if any(_matches(path, p) for p in _STATE_REFS):
             states = pack.workflow.states if pack.workflow else {}
             return [
-                Completion(key, "state", "workflow state",
-                           state.description.text if state.description else "",
-                           key, replace=place.replace, sort=key)
+                Completion(
+                    key,
+                    "state",
+                    "workflow state",
+                    state.description.text if state.description else "",
+                    key,
+                    replace=place.replace,
+                    sort=key,
+                )
                 for key, state in states.items()
             ]
         if _matches(path, ("workflow", "states", "*", "prompt_task")):
             return [
-                Completion(key, "prompt", "prompt", _prompt_summary(pack, key), key,
-                           replace=place.replace, sort=key)
+                Completion(
+                    key,
+                    "prompt",
+                    "prompt",
+                    _prompt_summary(pack, key),
+                    key,
+                    replace=place.replace,
+                    sort=key,
+                )
                 for key in pack.prompts
             ]
         if _matches(path, ("agents", "entry")):
             members = list(pack.agents.members) if pack.agents else []
             keys = members or list(pack.prompts)
             return [
-                Completion(key, "member" if key in members else "prompt",
-                           "agent member" if key in members else "prompt",
-                           _prompt_summary(pack, key), key, replace=place.replace, sort=key)
+                Completion(
+                    key,
+                    "member" if key in members else "prompt",
+                    "agent member" if key in members else "prompt",
+                    _prompt_summary(pack, key),
+                    key,
+                    replace=place.replace,
+                    sort=key,
+                )
                 for key in keys
             ]
     out: list[Completion] = []
     for value in schema_docs.values_at(path):
-        out.append(Completion(
-            label=value.text, kind="value",
-            detail={"enum": "allowed value", "example": "documented example",
-                    "boolean": "boolean"}.get(value.source, ""),
-            documentation=value.description, insert_text=value.text,
-            replace=place.replace, sort=("0" if value.source == "enum" else "1") + value.text,
-        ))
+        out.append(
+            Completion(
+                label=value.text,
+                kind="value",
+                detail={
+                    "enum": "allowed value",
+                    "example": "documented example",
+                    "boolean": "boolean",
+                }.get(value.source, ""),
+                documentation=value.description,
+                insert_text=value.text,
+                replace=place.replace,
+                sort=("0" if value.source == "enum" else "1") + value.text,
+            )
+        )
     return out
 
 
@@ -408,17 +501,27 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
     node, _ = resolve(analysis.root, list(place.path[:-1]))
     if isinstance(node, SequenceNode):
         for item in node.values():
-            if isinstance(item, ScalarNode) and isinstance(item.value, str) and \
-                    not item.span.contains(place.replace.start):
+            if (
+                isinstance(item, ScalarNode)
+                and isinstance(item.value, str)
+                and not item.span.contains(place.replace.start)
+            ):
                 listed.add(item.value)
     out: list[Completion] = []
     for key, tool in pack.tools.items():
         if key in listed:
             continue
-        out.append(Completion(key, "tool", "tool: " + (tool.description.text if tool.description
-                                                         else "(no description)"),
-                              _tool_summary(pack, key), key, replace=place.replace,
-                              sort=f"0{key}"))
+        out.append(
+            Completion(
+                key,
+                "tool",
+                "tool: " + (tool.description.text if tool.description else "(no description)"),
+                _tool_summary(pack, key),
+                key,
+                replace=place.replace,
+                sort=f"0{key}",
+            )
+        )
     members = pack.agents.members if pack.agents else {}
     for key, member in members.items():
         if key in listed or key in pack.tools:
@@ -426,9 +529,17 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
         description = member.description.text if member.description else ""
         if not description and key in pack.prompts and pack.prompts[key].description:
             description = pack.prompts[key].description.text  # type: ignore[union-attr]
-        out.append(Completion(key, "member", "agent member: " + (description or "(no description)"),
-                              _prompt_summary(pack, key), key, replace=place.replace,
-                              sort=f"1{key}"))
+        out.append(
+            Completion(
+                key,
+                "member",
+                "agent member: " + (description or "(no description)"),
+                _prompt_summary(pack, key),
+                key,
+                replace=place.replace,
+                sort=f"1{key}",
+            )
+        )
     return out
 
 
@@ -456,14 +567,30 @@ def _placeholder_context(analysis: Analysis, offset: int, before: str) -> list[C
         sep = "." if typed.startswith("fragments.") else ":"
         for key, fragment in pack.fragments.items():
             text = fragment.template.text if fragment.template else ""
-            out.append(Completion(f"fragments{sep}{key}" if sep == "." else f"fragment:{key}",
-                                  "fragment", "fragment", _code(text), None,
-                                  replace=replace, sort=key))
+            out.append(
+                Completion(
+                    f"fragments{sep}{key}" if sep == "." else f"fragment:{key}",
+                    "fragment",
+                    "fragment",
+                    _code(text),
+                    None,
+                    replace=replace,
+                    sort=key,
+                )
+            )
         return out
     if typed.startswith("artifacts."):
         for name in sorted(artifact_names(pack)):
-            out.append(Completion(f"artifacts.{name}", "artifact", "workflow artifact", "",
-                                  replace=replace, sort=name))
+            out.append(
+                Completion(
+                    f"artifacts.{name}",
+                    "artifact",
+                    "workflow artifact",
+                    "",
+                    replace=replace,
+                    sort=name,
+                )
+            )
         return out
     variables: dict[str, str] = {}
     prompts = [pack.prompts[owner]] if owner in pack.prompts else list(pack.prompts.values())
@@ -480,15 +607,39 @@ def _placeholder_context(analysis: Analysis, offset: int, before: str) -> list[C
             variables[var.name.text] = ", ".join(bits) + ("\n\n" + doc if doc else "")
     for name, doc in variables.items():
         detail, _, documentation = doc.partition("\n\n")
-        out.append(Completion(name, "variable", f"variable ({detail})" if detail else "variable",
-                              documentation, replace=replace, sort=f"0{name}"))
+        out.append(
+            Completion(
+                name,
+                "variable",
+                f"variable ({detail})" if detail else "variable",
+                documentation,
+                replace=replace,
+                sort=f"0{name}",
+            )
+        )
     for key, fragment in pack.fragments.items():
         text = fragment.template.text if fragment.template else ""
-        out.append(Completion(f"fragments.{key}", "fragment", "fragment", _code(text),
-                              replace=replace, sort=f"1{key}"))
+        out.append(
+            Completion(
+                f"fragments.{key}",
+                "fragment",
+                "fragment",
+                _code(text),
+                replace=replace,
+                sort=f"1{key}",
+            )
+        )
     for name in sorted(artifact_names(pack)):
-        out.append(Completion(f"artifacts.{name}", "artifact", "workflow artifact", "",
-                              replace=replace, sort=f"2{name}"))
+        out.append(
+            Completion(
+                f"artifacts.{name}",
+                "artifact",
+                "workflow artifact",
+                "",
+                replace=replace,
+                sort=f"2{name}",
+            )
+        )
     return out
 
 
@@ -500,7 +651,7 @@ def _template_owner(analysis: Analysis, offset: int) -> str | None:
         return steps[1]
     lines = analysis.lines
     line = lines.position(offset).line
-    before = analysis.text[lines.line_start(line):offset]
+    before = analysis.text[lines.line_start(line) : offset]
     col = len(before) - len(before.lstrip(" "))
     path = _parent_path(analysis, line, col, [])
     if path and len(path) >= 2 and path[0] == "prompts" and isinstance(path[1], str):

@@ -81,12 +81,21 @@ def _value(pack: Pack | None, path: tuple[PathItem, ...], node: ScalarNode) -> s
                 return agent_skill(pack, name)
             return ""
         if _matches(path, ("agents", "entry")):
-            return agent_skill(pack, name) if name in pack.prompts or (
-                pack.agents is not None and name in pack.agents.members) else ""
+            return (
+                agent_skill(pack, name)
+                if name in pack.prompts or (pack.agents is not None and name in pack.agents.members)
+                else ""
+            )
         if _matches(path, ("workflow", "states", "*", "prompt_task")):
             return _prompt_summary(pack, name)
-        if _any_match(path, (("workflow", "entry"), ("workflow", "states", "*", "on_event", "*"),
-                             ("workflow", "states", "*", "on_max_visits"))):
+        if _any_match(
+            path,
+            (
+                ("workflow", "entry"),
+                ("workflow", "states", "*", "on_event", "*"),
+                ("workflow", "states", "*", "on_max_visits"),
+            ),
+        ):
             return _state(pack, name)
     return ""
 
@@ -105,8 +114,12 @@ def _state(pack: Pack, key: str) -> str:
     if state.prompt_task is not None:
         parts.append(f"Prompt: `{state.prompt_task.text}`")
     if state.on_event:
-        parts.append("Events: " + ", ".join(
-            f"`{t.event.text}` → `{t.target.text if t.target else '?'}`" for t in state.on_event))
+        parts.append(
+            "Events: "
+            + ", ".join(
+                f"`{t.event.text}` → `{t.target.text if t.target else '?'}`" for t in state.on_event
+            )
+        )
     return "\n\n".join(parts)
 
 
@@ -121,12 +134,20 @@ def agent_skill(pack: Pack, key: str) -> str:
     elif prompt is not None and prompt.description is not None:
         description = prompt.description.text
     tags = [t.text for t in member.tags] if member is not None else []
-    inputs = [m.text for m in member.input_modes] if member and member.input_modes else [
-        "text/plain"]
-    outputs = [m.text for m in member.output_modes] if member and member.output_modes else [
-        "text/plain"]
-    lines = [f"**agent `{key}`**" + (" — entry agent" if pack.agents and pack.agents.entry
-                                     and pack.agents.entry.value == key else "")]
+    inputs = (
+        [m.text for m in member.input_modes] if member and member.input_modes else ["text/plain"]
+    )
+    outputs = (
+        [m.text for m in member.output_modes] if member and member.output_modes else ["text/plain"]
+    )
+    lines = [
+        f"**agent `{key}`**"
+        + (
+            " — entry agent"
+            if pack.agents and pack.agents.entry and pack.agents.entry.value == key
+            else ""
+        )
+    ]
     if prompt is None:
         lines.append(f"No prompt `{key}` in this pack.")
     else:
@@ -183,8 +204,10 @@ def _placeholder(pack: Pack, p: ResolvedPlaceholder) -> str:
                 bits.append(f"declared by prompt `{prompt.key}`")
                 return "\n\n".join(bits)
     if p.placeholder.scoped:
-        return (f"**variable `{p.name}`** — inside `{{{{#each}}}}`/`{{{{#with}}}}`: "
-                "may be a field of the current item")
+        return (
+            f"**variable `{p.name}`** — inside `{{{{#each}}}}`/`{{{{#with}}}}`: "
+            "may be a field of the current item"
+        )
     if p.info.owner == "fragment":
         return f"**variable `{p.name}`** — not declared by the prompts using this fragment"
     return f"**variable `{p.name}`** — not declared by this prompt"

@@ -114,8 +114,11 @@ class Index:
         """
         hits = [o for o in self.occurrences if o.span.contains(offset)]
         if not hits:
-            hits = [o for o in self.occurrences if o.outer is not None and o.outer.start
-                    <= offset < o.outer.end]
+            hits = [
+                o
+                for o in self.occurrences
+                if o.outer is not None and o.outer.start <= offset < o.outer.end
+            ]
         hits.sort(key=lambda o: o.span.length)
         if hits:
             best = hits[0].span
@@ -135,8 +138,11 @@ class Index:
         return list(self.by_symbol.get(symbol, ()))
 
     def defined(self, kind: Kind, scope: str | None = None) -> set[str]:
-        return {s.name for s, occs in self.by_symbol.items()
-                if s.kind is kind and s.scope == scope and any(o.definition for o in occs)}
+        return {
+            s.name
+            for s, occs in self.by_symbol.items()
+            if s.kind is kind and s.scope == scope and any(o.definition for o in occs)
+        }
 
 
 # ------------------------------------------------------------------------- helpers
@@ -149,7 +155,7 @@ def name_span(text: str, span: Span, value: str) -> tuple[Span, bool]:
     value between the quotes. Otherwise the whole scalar is returned with
     ``exact=False``.
     """
-    seg = text[span.start:span.end]
+    seg = text[span.start : span.end]
     if seg == value:
         return span, True
     if len(seg) >= 2 and seg[0] in "\"'" and seg[-1] == seg[0] and seg[1:-1] == value:
@@ -164,18 +170,29 @@ class _Builder:
         self.config = config
         self.index = Index()
 
-    def located(self, loc: Located | None, symbol: SymbolId, role: Role,
-                definition: bool = False, prefix: str = "") -> None:
+    def located(
+        self,
+        loc: Located | None,
+        symbol: SymbolId,
+        role: Role,
+        definition: bool = False,
+        prefix: str = "",
+    ) -> None:
         if loc is None or not isinstance(loc.value, str):
             return
         span, exact = name_span(self.text, loc.span, loc.value)
         if prefix and exact:
             span = Span(span.start + len(prefix), span.end)
-        self.index.add(Occurrence(symbol, span, role, definition, loc.span, exact, None,
-                                  prefix))
+        self.index.add(Occurrence(symbol, span, role, definition, loc.span, exact, None, prefix))
 
-    def key(self, key: str, key_span: Span, symbol: SymbolId,
-            role: Role = Role.KEY, definition: bool = True) -> None:
+    def key(
+        self,
+        key: str,
+        key_span: Span,
+        symbol: SymbolId,
+        role: Role = Role.KEY,
+        definition: bool = True,
+    ) -> None:
         span, exact = name_span(self.text, key_span, key)
         self.index.add(Occurrence(symbol, span, role, definition, key_span, exact))
 
@@ -190,9 +207,13 @@ class _Builder:
             self.located(item, SymbolId(Kind.TOOL, name), role)
         elif name in pack.prompts:
             self.located(item, SymbolId(Kind.PROMPT, name), role)
-        elif name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX):] in pack.prompts:
-            self.located(item, SymbolId(Kind.PROMPT, name[len(A2A_PREFIX):]), Role.A2A_TOOL,
-                         prefix=A2A_PREFIX)
+        elif name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX) :] in pack.prompts:
+            self.located(
+                item,
+                SymbolId(Kind.PROMPT, name[len(A2A_PREFIX) :]),
+                Role.A2A_TOOL,
+                prefix=A2A_PREFIX,
+            )
         elif not any(name.startswith(ns) for ns in self.config.tool_namespaces):
             # An undefined tool: still a symbol, so highlights and quick fixes see it.
             self.located(item, SymbolId(Kind.TOOL, name), role)
@@ -212,10 +233,13 @@ class _Builder:
             symbols = [SymbolId(Kind.VARIABLE, name, scope) for scope in scopes]
         else:
             return
-        exact = self.text[ph.name_span.start:ph.name_span.end] == name
+        exact = self.text[ph.name_span.start : ph.name_span.end] == name
         for symbol in symbols:
-            self.index.add(Occurrence(symbol, ph.name_span, Role.PLACEHOLDER, False, None,
-                                      exact, ph.span, "", owner))
+            self.index.add(
+                Occurrence(
+                    symbol, ph.name_span, Role.PLACEHOLDER, False, None, exact, ph.span, "", owner
+                )
+            )
 
     # -- the pack -----------------------------------------------------------------
 
@@ -228,8 +252,12 @@ class _Builder:
                 self.located(prompt.id, sym, Role.PROMPT_ID)
             for var in prompt.variables:
                 if var.name is not None and isinstance(var.name.value, str):
-                    self.located(var.name, SymbolId(Kind.VARIABLE, var.name.value, key),
-                                 Role.VARIABLE_NAME, definition=True)
+                    self.located(
+                        var.name,
+                        SymbolId(Kind.VARIABLE, var.name.value, key),
+                        Role.VARIABLE_NAME,
+                        definition=True,
+                    )
             for item in prompt.tools:
                 self.tool_ref(item, Role.TOOL_ITEM)
             if prompt.tool_policy is not None:
@@ -243,25 +271,39 @@ class _Builder:
         for key, fragment in pack.fragments.items():
             self.key(key, fragment.key_span, SymbolId(Kind.FRAGMENT, key))
         if pack.agents is not None:
-            self.located(pack.agents.entry, SymbolId(Kind.PROMPT, _text(pack.agents.entry)),
-                         Role.AGENTS_ENTRY)
+            self.located(
+                pack.agents.entry,
+                SymbolId(Kind.PROMPT, _text(pack.agents.entry)),
+                Role.AGENTS_ENTRY,
+            )
             for key, member in pack.agents.members.items():
-                self.key(key, member.key_span, SymbolId(Kind.PROMPT, key), Role.MEMBER_KEY,
-                         definition=False)
-                self.located(member.state, SymbolId(Kind.STATE, _text(member.state)),
-                             Role.MEMBER_STATE)
+                self.key(
+                    key,
+                    member.key_span,
+                    SymbolId(Kind.PROMPT, key),
+                    Role.MEMBER_KEY,
+                    definition=False,
+                )
+                self.located(
+                    member.state, SymbolId(Kind.STATE, _text(member.state)), Role.MEMBER_STATE
+                )
         if pack.workflow is not None:
             wf = pack.workflow
             self.located(wf.entry, SymbolId(Kind.STATE, _text(wf.entry)), Role.WORKFLOW_ENTRY)
             for key, state in wf.states.items():
                 self.key(key, state.key_span, SymbolId(Kind.STATE, key))
-                self.located(state.prompt_task, SymbolId(Kind.PROMPT, _text(state.prompt_task)),
-                             Role.PROMPT_TASK)
+                self.located(
+                    state.prompt_task,
+                    SymbolId(Kind.PROMPT, _text(state.prompt_task)),
+                    Role.PROMPT_TASK,
+                )
                 for tr in state.on_event:
                     self.located(tr.target, SymbolId(Kind.STATE, _text(tr.target)), Role.TARGET)
-                self.located(state.on_max_visits,
-                             SymbolId(Kind.STATE, _text(state.on_max_visits)),
-                             Role.ON_MAX_VISITS)
+                self.located(
+                    state.on_max_visits,
+                    SymbolId(Kind.STATE, _text(state.on_max_visits)),
+                    Role.ON_MAX_VISITS,
+                )
                 for akey, art in state.artifacts.items():
                     self.key(akey, art.key_span, SymbolId(Kind.ARTIFACT, akey))
         self.placeholders()

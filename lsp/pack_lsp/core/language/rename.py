@@ -63,7 +63,7 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     for edit in ordered:
         if edit.span.start < pos:
             raise ValueError(f"overlapping edits at offset {edit.span.start}")
-        out.append(text[pos:edit.span.start])
+        out.append(text[pos : edit.span.start])
         out.append(edit.text)
         pos = edit.span.end
     out.append(text[pos:])
@@ -108,13 +108,15 @@ def _check_name(symbol: SymbolId, new: str, index: Index) -> None:
         raise RenameError(f"The new {what} name is empty")
     if new != new.strip() or any(ch in new for ch in "\r\n\t") or not new.isprintable():
         raise RenameError(
-            f"`{new}` cannot be a {what} name: it has surrounding spaces or control characters")
+            f"`{new}` cannot be a {what} name: it has surrounding spaces or control characters"
+        )
     if symbol.kind is Kind.PROMPT and any(o.role is Role.PROMPT_ID for o in index.all(symbol)):
         hint = _mismatch(Kind.PROMPT, new)
         if hint is not None:
             raise RenameError(
                 f"`{new}` cannot be the key of prompt `{symbol.name}`: its `id` follows the "
-                f"key, and a prompt id must be {hint}")
+                f"key, and a prompt id must be {hint}"
+            )
     elif symbol.kind in (Kind.TOOL, Kind.VARIABLE):
         hint = _mismatch(symbol.kind, new)
         if hint is not None:
@@ -122,7 +124,8 @@ def _check_name(symbol: SymbolId, new: str, index: Index) -> None:
     elif symbol.kind is Kind.FRAGMENT and not _FRAGMENT_NAME.match(new):
         raise RenameError(
             f"`{new}` is not a usable fragment name: templates refer to it in placeholders, so "
-            "it must be letters, digits, `_` or `-`, not starting with a digit or `-`")
+            "it must be letters, digits, `_` or `-`, not starting with a digit or `-`"
+        )
 
 
 def _mismatch(kind: Kind, new: str) -> str | None:
@@ -138,8 +141,7 @@ def _collisions(symbol: SymbolId, new: str, index: Index, scopes: set[str | None
     if kind is Kind.VARIABLE:
         for scope in sorted(scopes, key=str):
             if new in index.defined(Kind.VARIABLE, scope):
-                raise RenameError(
-                    f"Prompt `{scope}` already declares a variable named `{new}`")
+                raise RenameError(f"Prompt `{scope}` already declares a variable named `{new}`")
         return
     if new in index.defined(kind):
         article = "an" if kind.value[0] in "aeiou" else "a"
@@ -147,12 +149,18 @@ def _collisions(symbol: SymbolId, new: str, index: Index, scopes: set[str | None
     if kind is Kind.TOOL and new in index.defined(Kind.PROMPT):
         raise RenameError(
             f"`{new}` is a prompt key: a tools item with that name would call the agent "
-            "instead of the tool")
-    if kind is Kind.PROMPT and new in index.defined(Kind.TOOL) and any(
-        o.role in (Role.TOOL_ITEM, Role.BLOCKLIST, Role.MEMBER_KEY) for o in index.all(symbol)
+            "instead of the tool"
+        )
+    if (
+        kind is Kind.PROMPT
+        and new in index.defined(Kind.TOOL)
+        and any(
+            o.role in (Role.TOOL_ITEM, Role.BLOCKLIST, Role.MEMBER_KEY) for o in index.all(symbol)
+        )
     ):
         raise RenameError(
-            f"`{new}` is a tool key: tools items naming this agent would then call the tool")
+            f"`{new}` is a tool key: tools items naming this agent would then call the tool"
+        )
 
 
 # ----------------------------------------------------------------------- targets
@@ -171,7 +179,8 @@ def _target(analysis: Analysis, offset: int) -> tuple[Index, list[SymbolId], Occ
         if not index.definitions(symbol):
             raise RenameError(
                 f"The {kind.value} `{symbol.name}` is not defined in this pack, so there is "
-                "nothing to rename; define it first")
+                "nothing to rename; define it first"
+            )
     return index, symbols, hits[0]
 
 
@@ -194,9 +203,12 @@ def _variable_closure(index: Index, symbols: list[SymbolId]) -> list[SymbolId]:
         for occ in index.all(sym):
             if occ.owner is not None and occ.owner.startswith("fragment:"):
                 for other in index.by_symbol:
-                    if (other.kind is Kind.VARIABLE and other.name == sym.name
-                            and other not in seen
-                            and any(o.span == occ.span for o in index.all(other))):
+                    if (
+                        other.kind is Kind.VARIABLE
+                        and other.name == sym.name
+                        and other not in seen
+                        and any(o.span == occ.span for o in index.all(other))
+                    ):
                         todo.append(other)
     return sorted(seen)
 

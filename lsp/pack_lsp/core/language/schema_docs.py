@@ -63,8 +63,11 @@ def _deref(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
             break
         target: Any = root
         for part in ref[2:].split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(
-                target, dict) else {}
+            target = (
+                target.get(part.replace("~1", "/").replace("~0", "~"), {})
+                if isinstance(target, dict)
+                else {}
+            )
         # Keep sibling keywords (a description next to a $ref documents the use site).
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         schema = {**target, **siblings} if siblings else target
@@ -86,8 +89,9 @@ def _expand(schema: Any, root: dict[str, Any], depth: int = 0) -> Iterator[dict[
             yield from _expand(s[keyword], root, depth + 1)
 
 
-def _children(schema: dict[str, Any], step: PathItem, root: dict[str, Any]
-              ) -> Iterator[dict[str, Any]]:
+def _children(
+    schema: dict[str, Any], step: PathItem, root: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
     if isinstance(step, int):
         items = schema.get("items")
         if isinstance(items, dict):
@@ -171,8 +175,11 @@ def properties_at(path: Sequence[PathItem]) -> dict[str, PropertyDoc]:
             if name in out:
                 prev = out[name]
                 out[name] = PropertyDoc(
-                    name, prev.description or description, prev.type or type_label(resolved),
-                    prev.required or name in required, prev.deprecated,
+                    name,
+                    prev.description or description,
+                    prev.type or type_label(resolved),
+                    prev.required or name in required,
+                    prev.deprecated,
                 )
                 continue
             out[name] = PropertyDoc(

@@ -169,6 +169,13 @@ def tokens(analysis: Analysis) -> list[Token]:
         end = lines.position(r.span.end)
         if start.line != end.line or r.span.length == 0:
             continue
-        out.append(Token(start.line, start.character, end.character - start.character,
-                         KIND_TOKEN[r.kind], 0 if r.defined else 1))
+        out.append(
+            Token(
+                start.line,
+                start.character,
+                end.character - start.character,
+                KIND_TOKEN[r.kind],
+                0 if r.defined else 1,
+            )
+        )
     return out

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pack_lsp.core import documents
+from pack_lsp.core import kinds
 from pack_lsp.core.discover import SKIP_DIRS, is_pack_file
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.source import decode, strip_bom
@@ -76,17 +76,35 @@ def document_symbols(pack: Pack | None, root: Node | None) -> list[DocumentSymbo
     prompts: list[DocumentSymbol] = []
     for key, prompt in pack.prompts.items():
         variables = tuple(
-            DocumentSymbol(var.name.value, SymbolKind.VARIABLE, var.span, var.name.span,
-                           _text(var.type.value) if var.type is not None else "")
+            DocumentSymbol(
+                var.name.value,
+                SymbolKind.VARIABLE,
+                var.span,
+                var.name.span,
+                _text(var.type.value) if var.type is not None else "",
+            )
             for var in prompt.variables
             if var.name is not None and isinstance(var.name.value, str)
         )
         detail = _text(prompt.name.value) if prompt.name is not None else ""
-        prompts.append(DocumentSymbol(key, SymbolKind.PROMPT, _entry(prompt.key_span, prompt.span),
-                                      prompt.key_span, detail, variables))
+        prompts.append(
+            DocumentSymbol(
+                key,
+                SymbolKind.PROMPT,
+                _entry(prompt.key_span, prompt.span),
+                prompt.key_span,
+                detail,
+                variables,
+            )
+        )
     tools = [
-        DocumentSymbol(key, SymbolKind.TOOL, _entry(t.key_span, t.span), t.key_span,
-                       _first_line(t.description.value) if t.description is not None else "")
+        DocumentSymbol(
+            key,
+            SymbolKind.TOOL,
+            _entry(t.key_span, t.span),
+            t.key_span,
+            _first_line(t.description.value) if t.description is not None else "",
+        )
         for key, t in pack.tools.items()
     ]
     fragments = [
@@ -96,36 +114,77 @@ def document_symbols(pack: Pack | None, root: Node | None) -> list[DocumentSymbo
     for name, children in (("prompts", prompts), ("tools", tools), ("fragments", fragments)):
         where = _section(mapping, name)
         if where is not None:
-            out.append(DocumentSymbol(name, SymbolKind.SECTION, where[0], where[1],
-                                      f"{len(children)}", tuple(children)))
+            out.append(
+                DocumentSymbol(
+                    name,
+                    SymbolKind.SECTION,
+                    where[0],
+                    where[1],
+                    f"{len(children)}",
+                    tuple(children),
+                )
+            )
     if pack.workflow is not None:
         wf = pack.workflow
         states = []
         for key, state in wf.states.items():
             artifacts = tuple(
-                DocumentSymbol(akey, SymbolKind.ARTIFACT, _entry(a.key_span, a.span), a.key_span,
-                               _text(a.type.value) if a.type is not None else "")
+                DocumentSymbol(
+                    akey,
+                    SymbolKind.ARTIFACT,
+                    _entry(a.key_span, a.span),
+                    a.key_span,
+                    _text(a.type.value) if a.type is not None else "",
+                )
                 for akey, a in state.artifacts.items()
             )
             detail = ("→ " + _text(state.prompt_task.value)) if state.prompt_task else ""
             if state.is_terminal:
                 detail = (detail + " (terminal)").strip()
-            states.append(DocumentSymbol(key, SymbolKind.STATE, _entry(state.key_span, state.span),
-                                         state.key_span, detail, artifacts))
+            states.append(
+                DocumentSymbol(
+                    key,
+                    SymbolKind.STATE,
+                    _entry(state.key_span, state.span),
+                    state.key_span,
+                    detail,
+                    artifacts,
+                )
+            )
         entry = _text(wf.entry.value) if wf.entry is not None else ""
-        out.append(DocumentSymbol("workflow", SymbolKind.WORKFLOW, _entry(wf.key_span, wf.span),
-                                  wf.key_span, f"entry: {entry}" if entry else "",
-                                  tuple(states)))
+        out.append(
+            DocumentSymbol(
+                "workflow",
+                SymbolKind.WORKFLOW,
+                _entry(wf.key_span, wf.span),
+                wf.key_span,
+                f"entry: {entry}" if entry else "",
+                tuple(states),
+            )
+        )
     if pack.agents is not None:
         ag = pack.agents
         members = tuple(
-            DocumentSymbol(key, SymbolKind.MEMBER, _entry(m.key_span, m.span), m.key_span,
-                           _first_line(m.description.value) if m.description is not None else "")
+            DocumentSymbol(
+                key,
+                SymbolKind.MEMBER,
+                _entry(m.key_span, m.span),
+                m.key_span,
+                _first_line(m.description.value) if m.description is not None else "",
+            )
             for key, m in ag.members.items()
         )
         entry = _text(ag.entry.value) if ag.entry is not None else ""
-        out.append(DocumentSymbol("agents", SymbolKind.AGENTS, _entry(ag.key_span, ag.span),
-                                  ag.key_span, f"entry: {entry}" if entry else "", members))
+        out.append(
+            DocumentSymbol(
+                "agents",
+                SymbolKind.AGENTS,
+                _entry(ag.key_span, ag.span),
+                ag.key_span,
+                f"entry: {entry}" if entry else "",
+                members,
+            )
+        )
     out.sort(key=lambda s: s.span.start)
     return out
 
@@ -149,8 +208,9 @@ class WorkspaceSymbol:
     container: str = ""
 
 
-def flatten(symbols: Iterable[DocumentSymbol], container: str = "") -> Iterator[
-        tuple[DocumentSymbol, str]]:
+def flatten(
+    symbols: Iterable[DocumentSymbol], container: str = ""
+) -> Iterator[tuple[DocumentSymbol, str]]:
     for sym in symbols:
         if sym.kind is not SymbolKind.SECTION:
             yield sym, container
@@ -190,16 +250,16 @@ class WorkspaceSymbols:
 
     def _excluded(self, path: Path, folder: Path) -> bool:
         rel = os.path.relpath(path, folder).replace(os.sep, "/")
-        return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(path.name, p)
-                   for p in self.exclude)
+        return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(path.name, p) for p in self.exclude)
 
     def pack_files(self, folder: Path) -> Iterator[Path]:
         """Pack files below ``folder``; a file's content is sniffed once per version."""
         for here, dirs, files in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
-                             and not self._excluded(Path(here) / d, folder))
+            dirs[:] = sorted(
+                d for d in dirs if d not in SKIP_DIRS and not self._excluded(Path(here) / d, folder)
+            )
             for name in sorted(files):
-                if documents.kind_from_name(name) is None and not documents.is_data_file(name):
+                if kinds.kind_from_name(name) is None and not kinds.is_data_file(name):
                     continue
                 path = Path(os.path.abspath(os.path.join(here, name)))
                 if self._excluded(path, folder):
@@ -234,9 +294,13 @@ class WorkspaceSymbols:
         self._files[path] = (stat.st_mtime_ns, stat.st_size, symbols)
         return symbols
 
-    def search(self, query: str, folders: Iterable[Path],
-               open_documents: dict[Path, str] | None = None,
-               limit: int = 500) -> list[WorkspaceSymbol]:
+    def search(
+        self,
+        query: str,
+        folders: Iterable[Path],
+        open_documents: dict[Path, str] | None = None,
+        limit: int = 500,
+    ) -> list[WorkspaceSymbol]:
         """Symbols whose name matches ``query``; open documents win over the disk."""
         open_documents = open_documents or {}
         out: list[WorkspaceSymbol] = []

@@ -24,15 +24,18 @@ CATEGORY = "Agents"
 
 RULES = (
     RuleInfo(
-        "PP201", "undefined-entry-agent", E,
+        "PP201",
+        "undefined-entry-agent",
+        E,
         "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
-        "agents:\n  entry: routr          # did you mean `router`?\n"
-        "  members: {router: {}}",
+        "agents:\n  entry: routr          # did you mean `router`?\n  members: {router: {}}",
         "Set `entry` to the key of the prompt that receives incoming requests.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP202", "entry-not-a-member", W,
+        "PP202",
+        "entry-not-a-member",
+        W,
         "`agents.entry` names a prompt that is not listed in `agents.members` (RFC 0007 "
         "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
         "`promptkit` profile.",
@@ -41,7 +44,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP203", "member-not-a-prompt", E,
+        "PP203",
+        "member-not-a-prompt",
+        E,
         "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
         "agents:\n  entry: router\n  members:\n    router: {}\n    billing: {}   "
         "# the prompt is `billing_agent`",
@@ -49,7 +54,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP204", "agent-calls-itself", W,
+        "PP204",
+        "agent-calls-itself",
+        W,
         "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
         "call itself (RFC 0007 rule 5).",
         "prompts:\n  router:\n    tools: [router, billing]",
@@ -57,18 +64,21 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP205", "tool-names-non-member-prompt", W,
+        "PP205",
+        "tool-names-non-member-prompt",
+        W,
         "A prompt's `tools` names another prompt that is not an agents member, so the "
         "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
         "not only the entry).",
         "prompts:\n  router:\n    tools: [billing]\n  billing: {...}\n"
         "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
-        "Add the prompt to `agents.members` (a quick fix does it), or remove it from "
-        "`tools`.",
+        "Add the prompt to `agents.members` (a quick fix does it), or remove it from `tools`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP206", "mode-not-a-media-type", W,
+        "PP206",
+        "mode-not-a-media-type",
+        W,
         "An entry of a member's `input_modes` or `output_modes` is not a media type "
         "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
         "card with the bare `text`; PromptKit rejects the pack: an error under the "
@@ -78,22 +88,28 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP207", "blank-tag", W,
+        "PP207",
+        "blank-tag",
+        W,
         "A member's `tags` contains an empty or blank tag, which is useless for "
         "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
-        "agents:\n  members:\n    billing:\n      tags: [billing, \"\"]",
+        'agents:\n  members:\n    billing:\n      tags: [billing, ""]',
         "Remove the blank tag or write a keyword.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP208", "duplicate-tag", W,
+        "PP208",
+        "duplicate-tag",
+        W,
         "A member's `tags` lists the same tag twice.",
         "agents:\n  members:\n    billing:\n      tags: [billing, refunds, billing]",
         "Remove the repeated tag.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP209", "agent-without-description", W,
+        "PP209",
+        "agent-without-description",
+        W,
         "A member has no `description` and neither has its prompt, so its A2A Agent Card "
         "would have no description, which A2A requires.",
         "prompts:\n  billing: {id: billing, name: Billing, version: 1.0.0, "
@@ -102,7 +118,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP210", "undefined-member-state", E,
+        "PP210",
+        "undefined-member-state",
+        E,
         "(`promptkit` profile) A member's `state` does not name a state of the pack's "
         "workflow, or the pack has no workflow. Calling the agent runs the workflow from "
         "that state.",
@@ -167,8 +185,11 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
             "PP201",
             f"Entry agent `{name}` is not a prompt of the pack{did_you_mean(name, candidates)}",
             entry.span,
-            data={"kind": "undefined-prompt", "name": name,
-                  "suggestions": suggestions(name, candidates)},
+            data={
+                "kind": "undefined-prompt",
+                "name": name,
+                "suggestions": suggestions(name, candidates),
+            },
         )
     elif agents.members and name not in agents.members:
         yield make(
@@ -186,13 +207,15 @@ def _check_modes(key: str, field: str, modes: list[Located]) -> Iterator[Diagnos
             continue
         replacement = media_type_replacement(mode)
         if not mode.strip():
-            message = f"`{field}` of agent `{key}` contains an empty mode; modes are " \
-                      f"media types such as `text/plain`"
+            message = (
+                f"`{field}` of agent `{key}` contains an empty mode; modes are "
+                f"media types such as `text/plain`"
+            )
         else:
-            hint = f"; did you mean `{replacement}`?" if replacement else \
-                " such as `text/plain`"
-            message = f"`{mode}` in `{field}` of agent `{key}` is not a media type " \
-                      f"`type/subtype`{hint}"
+            hint = f"; did you mean `{replacement}`?" if replacement else " such as `text/plain`"
+            message = (
+                f"`{mode}` in `{field}` of agent `{key}` is not a media type `type/subtype`{hint}"
+            )
         data: dict[str, object] = {"kind": "media-type", "value": mode}
         if replacement is not None:
             data["replacement"] = replacement
@@ -241,8 +264,11 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
                 "PP203",
                 f"Agent `{key}` is not a prompt of the pack{did_you_mean(key, prompts)}",
                 member.key_span,
-                data={"kind": "undefined-prompt", "name": key,
-                      "suggestions": suggestions(key, prompts)},
+                data={
+                    "kind": "undefined-prompt",
+                    "name": key,
+                    "suggestions": suggestions(key, prompts),
+                },
             )
         elif _blank(member.description) and _blank(prompt.description):
             yield make(
@@ -278,8 +304,7 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
         f"workflow{did_you_mean(name, states)}",
         state.span,
-        data={"kind": "undefined-state", "name": name,
-              "suggestions": suggestions(name, states)},
+        data={"kind": "undefined-state", "name": name, "suggestions": suggestions(name, states)},
     )
 
 
@@ -297,16 +322,18 @@ def _check_tool_references(ctx: CheckContext) -> Iterator[Diagnostic]:
                     data={"kind": "self-reference", "name": item.value},
                 )
             elif ref.kind is RefKind.NON_MEMBER_PROMPT:
-                why = ("the pack has no `agents` section" if pack.agents is None
-                       else "it is not listed in `agents.members`")
+                why = (
+                    "the pack has no `agents` section"
+                    if pack.agents is None
+                    else "it is not listed in `agents.members`"
+                )
                 yield make(
                     "PP205",
                     f"Tool `{item.value}` of prompt `{prompt.key}` names prompt "
                     f"`{item.value}`, which is not an agent ({why}); the runtime will not "
                     f"call it",
                     item.span,
-                    related=[Related(pack.prompts[item.value].key_span,
-                                     f"prompt `{item.value}`")],
+                    related=[Related(pack.prompts[item.value].key_span, f"prompt `{item.value}`")],
                     data={"kind": "not-a-member", "prompt": item.value},
                 )
 

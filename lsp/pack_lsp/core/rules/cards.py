@@ -22,20 +22,23 @@ W = Severity.WARNING
 I = Severity.INFORMATION  # noqa: E741
 CATEGORY = "Agent Cards and topology"
 
-_CONFIG = "[tool.pack-lsp.cards]\nurl = \"https://agents.example.com/{agent}\"\n"
+_CONFIG = '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{agent}"\n'
 
 RULES = (
     RuleInfo(
-        "PP701", "invalid-cards-configuration", E,
+        "PP701",
+        "invalid-cards-configuration",
+        E,
         "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
         "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
-        "[tool.pack-lsp.cards]\nurl = \"https://agents.example.com/{name}\"",
-        "Fix the key named in the message: here the only placeholders are `{agent}` and "
-        "`{pack}`.",
+        '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{name}"',
+        "Fix the key named in the message: here the only placeholders are `{agent}` and `{pack}`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP702", "card-skill-without-tags", W,
+        "PP702",
+        "card-skill-without-tags",
+        W,
         "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
         "declares none.",
         "agents:\n  entry: coordinator\n  members:\n    coordinator: {}",
@@ -43,56 +46,67 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP703", "unknown-security-scheme", E,
+        "PP703",
+        "unknown-security-scheme",
+        E,
         "A security requirement in the `cards` configuration names a scheme that "
         "`security-schemes` does not define. Reported on the `agents` key.",
-        _CONFIG + "security = [{ oauth = [\"read\"] }]",
-        "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix "
-        "the name.",
+        _CONFIG + 'security = [{ oauth = ["read"] }]',
+        "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP704", "invalid-extension-params", E,
+        "PP704",
+        "invalid-extension-params",
+        E,
         "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
         "it does not accept: a radius other than self/project/repo, a mode other than "
         "autonomous/notification, an effect without domain or path, a non-numeric delta "
         "or a confidence outside 0–1.",
         "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
-        "uri = \"https://proto-labs.ai/a2a/ext/blast-v1\"\n"
-        "params = { skills = { researcher = { radius = \"world\" } } }",
+        'uri = "https://proto-labs.ai/a2a/ext/blast-v1"\n'
+        'params = { skills = { researcher = { radius = "world" } } }',
         "Use a value the extension defines.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP705", "extension-names-unknown-skill", W,
+        "PP705",
+        "extension-names-unknown-skill",
+        W,
         "A card extension declares settings for a skill id that is not a skill of the card "
         "it is on — typically after a prompt key was renamed, since the key is the skill "
         "id.",
         "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
-        "uri = \"https://proto-labs.ai/a2a/ext/hitl-mode-v1\"\n"
-        "params = { skills = { research = { mode = \"autonomous\" } } }",
+        'uri = "https://proto-labs.ai/a2a/ext/hitl-mode-v1"\n'
+        'params = { skills = { research = { mode = "autonomous" } } }',
         "Rename the skill in the configuration to the member key.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP706", "card-configuration-for-unknown-agent", W,
+        "PP706",
+        "card-configuration-for-unknown-agent",
+        W,
         "The `cards` configuration has an `agents.<key>` table for a key that is not an "
         "agent of this pack, so it is not applied.",
-        "[tool.pack-lsp.cards.agents.reseacher]\nurl = \"https://r.example.com\"",
+        '[tool.pack-lsp.cards.agents.reseacher]\nurl = "https://r.example.com"',
         "Use the member key (after a rename, update the configuration too).",
         CATEGORY,
     ),
     RuleInfo(
-        "PP707", "invalid-agent-card", E,
+        "PP707",
+        "invalid-agent-card",
+        E,
         "A derived Agent Card is not valid A2A for the selected version, for a reason no "
         "more specific rule covers — typically a configured value the protocol does not "
         "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
-        "[tool.pack-lsp.cards]\na2a-version = \"1.0\"\nurl = \"\"",
+        '[tool.pack-lsp.cards]\na2a-version = "1.0"\nurl = ""',
         "Fix the configuration value or pack field named in the message.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP710", "unreachable-agent", I,
+        "PP710",
+        "unreachable-agent",
+        I,
         "No chain of calls from the entry agent reaches this member: no agent lists it "
         "(by key or as `a2a__<key>`) in its `tools`. External clients may still call it "
         "directly through its card.",
@@ -102,7 +116,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP711", "agent-call-cycle", W,
+        "PP711",
+        "agent-call-cycle",
+        W,
         "Agents call each other in a cycle, which can recurse without end at run time. "
         "Reported once per cycle, on the call that closes it.",
         "prompts:\n  a: {tools: [b]}\n  b: {tools: [a]}",
@@ -119,14 +135,18 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     try:
         cards = cards_for(pack, ctx.config)
     except CardsConfigError as exc:
-        yield make("PP701", str(exc), pack.agents.key_span,
-                   data={"kind": "cards-config"})
+        yield make("PP701", str(exc), pack.agents.key_span, data={"kind": "cards-config"})
         return
     for problem in validate(cards, pack):
         if problem.code in REPORTED_BY_AGENTS_RULES:
             continue
-        yield make(problem.code, problem.message, problem.span, related=problem.related,
-                   data=problem.data or None)
+        yield make(
+            problem.code,
+            problem.message,
+            problem.span,
+            related=problem.related,
+            data=problem.data or None,
+        )
     yield from _topology(ctx, include_entry=ctx.config.profile == "spec")
 
 
@@ -175,7 +195,6 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
             "PP711",
             f"Agents call each other in a cycle: {chain}",
             closing.span,
-            related=[Related(e.span, f"`{e.source}` calls `{e.target}` here")
-                     for e in cycle[:-1]],
+            related=[Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in cycle[:-1]],
             data={"kind": "agent-cycle", "agents": [e.source for e in cycle]},
         )

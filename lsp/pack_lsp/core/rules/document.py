@@ -9,14 +9,18 @@ CATEGORY = "YAML and JSON"
 
 RULES = (
     RuleInfo(
-        "PP000", "internal-error", E,
+        "PP000",
+        "internal-error",
+        E,
         "A pack-lsp rule failed on this file. The other rules still ran.",
         "(any file that triggers a bug)",
         "Report the file and the server log to the pack-lsp maintainers.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP001", "yaml-syntax", E,
+        "PP001",
+        "yaml-syntax",
+        E,
         "The file is not well-formed YAML or JSON.",
         "prompts:\n  support:\n    tools: [lookup_order,\n  billing: {}",
         "Close the bracket or quote, or fix the indentation at the reported position. "
@@ -25,28 +29,36 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP002", "invalid-encoding", E,
+        "PP002",
+        "invalid-encoding",
+        E,
         "The file contains bytes that are not UTF-8.",
         "description: caf\\xe9   # a Latin-1 byte saved by an old editor",
         "Save the file as UTF-8. A UTF-8 byte-order mark is accepted.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP003", "empty-document", E,
+        "PP003",
+        "empty-document",
+        E,
         "The file has no content (or only comments).",
         "# TODO: write the pack",
         "Start the pack with `id`, `name`, `version`, `template_engine` and `prompts`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP004", "multiple-documents", E,
+        "PP004",
+        "multiple-documents",
+        E,
         "The file contains more than one YAML document (`---`); only the first is read.",
         "id: a\n---\nid: b",
         "Keep one pack per file; move the second document to its own file.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP005", "duplicate-key", E,
+        "PP005",
+        "duplicate-key",
+        E,
         "A key appears twice in the same mapping. Both places are reported.",
         "tools:\n  search: {name: search, description: A}\n"
         "  search: {name: search, description: B}",
@@ -55,45 +67,57 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP006", "unsupported-tag", E,
+        "PP006",
+        "unsupported-tag",
+        E,
         "A YAML tag other than the standard `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, "
         "`!!map` and `!!seq`, or a standard tag that does not fit its value. Tags never "
         "construct objects; the value is read as plain data.",
-        "system_template: !!python/object/apply:os.system [\"ls\"]",
+        'system_template: !!python/object/apply:os.system ["ls"]',
         "Remove the tag. PromptPack files are plain data.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP007", "undefined-alias", E,
+        "PP007",
+        "undefined-alias",
+        E,
         "An alias `*name` has no anchor `&name` earlier in the file.",
         "tools: *shared_tools",
         "Define the anchor before the alias (`shared: &shared_tools [search]`) or fix its name.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP008", "alias-expansion-limit", E,
-        "Aliases would expand the document beyond a safe size (a \"billion laughs\" file). "
+        "PP008",
+        "alias-expansion-limit",
+        E,
+        'Aliases would expand the document beyond a safe size (a "billion laughs" file). '
         "Oversized aliases are not expanded.",
         "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n...",
         "Do not nest aliases of aliases to build large structures; write the data out.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP009", "recursive-alias", E,
+        "PP009",
+        "recursive-alias",
+        E,
         "An alias refers to a node that contains the alias itself.",
         "loop: &loop [*loop]",
         "Point the alias at a node that does not contain it.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP010", "complex-key", E,
+        "PP010",
+        "complex-key",
+        E,
         "A mapping key is a list or a mapping; PromptPack keys are strings.",
         "? [a, b]\n: value",
         "Use a string key.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP011", "invalid-merge", E,
+        "PP011",
+        "invalid-merge",
+        E,
         "A merge key `<<` is given something other than a mapping, an alias of a mapping, "
         "or a list of those.",
         "defaults: &defaults [a, b]\nprompt:\n  <<: *defaults",
@@ -101,7 +125,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP012", "nesting-too-deep", E,
+        "PP012",
+        "nesting-too-deep",
+        E,
         "Lists or mappings are nested more than 64 levels deep; the deeper content is not "
         "read (protection against hostile files).",
         "parameters: [[[[[[[[ ... ]]]]]]]]   # 65 levels",

@@ -9,7 +9,9 @@ CATEGORY = "Schema"
 
 RULES = (
     RuleInfo(
-        "PP101", "missing-property", E,
+        "PP101",
+        "missing-property",
+        E,
         "A required property is missing. Reported on the key of the object that lacks it "
         "(on the first key for the pack root or a list item).",
         "prompts:\n  support:          # ← missing `version`\n    id: support\n"
@@ -18,7 +20,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP102", "unknown-property", E,
+        "PP102",
+        "unknown-property",
+        E,
         "A property the schema does not define at this place. Reported on the key, with a "
         "suggestion when a known property is close.",
         "agent:            # did you mean `agents`?\n  entry: triage",
@@ -26,42 +30,54 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP103", "wrong-type", E,
+        "PP103",
+        "wrong-type",
+        E,
         "A value has the wrong type (for example a string where a list is expected).",
         "prompts:\n  support:\n    tools: lookup_order     # must be a list",
         "Write the value with the expected type: `tools: [lookup_order]`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP104", "invalid-value", E,
+        "PP104",
+        "invalid-value",
+        E,
         "A value is not one of the values the schema allows.",
         "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
         "Use one of the listed values.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP105", "pattern-mismatch", E,
+        "PP105",
+        "pattern-mismatch",
+        E,
         "A string does not have the required form (identifier, semantic version, ...).",
         "tools:\n  web_search:\n    name: Web Search     # letters, digits, underscores",
         "Rewrite the value in the form the message describes, e.g. `web_search`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP106", "out-of-range", E,
+        "PP106",
+        "out-of-range",
+        E,
         "A number is outside its allowed range.",
         "parameters:\n  temperature: 3.5        # 0 to 2",
         "Use a number inside the range given in the message.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP107", "wrong-size", E,
+        "PP107",
+        "wrong-size",
+        E,
         "A string, list or mapping is too short or too long (for example an empty `prompts`).",
         "prompts: {}",
         "Add the missing entries or shorten the value.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP109", "no-matching-form", E,
+        "PP109",
+        "no-matching-form",
+        E,
         "A value matches none of the forms allowed at this place (for example a skill "
         "source that is neither a path, a path object nor an inline skill).",
         "skills:\n  - {path: ./skills, name: x}",
@@ -69,7 +85,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP199", "schema-violation", E,
+        "PP199",
+        "schema-violation",
+        E,
         "Any other schema constraint that the value breaks.",
         "(depends on the constraint)",
         "Follow the message.",

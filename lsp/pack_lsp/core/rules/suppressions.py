@@ -14,7 +14,9 @@ CATEGORY = "Suppression comments"
 
 RULES = (
     RuleInfo(
-        "PP801", "unused-suppression", H,
+        "PP801",
+        "unused-suppression",
+        H,
         "A code in a suppression comment silences nothing: no diagnostic with that code "
         "starts on the comment's line (`ignore`) or in the file (`ignore-file`), or the "
         "configuration does not enable the code. Shown faded in editors.",
@@ -25,27 +27,31 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP802", "malformed-suppression", W,
+        "PP802",
+        "malformed-suppression",
+        W,
         "A comment starting with `pack-lsp:` is not a suppression pack-lsp understands. "
         "The forms are `# pack-lsp: ignore[CODE, ...]` at the end of a line and "
         "`# pack-lsp: ignore-file[CODE, ...]` before the first line of content. The "
         "comment silences nothing.",
         "tools: [lookup]   # pack-lsp: ignore PP301",
-        "Put the codes in square brackets, separated by commas: "
-        "`# pack-lsp: ignore[PP301]`.",
+        "Put the codes in square brackets, separated by commas: `# pack-lsp: ignore[PP301]`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP803", "unknown-suppression-code", W,
+        "PP803",
+        "unknown-suppression-code",
+        W,
         "A suppression comment names a code that pack-lsp does not have; it silences "
         "nothing. Reported on the code, with a suggestion when a known code is close.",
         "tools: [lookup]   # pack-lsp: ignore[PP3001]",
-        "Use the code shown by the diagnostic you want to silence (see the list of rules "
-        "above).",
+        "Use the code shown by the diagnostic you want to silence (see the list of rules above).",
         CATEGORY,
     ),
     RuleInfo(
-        "PP804", "misplaced-file-suppression", W,
+        "PP804",
+        "misplaced-file-suppression",
+        W,
         "An `ignore-file` comment comes after the first line of content. A file-wide "
         "suppression must sit in the comment block at the top of the file, so it is "
         "ignored here.",

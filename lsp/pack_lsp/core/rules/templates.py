@@ -27,18 +27,22 @@ CATEGORY = "Templates, variables and fragments"
 
 RULES = (
     RuleInfo(
-        "PP501", "undefined-fragment", Severity.ERROR,
+        "PP501",
+        "undefined-fragment",
+        Severity.ERROR,
         "A fragment placeholder (`{{fragments.name}}`, `{{fragment:name}}`, or a bare "
         "`{{name}}` in the `promptkit` fragment dialect) names a fragment that is not a key "
         "of the pack's `fragments`.",
         "fragments:\n  tone: Be friendly.\nprompts:\n  support:\n"
-        "    system_template: \"{{fragments.tnoe}}\"   # did you mean `tone`?",
+        '    system_template: "{{fragments.tnoe}}"   # did you mean `tone`?',
         "Correct the name (a quick fix offers the suggestions) or add the fragment under "
         "`fragments`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP502", "undeclared-variable", Severity.WARNING,
+        "PP502",
+        "undeclared-variable",
+        Severity.WARNING,
         "A template placeholder names a variable that the prompt does not declare in its "
         "`variables`. For a placeholder inside a fragment, every prompt that includes the "
         "fragment is checked. Runtimes substitute nothing (or fail) for an undeclared "
@@ -46,14 +50,16 @@ RULES = (
         "runtime supplies itself are not reported: `input` (the whole structured input) and, "
         "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
         "transition).",
-        "prompts:\n  support:\n    system_template: \"Hello {{customer}}\"\n"
+        'prompts:\n  support:\n    system_template: "Hello {{customer}}"\n'
         "    variables: [{name: company, type: string, required: true}]",
         "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
         "the placeholder's name.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP503", "unused-variable", Severity.HINT,
+        "PP503",
+        "unused-variable",
+        Severity.HINT,
         "A prompt declares a variable that none of its templates (nor the fragments they "
         "include) uses.",
         "prompts:\n  support:\n    system_template: Hello\n"
@@ -62,7 +68,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP504", "unused-fragment", Severity.HINT,
+        "PP504",
+        "unused-fragment",
+        Severity.HINT,
         "A fragment is never included by any template of the pack.",
         "fragments:\n  legal_notice: All calls are recorded.\nprompts:\n  support:\n"
         "    system_template: Hello",
@@ -70,7 +78,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP505", "required-variable-with-default", Severity.WARNING,
+        "PP505",
+        "required-variable-with-default",
+        Severity.WARNING,
         "A variable is `required: true` and also has a `default`. A required variable must "
         "always be supplied, so its default is never used.",
         "variables:\n  - {name: company, type: string, required: true, default: Acme}",
@@ -78,15 +88,19 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP506", "default-type-mismatch", Severity.WARNING,
+        "PP506",
+        "default-type-mismatch",
+        Severity.WARNING,
         "A variable's `default` is not of the variable's `type` (`string`, `number`, "
         "`integer`, `boolean`, `array` or `object`; other types are not checked).",
-        "variables:\n  - {name: max_items, type: number, required: false, default: \"ten\"}",
+        'variables:\n  - {name: max_items, type: number, required: false, default: "ten"}',
         "Give a default of the declared type, or correct the `type`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP507", "default-not-in-enum", Severity.WARNING,
+        "PP507",
+        "default-not-in-enum",
+        Severity.WARNING,
         "A variable's `default` is not one of the values its `validation.enum` allows.",
         "variables:\n  - name: tier\n    type: string\n    required: false\n    default: gold\n"
         "    validation: {enum: [free, pro]}",
@@ -94,11 +108,13 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP508", "unbalanced-braces", Severity.WARNING,
+        "PP508",
+        "unbalanced-braces",
+        Severity.WARNING,
         "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
         "end of the text comes first), or closes `{name}}` with only one opening brace. "
         "The text is passed to the model literally instead of being substituted.",
-        "system_template: \"Hello {{customer_name, how can I help?\"",
+        'system_template: "Hello {{customer_name, how can I help?"',
         "Add the missing braces: `{{customer_name}}`.",
         CATEGORY,
     ),
@@ -114,6 +130,7 @@ _TYPES: dict[str, str] = {
 }
 
 # ------------------------------------------------------------------------ shared state
+
 
 def templates_of(ctx: CheckContext) -> PackTemplates:
     """The pack's templates and placeholders, computed once per analysis."""
@@ -145,9 +162,12 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
                     f"`}}}}` closes a placeholder opened with a single `{{` in "
                     f"{_where(t.owner, t.key)}; write `{{{{{problem.name}}}}}`"
                 )
-            yield make("PP508", message, problem.span,
-                       data={"kind": "unbalanced-braces", "which": problem.which,
-                             "name": problem.name})
+            yield make(
+                "PP508",
+                message,
+                problem.span,
+                data={"kind": "unbalanced-braces", "which": problem.which, "name": problem.name},
+            )
 
 
 def _where(owner: str, key: str) -> str:
@@ -167,9 +187,16 @@ def _undefined_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic
                 message = f"Fragment `{p.name}` is not defined in `fragments`" + did_you_mean(
                     p.name, names
                 )
-            yield make("PP501", message, p.name_span, data={
-                "kind": "undefined-fragment", "name": p.name, "suggestions": found,
-            })
+            yield make(
+                "PP501",
+                message,
+                p.name_span,
+                data={
+                    "kind": "undefined-fragment",
+                    "name": p.name,
+                    "suggestions": found,
+                },
+            )
 
 
 def _declared(prompt: Prompt) -> dict[str, Variable]:
@@ -193,18 +220,21 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
             if t.owner == "fragment":
                 message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
             message += did_you_mean(p.name, declared)
-            if (
-                info.dialect != "promptkit"
-                and p.name in pack.fragments
-                and p.syntax == "bare"
-            ):
+            if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
                 message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
-            related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" \
-                else []
-            yield make("PP502", message, p.name_span, related=related, data={
-                "kind": "undeclared-variable", "name": p.name, "prompt": key,
-                "suggestions": found,
-            })
+            related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
+            yield make(
+                "PP502",
+                message,
+                p.name_span,
+                related=related,
+                data={
+                    "kind": "undeclared-variable",
+                    "name": p.name,
+                    "prompt": key,
+                    "suggestions": found,
+                },
+            )
 
 
 def _unused_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
@@ -262,21 +292,25 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
             default.span,
             data={"kind": "default-type-mismatch", "type": vtype, **data},
         )
-    if variable.enum is not None and not any(
-        _same(default.value, e.value) for e in variable.enum
-    ):
+    if variable.enum is not None and not any(_same(default.value, e.value) for e in variable.enum):
         allowed = ", ".join(f"`{_show(e.value)}`" for e in variable.enum[:8])
         if len(variable.enum) > 8:
             allowed += ", ..."
-        extra = did_you_mean(str(default.value), [str(e.value) for e in variable.enum]) \
-            if isinstance(default.value, str) else ""
+        extra = (
+            did_you_mean(str(default.value), [str(e.value) for e in variable.enum])
+            if isinstance(default.value, str)
+            else ""
+        )
         yield make(
             "PP507",
             f"The default `{_show(default.value)}` of variable `{name}` is not one of the "
             f"allowed values ({allowed or 'none'})" + extra,
             default.span,
-            data={"kind": "default-not-in-enum", "allowed": [e.value for e in variable.enum],
-                  **data},
+            data={
+                "kind": "default-not-in-enum",
+                "allowed": [e.value for e in variable.enum],
+                **data,
+            },
         )
 
 
@@ -286,8 +320,10 @@ def _matches_type(value: Any, vtype: str) -> bool:
     if vtype == "boolean":
         return isinstance(value, bool)
     if vtype == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool) and (
-            not isinstance(value, float) or math.isfinite(value)
+        return (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and (not isinstance(value, float) or math.isfinite(value))
         )
     if vtype == "integer":
         if isinstance(value, bool):

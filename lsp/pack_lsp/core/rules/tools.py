@@ -28,7 +28,9 @@ TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
 RULES = (
     RuleInfo(
-        "PP301", "undefined-tool", Severity.ERROR,
+        "PP301",
+        "undefined-tool",
+        Severity.ERROR,
         "A name in a prompt's `tools` list is not a key of the pack's `tools` map, not an "
         "agents member and not in a namespace the runtime resolves itself "
         "(`mcp__<server>__<tool>`, `workflow__`, `memory__`, `skill__`, `image__`, "
@@ -42,16 +44,19 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP302", "undefined-a2a-agent", Severity.ERROR,
+        "PP302",
+        "undefined-a2a-agent",
+        Severity.ERROR,
         "An `a2a__<member>` tool names an agent that is not a key of `agents.members`.",
         "prompts:\n  router:\n    tools: [a2a__biling]     # did you mean `a2a__billing`?\n"
         "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
-        "Use the key of an agents member after `a2a__`, or add the agent to "
-        "`agents.members`.",
+        "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP303", "tool-name-differs-from-key", Severity.WARNING,
+        "PP303",
+        "tool-name-differs-from-key",
+        Severity.WARNING,
         "A pack tool's `name` is not its key. Prompts list tools by key while the model "
         "calls them by `name`, so the two should be the same.",
         "tools:\n  web_search:\n    name: search           # the key is `web_search`\n"
@@ -61,7 +66,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP304", "unknown-blocklisted-tool", Severity.WARNING,
+        "PP304",
+        "unknown-blocklisted-tool",
+        Severity.WARNING,
         "`tool_policy.blocklist` names a tool that does not exist, so it blocks nothing.",
         "prompts:\n  support:\n    tool_policy:\n      blocklist: [delete_acount]   "
         "# did you mean `delete_account`?",
@@ -69,16 +76,19 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP305", "tool-listed-and-blocklisted", Severity.INFORMATION,
+        "PP305",
+        "tool-listed-and-blocklisted",
+        Severity.INFORMATION,
         "A tool is both in the prompt's `tools` and in its `tool_policy.blocklist`; the "
         "blocklist wins, so the prompt cannot call it.",
-        "prompts:\n  support:\n    tools: [refund]\n    tool_policy:\n"
-        "      blocklist: [refund]",
+        "prompts:\n  support:\n    tools: [refund]\n    tool_policy:\n      blocklist: [refund]",
         "Remove the tool from one of the two lists.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP306", "required-tool-choice-without-tools", Severity.WARNING,
+        "PP306",
+        "required-tool-choice-without-tools",
+        Severity.WARNING,
         "`tool_policy.tool_choice` is `required` but the prompt has no tool it may call "
         "(its `tools` list is missing or empty, or every tool is blocklisted).",
         "prompts:\n  support:\n    tool_policy:\n      tool_choice: required   # no tools",
@@ -86,7 +96,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP307", "unused-tool", Severity.HINT,
+        "PP307",
+        "unused-tool",
+        Severity.HINT,
         "A pack tool that no prompt lists (nor any composition step). Reported on its key "
         "and shown faded.",
         "tools:\n  legacy_lookup: {name: legacy_lookup, description: Old API}",
@@ -118,8 +130,7 @@ def _members(pack: Pack) -> dict[str, Any]:
     return dict(pack.agents.members) if pack.agents is not None else {}
 
 
-def resolve_tool(name: str, owner: str | None, pack: Pack,
-                 namespaces: Iterable[str]) -> ToolRef:
+def resolve_tool(name: str, owner: str | None, pack: Pack, namespaces: Iterable[str]) -> ToolRef:
     """What a name in the ``tools`` list of prompt ``owner`` refers to."""
     members = _members(pack)
     if name in pack.tools:
@@ -132,7 +143,7 @@ def resolve_tool(name: str, owner: str | None, pack: Pack,
         return ToolRef(RefKind.NON_MEMBER_PROMPT, name)
     spaces = tuple(namespaces)
     if A2A_PREFIX in spaces and name.startswith(A2A_PREFIX):
-        agent = name[len(A2A_PREFIX):]
+        agent = name[len(A2A_PREFIX) :]
         if owner is not None and agent == owner:
             return ToolRef(RefKind.SELF, agent)
         if agent in members:
@@ -140,7 +151,7 @@ def resolve_tool(name: str, owner: str | None, pack: Pack,
         return ToolRef(RefKind.A2A_UNKNOWN, agent)
     for space in spaces:
         if space and name.startswith(space):
-            rest = name[len(space):]
+            rest = name[len(space) :]
             if space == MCP_PREFIX:
                 server, sep, tool = rest.partition("__")
                 complete = bool(server and sep and tool)
@@ -152,13 +163,16 @@ def resolve_tool(name: str, owner: str | None, pack: Pack,
 
 def _undefined_tool(item: Located, prompt: Prompt, pack: Pack) -> Diagnostic:
     name = item.value
-    by_name = [key for key, tool in pack.tools.items()
-               if tool.name is not None and tool.name.value == name]
+    by_name = [
+        key for key, tool in pack.tools.items() if tool.name is not None and tool.name.value == name
+    ]
     candidates = list(pack.tools) + list(_members(pack))
     found = by_name + [s for s in suggestions(name, candidates) if s not in by_name]
     if by_name:
-        hint = (f"; `{name}` is the `name` of the pack tool `{by_name[0]}`, and prompts "
-                f"list tools by key")
+        hint = (
+            f"; `{name}` is the `name` of the pack tool `{by_name[0]}`, and prompts "
+            f"list tools by key"
+        )
     else:
         hint = did_you_mean(name, candidates)
     return make(
@@ -178,29 +192,34 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
         if ref.kind is RefKind.UNDEFINED:
             yield _undefined_tool(item, prompt, pack)
         elif ref.kind is RefKind.INCOMPLETE:
-            form = "mcp__<server>__<tool>" if ref.target == MCP_PREFIX else \
-                f"{ref.target}<name>"
+            form = "mcp__<server>__<tool>" if ref.target == MCP_PREFIX else f"{ref.target}<name>"
             yield make(
                 "PP301",
                 f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
                 f"resolves names of the form `{form}`",
                 item.span,
-                data={"kind": "incomplete-tool-name", "name": item.value,
-                      "namespace": ref.target},
+                data={"kind": "incomplete-tool-name", "name": item.value, "namespace": ref.target},
             )
         elif ref.kind is RefKind.A2A_UNKNOWN:
             members = list(_members(pack))
             found = [A2A_PREFIX + s for s in suggestions(ref.target, members)]
             hint = did_you_mean(item.value, [A2A_PREFIX + m for m in members])
-            where = ("there is no `agents` section" if pack.agents is None
-                     else "it is not a key of `agents.members`")
+            where = (
+                "there is no `agents` section"
+                if pack.agents is None
+                else "it is not a key of `agents.members`"
+            )
             yield make(
                 "PP302",
                 f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
                 f"`{ref.target}`, but {where}{hint}",
                 item.span,
-                data={"kind": "undefined-tool", "name": item.value, "agent": ref.target,
-                      "suggestions": found},
+                data={
+                    "kind": "undefined-tool",
+                    "name": item.value,
+                    "agent": ref.target,
+                    "suggestions": found,
+                },
             )
 
 
@@ -232,15 +251,17 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
                 f"known tool, so it blocks nothing{did_you_mean(name, candidates)}",
                 item.span,
-                data={"kind": "unknown-blocklisted-tool", "name": name,
-                      "suggestions": suggestions(name, candidates)},
+                data={
+                    "kind": "unknown-blocklisted-tool",
+                    "name": name,
+                    "suggestions": suggestions(name, candidates),
+                },
             )
     choice = policy.tool_choice
     if choice is not None and choice.value == "required":
         usable = [name for name in listed if name not in blocked]
         if not usable:
-            reason = ("every tool it lists is blocklisted" if listed
-                      else "it lists no tools")
+            reason = "every tool it lists is blocklisted" if listed else "it lists no tools"
             yield make(
                 "PP306",
                 f"Prompt `{prompt.key}` requires a tool call (`tool_choice: required`) but "
@@ -267,8 +288,7 @@ def _composition_tool_names(data: Any) -> set[str]:
             if isinstance(tools, list):
                 found.update(t for t in tools if isinstance(t, str))
             termination = value.get("termination")
-            if isinstance(termination, dict) and isinstance(termination.get("tool_called"),
-                                                            str):
+            if isinstance(termination, dict) and isinstance(termination.get("tool_called"), str):
                 found.add(termination["tool_called"])
             stack.extend(value.values())
         elif isinstance(value, list):
@@ -283,8 +303,9 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
         used.update(item.value for item in prompt.tools)
     used |= _composition_tool_names(ctx.data)
     for key, tool in pack.tools.items():
-        if (tool.name is not None and tool.name.value != key
-                and TOOL_NAME.match(tool.name.value)):  # else the schema reports it
+        if (
+            tool.name is not None and tool.name.value != key and TOOL_NAME.match(tool.name.value)
+        ):  # else the schema reports it
             yield make(
                 "PP303",
                 f"Tool `{key}` is named `{tool.name.value}`; prompts list it as `{key}` but "

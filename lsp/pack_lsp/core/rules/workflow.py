@@ -26,14 +26,18 @@ PASCAL_CASE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
 RULES = (
     RuleInfo(
-        "PP401", "unsupported-workflow-version", Severity.WARNING,
+        "PP401",
+        "unsupported-workflow-version",
+        Severity.WARNING,
         "`workflow.version` is neither 1 nor 2, the versions runtimes understand.",
         "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
         "Use `version: 1`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP402", "undefined-state", Severity.ERROR,
+        "PP402",
+        "undefined-state",
+        Severity.ERROR,
         "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
         "that is not a key of `workflow.states`.",
         "workflow:\n  version: 1\n  entry: triag        # did you mean `triage`?\n"
@@ -42,14 +46,18 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP403", "undefined-prompt-task", Severity.ERROR,
+        "PP403",
+        "undefined-prompt-task",
+        Severity.ERROR,
         "A state's `prompt_task` is not a key of the pack's `prompts`.",
         "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
         "Use the key of a prompt, or add the prompt.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP404", "terminal-state-with-transitions", Severity.WARNING,
+        "PP404",
+        "terminal-state-with-transitions",
+        Severity.WARNING,
         "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
         "in a terminal state, so the transitions can never fire.",
         "states:\n  done:\n    prompt_task: summary\n    terminal: true\n"
@@ -59,7 +67,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP405", "event-name-not-pascal-case", Severity.INFORMATION,
+        "PP405",
+        "event-name-not-pascal-case",
+        Severity.INFORMATION,
         "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
         "convention runtimes use for workflow events.",
         "on_event:\n  resolved: closing",
@@ -67,7 +77,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP406", "unreachable-state", Severity.WARNING,
+        "PP406",
+        "unreachable-state",
+        Severity.WARNING,
         "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
         "workflow:\n  entry: triage\n  states:\n    triage: {prompt_task: triage, on_event: {}}\n"
         "    orphan: {prompt_task: triage}      # nothing leads here",
@@ -75,7 +87,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP407", "no-terminal-state-reachable", Severity.INFORMATION,
+        "PP407",
+        "no-terminal-state-reachable",
+        Severity.INFORMATION,
         "No terminal state (one with `terminal: true` or without transitions) can be reached "
         "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
         "workflow:\n  entry: ping\n  states:\n    ping: {prompt_task: a, on_event: {Next: pong}}\n"
@@ -84,7 +98,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP408", "unknown-persistence", Severity.WARNING,
+        "PP408",
+        "unknown-persistence",
+        Severity.WARNING,
         "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
         "the field open, but runtimes only know these two values.",
         "states:\n  billing: {prompt_task: billing, persistence: permanent}",
@@ -92,31 +108,36 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP409", "unknown-orchestration", Severity.WARNING,
+        "PP409",
+        "unknown-orchestration",
+        Severity.WARNING,
         "A state's `orchestration` is not `internal`, `external` or `hybrid` (the "
         "`promptkit` profile also accepts `composition`).",
         "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
-        "Use `internal` (the runtime drives the state), `external` (the caller does) or "
-        "`hybrid`.",
+        "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP410", "undeclared-artifact", Severity.WARNING,
+        "PP410",
+        "undeclared-artifact",
+        Severity.WARNING,
         "A prompt run by a workflow state reads `{{artifacts.name}}`, but no state of the "
         "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
         "substituted. (Artifacts flow between states: one state declares and writes an "
         "artifact, the states after it may read it.)",
-        "states:\n  review:\n    prompt_task: review   # template: \"Check {{artifacts.diff}}\"\n"
+        'states:\n  review:\n    prompt_task: review   # template: "Check {{artifacts.diff}}"\n'
         "    artifacts: {summary: {type: text/plain}}",
         "Declare the artifact under the `artifacts` of the state that produces it (with its "
         "media `type`), or correct the placeholder.",
         CATEGORY,
     ),
     RuleInfo(
-        "PP411", "state-without-transitions", Severity.ERROR,
+        "PP411",
+        "state-without-transitions",
+        Severity.ERROR,
         "Profile `promptkit` only: a state that is not `terminal: true` has no `on_event` "
         "transitions. The reference runtime refuses to load such a workflow.",
-        "states:\n  closing: {prompt_task: closing}     # profile = \"promptkit\"",
+        'states:\n  closing: {prompt_task: closing}     # profile = "promptkit"',
         "Mark the state `terminal: true`, or give it `on_event` transitions.",
         CATEGORY,
     ),
@@ -160,11 +181,14 @@ def _undefined_state(
     found = suggestions(name, states)
     return make(
         "PP402",
-        f"{what} names `{name}`, which is not a state of the workflow"
-        + did_you_mean(name, states),
+        f"{what} names `{name}`, which is not a state of the workflow" + did_you_mean(name, states),
         ref.span,
-        data={"kind": "undefined-state", "name": name, "suggestions": found,
-              **({"state": state} if state is not None else {})},
+        data={
+            "kind": "undefined-state",
+            "name": name,
+            "suggestions": found,
+            **({"state": state} if state is not None else {}),
+        },
     )
 
 
@@ -184,8 +208,12 @@ def _state(
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
             + did_you_mean(task.text, prompts),
             task.span,
-            data={"kind": "undefined-prompt", "name": task.text, "state": key,
-                  "suggestions": found},
+            data={
+                "kind": "undefined-prompt",
+                "name": task.text,
+                "state": key,
+                "suggestions": found,
+            },
         )
     for transition in state.on_event:
         target = transition.target
@@ -210,18 +238,19 @@ def _state(
     if state.is_terminal and state.on_event:
         yield make(
             "PP404",
-            f"State `{key}` is terminal but declares `on_event` transitions, which can never "
-            "fire",
+            f"State `{key}` is terminal but declares `on_event` transitions, which can never fire",
             state.on_event_key_span or state.key_span,
             related=[Related(state.terminal.span, "marked terminal here")]
-            if state.terminal is not None else [],
+            if state.terminal is not None
+            else [],
             data={"kind": "terminal-with-transitions", "state": key},
         )
     for field, allowed in (
         ("persistence", PERSISTENCE),
-        ("orchestration", ORCHESTRATION + (
-            ORCHESTRATION_PROMPTKIT if ctx.config.profile == "promptkit" else ()
-        )),
+        (
+            "orchestration",
+            ORCHESTRATION + (ORCHESTRATION_PROMPTKIT if ctx.config.profile == "promptkit" else ()),
+        ),
     ):
         value = getattr(state, field)
         if not isinstance(value, Located) or value.value in allowed:
@@ -233,8 +262,12 @@ def _state(
             f"`{field}: {value.text}` of state `{key}` is not a known value (expected "
             f"{options})" + did_you_mean(value.text, allowed),
             value.span,
-            data={"kind": f"unknown-{field}", "value": value.text, "allowed": list(allowed),
-                  "suggestions": suggestions(value.text, allowed)},
+            data={
+                "kind": f"unknown-{field}",
+                "value": value.text,
+                "allowed": list(allowed),
+                "suggestions": suggestions(value.text, allowed),
+            },
         )
     if ctx.config.profile == "promptkit" and not state.is_terminal and not state.on_event:
         yield make(
@@ -312,8 +345,10 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
             if where in reported:
                 continue  # one report per placeholder, even when several states run it
             reported.add(where)
-            place = f"prompt `{task.text}`" if t.owner == "prompt" else (
-                f"fragment `{t.key}` (included by prompt `{task.text}`)"
+            place = (
+                f"prompt `{task.text}`"
+                if t.owner == "prompt"
+                else (f"fragment `{t.key}` (included by prompt `{task.text}`)")
             )
             yield make(
                 "PP410",
@@ -321,6 +356,11 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 "of any workflow state" + did_you_mean(p.name, declared),
                 p.name_span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
-                data={"kind": "undeclared-artifact", "name": p.name, "state": key,
-                      "prompt": task.text, "suggestions": suggestions(p.name, declared)},
+                data={
+                    "kind": "undeclared-artifact",
+                    "name": p.name,
+                    "state": key,
+                    "prompt": task.text,
+                    "suggestions": suggestions(p.name, declared),
+                },
             )

@@ -15,7 +15,9 @@ CATEGORY = "Pack"
 
 RULES = (
     RuleInfo(
-        "PP601", "prompt-id-differs-from-key", Severity.WARNING,
+        "PP601",
+        "prompt-id-differs-from-key",
+        Severity.WARNING,
         "A prompt's `id` is not its key in `prompts`. Runtimes select prompts by key, "
         "so a different `id` is misleading.",
         "prompts:\n  support:\n    id: customer_support     # the key is `support`",
@@ -23,7 +25,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP602", "duplicate-prompt-id", Severity.ERROR,
+        "PP602",
+        "duplicate-prompt-id",
+        Severity.ERROR,
         "Two prompts have the same `id`. Reported on the later one, with the other as a "
         "related location.",
         "prompts:\n  support: {id: support, ...}\n  support_v2: {id: support, ...}",
@@ -31,7 +35,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP603", "duplicate-eval-id", Severity.ERROR,
+        "PP603",
+        "duplicate-eval-id",
+        Severity.ERROR,
         "Two evals of the same list (the pack's `evals`, or one prompt's `evals`) have the "
         "same `id`. A prompt-level eval may reuse a pack-level id on purpose: it overrides "
         "it.",
@@ -41,7 +47,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP604", "skill-path-not-found", Severity.WARNING,
+        "PP604",
+        "skill-path-not-found",
+        Severity.WARNING,
         "A skill path does not exist relative to the pack file. Package references "
         "(`@scope/name`) and URLs are not checked; nothing is checked for a document that "
         "is not saved as a file.",
@@ -50,7 +58,9 @@ RULES = (
         CATEGORY,
     ),
     RuleInfo(
-        "PP605", "skill-path-outside-pack", Severity.ERROR,
+        "PP605",
+        "skill-path-outside-pack",
+        Severity.ERROR,
         "A skill path leaves the pack's directory (an absolute path, `~`, or `..` going "
         "above it). A pack must be self-contained; pack-lsp does not look at such a path.",
         "skills:\n  - ../../etc/secrets",
