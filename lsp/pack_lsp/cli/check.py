@@ -23,7 +23,7 @@ from pack_lsp.core.discover import find_packs
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import decode
 from pack_lsp.core.suggest import did_you_mean
-from pack_lsp.render import FileResult, Summary, renderers, summarize
+from pack_lsp.render import FORMATS, FileResult, Summary, renderers, summarize
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format",
         default=None,
         help="output format; for --check: "
-        + ", ".join(sorted(renderers()))
+        + ", ".join(sorted(FORMATS))
         + " (default: text); each mode checks its own formats",
     )
     group.add_argument("--strict", action="store_true", help="exit with status 1 on warnings too")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pack_lsp.core.text import Range
-from pack_lsp.render import FileResult, summarize
+from pack_lsp.render.result import FileResult, summarize
 
 
 def _range(r: Range) -> dict[str, Any]:

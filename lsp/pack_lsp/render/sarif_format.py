@@ -22,7 +22,7 @@ from pack_lsp import HOMEPAGE, RULES_URL, __version__
 from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.text import LineIndex, Range
-from pack_lsp.render import FileResult
+from pack_lsp.render.result import FileResult
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
