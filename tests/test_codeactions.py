@@ -290,3 +290,15 @@ def test_add_member_to_an_empty_flow_mapping() -> None:
     out = apply_edits(text, fix.edits)
     assert out.endswith("    members: {helper: {}}\n")
     assert "PP205" not in {d.code for d in analysis_of(out).diagnostics}
+
+
+def test_every_fix_kind_is_offered_by_a_rule_and_handled() -> None:
+    from pack_lsp.core.diagnostics import FixKind
+    from pack_lsp.core.language.codeactions import HANDLERS
+    from pack_lsp.core.registry import REGISTRY
+
+    offered = {kind for rule in REGISTRY.values() for kind in rule.fixes}
+    assert offered == set(FixKind), "a fix kind no rule offers"
+    assert set(HANDLERS) == set(FixKind), "a fix kind without a handler, or the reverse"
+    for rule in REGISTRY.values():
+        assert len(set(rule.fixes)) == len(rule.fixes), rule.code

@@ -45,6 +45,26 @@ class Severity(enum.IntEnum):
         )
 
 
+class FixKind(enum.Enum):
+    """A kind of quick fix. Each rule lists the kinds it offers (``Rule.fixes``);
+    ``core/language/codeactions.py`` has one handler per kind, and a test keeps the
+    two in step. A handler reads the fields it needs from the diagnostic's ``data``
+    and offers nothing when they are missing."""
+
+    REPLACE_WITH_SUGGESTION = "replace-with-suggestion"
+    """Replace the name at fault with each of ``data["suggestions"]``."""
+    REPLACE_VALUE = "replace-value"
+    """Replace the value with ``data["replacement"]`` or ``data["expected"]``."""
+    RENAME_EVENT = "rename-event"
+    """Rename an event to ``data["suggestion"]``."""
+    CREATE_TOOL = "create-tool"
+    """Add a definition for ``data["name"]`` to the pack's ``tools``."""
+    ADD_MEMBER = "add-member"
+    """Add ``data["prompt"]`` (or ``data["name"]``) to ``agents.members``."""
+    DECLARE_VARIABLE = "declare-variable"
+    """Declare ``data["name"]`` in ``data["prompt"]`` (or each of ``data["prompts"]``)."""
+
+
 class Tag(enum.Enum):
     UNNECESSARY = "unnecessary"
     DEPRECATED = "deprecated"
@@ -77,6 +97,8 @@ class Rule:
     example: str
     fix: str
     category: str = ""
+    fixes: tuple[FixKind, ...] = ()
+    """The quick fixes offered for this rule's diagnostics, in the order shown."""
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.suggest import did_you_mean, suggestions
@@ -30,6 +30,7 @@ UNDEFINED_ENTRY_AGENT = Rule(
     "agents:\n  entry: routr          # did you mean `router`?\n  members: {router: {}}",
     "Set `entry` to the key of the prompt that receives incoming requests.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 ENTRY_NOT_A_MEMBER = Rule(
@@ -42,6 +43,7 @@ ENTRY_NOT_A_MEMBER = Rule(
     "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
     "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
     CATEGORY,
+    fixes=(FixKind.ADD_MEMBER,),
 )
 
 MEMBER_NOT_A_PROMPT = Rule(
@@ -53,6 +55,7 @@ MEMBER_NOT_A_PROMPT = Rule(
     "# the prompt is `billing_agent`",
     "Rename the member to the key of an existing prompt, or add the prompt.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 AGENT_CALLS_ITSELF = Rule(
@@ -77,6 +80,7 @@ TOOL_NAMES_NON_MEMBER_PROMPT = Rule(
     "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
     "Add the prompt to `agents.members` (a quick fix does it), or remove it from `tools`.",
     CATEGORY,
+    fixes=(FixKind.ADD_MEMBER,),
 )
 
 MODE_NOT_A_MEDIA_TYPE = Rule(
@@ -90,6 +94,7 @@ MODE_NOT_A_MEDIA_TYPE = Rule(
     "agents:\n  members:\n    describer:\n      input_modes: [text, image]",
     "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 BLANK_TAG = Rule(
@@ -135,6 +140,7 @@ UNDEFINED_MEMBER_STATE = Rule(
     "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
     "Use the key of a state under `workflow.states`, or add a workflow.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 RULES = (

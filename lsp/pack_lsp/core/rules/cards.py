@@ -15,7 +15,7 @@ from pack_lsp.core.cards import CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import build
 from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -55,6 +55,7 @@ UNKNOWN_SECURITY_SCHEME = Rule(
     _CONFIG + 'security = [{ oauth = ["read"] }]',
     "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 INVALID_EXTENSION_PARAMS = Rule(
@@ -84,6 +85,7 @@ EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
     'params = { skills = { research = { mode = "autonomous" } } }',
     "Rename the skill in the configuration to the member key.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
@@ -95,6 +97,7 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
     '[tool.pack-lsp.cards.agents.reseacher]\nurl = "https://r.example.com"',
     "Use the member key (after a rename, update the configuration too).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 INVALID_AGENT_CARD = Rule(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pack_lsp.core.diagnostics import Rule, Severity
+from pack_lsp.core.diagnostics import FixKind, Rule, Severity
 
 E = Severity.ERROR
 CATEGORY = "Schema"
@@ -28,6 +28,7 @@ UNKNOWN_PROPERTY = Rule(
     "agent:            # did you mean `agents`?\n  entry: triage",
     "Rename the key to the suggested property (a quick fix does it) or remove it.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 WRONG_TYPE = Rule(
@@ -48,6 +49,7 @@ INVALID_VALUE = Rule(
     "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
     "Use one of the listed values.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 PATTERN_MISMATCH = Rule(

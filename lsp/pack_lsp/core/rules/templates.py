@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.templates import (
@@ -36,6 +36,7 @@ UNDEFINED_FRAGMENT = Rule(
     '    system_template: "{{fragments.tnoe}}"   # did you mean `tone`?',
     "Correct the name (a quick fix offers the suggestions) or add the fragment under `fragments`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_VARIABLE = Rule(
@@ -54,6 +55,10 @@ UNDECLARED_VARIABLE = Rule(
     "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
     "the placeholder's name.",
     CATEGORY,
+    fixes=(
+        FixKind.DECLARE_VARIABLE,
+        FixKind.REPLACE_WITH_SUGGESTION,
+    ),
 )
 
 UNUSED_VARIABLE = Rule(

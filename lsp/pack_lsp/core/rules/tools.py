@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Located, Pack, Prompt
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -41,6 +41,10 @@ UNDEFINED_TOOL = Rule(
     "Correct the name (a quick fix offers the suggestions), or declare the tool under "
     "the pack's `tools`.",
     CATEGORY,
+    fixes=(
+        FixKind.CREATE_TOOL,
+        FixKind.REPLACE_WITH_SUGGESTION,
+    ),
 )
 
 UNDEFINED_A2A_AGENT = Rule(
@@ -52,6 +56,7 @@ UNDEFINED_A2A_AGENT = Rule(
     "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
     "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TOOL_NAME_DIFFERS_FROM_KEY = Rule(
@@ -65,6 +70,7 @@ TOOL_NAME_DIFFERS_FROM_KEY = Rule(
     "Make `name` equal to the key (a quick fix does it), or rename the key and the "
     "prompts that list it.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 UNKNOWN_BLOCKLISTED_TOOL = Rule(
@@ -76,6 +82,7 @@ UNKNOWN_BLOCKLISTED_TOOL = Rule(
     "# did you mean `delete_account`?",
     "Correct the name or remove it from the blocklist.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TOOL_LISTED_AND_BLOCKLISTED = Rule(
@@ -98,6 +105,7 @@ REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS = Rule(
     "prompts:\n  support:\n    tool_policy:\n      tool_choice: required   # no tools",
     "List the tools the prompt must use, or set `tool_choice` to `auto`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 UNUSED_TOOL = Rule(

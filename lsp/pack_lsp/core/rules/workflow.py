@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, State, Workflow
 from pack_lsp.core.rules.templates import templates_of
 from pack_lsp.core.suggest import did_you_mean, suggestions
@@ -44,6 +44,7 @@ UNDEFINED_STATE = Rule(
     "  states:\n    triage: {prompt_task: triage, on_event: {Done: closing}}",
     "Correct the name (a quick fix offers the suggestions) or add the state.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_PROMPT_TASK = Rule(
@@ -54,6 +55,7 @@ UNDEFINED_PROMPT_TASK = Rule(
     "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
     "Use the key of a prompt, or add the prompt.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TERMINAL_STATE_WITH_TRANSITIONS = Rule(
@@ -77,6 +79,7 @@ EVENT_NAME_NOT_PASCAL_CASE = Rule(
     "on_event:\n  resolved: closing",
     "Rename the event (`Resolved`) here and wherever it is emitted.",
     CATEGORY,
+    fixes=(FixKind.RENAME_EVENT,),
 )
 
 UNREACHABLE_STATE = Rule(
@@ -111,6 +114,7 @@ UNKNOWN_PERSISTENCE = Rule(
     "states:\n  billing: {prompt_task: billing, persistence: permanent}",
     "Use `persistent` (keep the conversation) or `transient` (start afresh).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNKNOWN_ORCHESTRATION = Rule(
@@ -122,6 +126,7 @@ UNKNOWN_ORCHESTRATION = Rule(
     "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_ARTIFACT = Rule(
@@ -137,6 +142,7 @@ UNDECLARED_ARTIFACT = Rule(
     "Declare the artifact under the `artifacts` of the state that produces it (with its "
     "media `type`), or correct the placeholder.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 STATE_WITHOUT_TRANSITIONS = Rule(
