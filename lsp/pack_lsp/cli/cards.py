@@ -24,7 +24,7 @@ from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.cards import A2A_VERSIONS, LOCAL_URL, CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import FORMATS, build, render
 from pack_lsp.core.cards.validate import validate
-from pack_lsp.core.config import ConfigError, load_for
+from pack_lsp.core.config import ConfigError, Profile, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.registry import rule
 from pack_lsp.core.source import decode
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--profile",
-        choices=("spec", "promptkit"),
+        choices=[p.value for p in Profile],
         default=None,
         help="with --card/--topology: derive as RFC 0007 says (spec) or as PromptKit does "
         "(promptkit); default: the configured profile",
@@ -167,8 +167,8 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if analysis is None:
         return status
     assert analysis.pack is not None
-    profile = args.profile or analysis.config.profile
-    topo = build(analysis.pack, include_entry=profile == "spec")
+    profile = Profile(args.profile) if args.profile else analysis.config.profile
+    topo = build(analysis.pack, include_entry=profile is Profile.SPEC)
     if analysis.pack.agents is None:
         print(f"pack-lsp: note: {args.topology} has no `agents` section", file=sys.stderr)
     sys.stdout.write(render(topo, fmt))

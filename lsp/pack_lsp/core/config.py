@@ -7,6 +7,7 @@ Editor settings (``packLsp``) are merged over the file's configuration.
 
 from __future__ import annotations
 
+import enum
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -28,6 +29,19 @@ DEFAULT_TOOL_NAMESPACES = (
 )
 
 
+class Profile(enum.StrEnum):
+    """What a pack is checked against.
+
+    ``SPEC``: the PromptPack specification and its RFCs. ``PROMPTKIT``: also what
+    the reference runtime accepts and rejects (see ``core/profiles.py`` for the
+    schema and severity changes, and the rules that ask for a profile).
+    The values are the configuration's and the command line's spelling.
+    """
+
+    SPEC = "spec"
+    PROMPTKIT = "promptkit"
+
+
 class ConfigError(ValueError):
     """A configuration file or setting that cannot be used."""
 
@@ -38,7 +52,7 @@ class Config(BaseModel):
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = {}
-    profile: Literal["spec", "promptkit"] = "spec"
+    profile: Profile = Profile.SPEC
     fragment_dialect: Literal["auto", "spec", "promptkit", "python"] = "auto"
     tool_namespaces: tuple[str, ...] = DEFAULT_TOOL_NAMESPACES
     exclude: tuple[str, ...] = ()

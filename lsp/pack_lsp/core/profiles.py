@@ -19,12 +19,13 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pack_lsp.core.config import Profile
 from pack_lsp.core.diagnostics import Diagnostic, Severity
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.schema import PROMPTPACK_SCHEMA, SchemaValidator, promptpack_validator
 
-SPEC = "spec"
-PROMPTKIT = "promptkit"
+SPEC = Profile.SPEC
+PROMPTKIT = Profile.PROMPTKIT
 
 # Codes whose severity a profile changes. PP202: the entry is not a member;
 # PP206: a mode that is not a media type; PP207: a blank tag.
@@ -38,7 +39,7 @@ PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
 }
 
 
-def apply_profile(profile: str, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+def apply_profile(profile: Profile, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Diagnostics with the profile's severities (before user overrides)."""
     table = PROFILE_SEVERITY.get(profile, {})
     out: list[Diagnostic] = []
@@ -318,17 +319,17 @@ def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def profile_schema(profile: str) -> dict[str, Any]:
+def profile_schema(profile: Profile) -> dict[str, Any]:
     """The PromptPack schema for ``profile`` (a fresh copy for ``promptkit``)."""
     base: dict[str, Any] = load_schema(PROMPTPACK_SCHEMA)
-    if profile == PROMPTKIT:
+    if profile == Profile.PROMPTKIT:
         return _promptkit_schema(base)
     return base
 
 
 @functools.cache
-def validator_for(profile: str) -> SchemaValidator:
+def validator_for(profile: Profile) -> SchemaValidator:
     """The schema validator of a profile (one per profile, cached)."""
-    if profile == SPEC:
+    if profile == Profile.SPEC:
         return promptpack_validator()
     return SchemaValidator(profile_schema(profile))

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pack_lsp.core.cards.settings import (
     LOCAL_URL,
@@ -43,10 +43,10 @@ from pack_lsp.core.cards.settings import (
     Extension,
     SecurityScheme,
 )
+from pack_lsp.core.config import Profile
 from pack_lsp.core.model import Located, Member, Pack, Prompt
 from pack_lsp.core.text import Span
 
-Profile = Literal["spec", "promptkit"]
 DEFAULT_MODES: tuple[str, ...] = ("text/plain",)
 DISCOVERY_PATH = "/.well-known/agent-card.json"  # from A2A 0.3.0 on (0.2.x: agent.json)
 PROTOCOL_VERSION = {"0.3.0": "0.3.0", "1.0": "1.0"}
@@ -111,7 +111,7 @@ def agent_keys(pack: Pack, profile: Profile) -> list[str]:
     keys = list(pack.agents.members)
     entry = _text(pack.agents.entry)
     if (
-        profile == "spec"
+        profile is Profile.SPEC
         and entry is not None
         and entry not in pack.agents.members
         and entry in pack.prompts
@@ -124,7 +124,7 @@ def derive(
     pack: Pack,
     settings: CardsSettings | None = None,
     *,
-    profile: Profile = "spec",
+    profile: Profile = Profile.SPEC,
     version: str | None = None,
 ) -> CardSet:
     """All cards of ``pack`` for A2A ``version`` (default: the configured one)."""
@@ -197,7 +197,7 @@ def _card(
         description_configured = True
     # version
     card_version: str | None = None
-    if profile == "spec" and prompt is not None and _text(prompt.version):
+    if profile is Profile.SPEC and prompt is not None and _text(prompt.version):
         assert prompt.version is not None
         card_version = prompt.version.value
         origins["/version"] = Origin(prompt.version.span, f"{prompt_where}.version")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack
@@ -307,7 +308,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
         yield from _check_modes(key, "input_modes", member.input_modes)
         yield from _check_modes(key, "output_modes", member.output_modes)
         yield from _check_tags(key, member)
-        if member.state is not None and ctx.config.profile == "promptkit":
+        if member.state is not None and ctx.config.profile is Profile.PROMPTKIT:
             yield from _check_state(pack, key, member.state)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from pack_lsp.core.cards import CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import build
 from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
+from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 
@@ -176,7 +177,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             related=problem.related,
             data=problem.data or None,
         )
-    yield from _topology(ctx, include_entry=ctx.config.profile == "spec")
+    yield from _topology(ctx, include_entry=ctx.config.profile is Profile.SPEC)
 
 
 def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, State, Workflow
@@ -276,7 +277,8 @@ def _state(
         ("persistence", PERSISTENCE),
         (
             "orchestration",
-            ORCHESTRATION + (ORCHESTRATION_PROMPTKIT if ctx.config.profile == "promptkit" else ()),
+            ORCHESTRATION
+            + (ORCHESTRATION_PROMPTKIT if ctx.config.profile is Profile.PROMPTKIT else ()),
         ),
     ):
         value = getattr(state, field)
@@ -296,7 +298,7 @@ def _state(
                 "suggestions": suggestions(value.text, allowed),
             },
         )
-    if ctx.config.profile == "promptkit" and not state.is_terminal and not state.on_event:
+    if ctx.config.profile is Profile.PROMPTKIT and not state.is_terminal and not state.on_event:
         yield make(
             STATE_WITHOUT_TRANSITIONS,
             f"State `{key}` is not terminal and has no `on_event` transitions; PromptKit "
