@@ -75,7 +75,6 @@ __all__ = [
     "pack_templates",
     "placeholders",
     "scan",
-    "shared_pack_templates",
     "unbalanced",
 ]
 
@@ -406,26 +405,6 @@ def artifact_names(pack: Pack) -> set[str]:
         for state in pack.workflow.states.values():
             names.update(state.artifacts)
     return names
-
-
-# Packs are frozen models holding dicts (not hashable cheaply) and analyses are not
-# weak-referenceable, so the memo is a short list compared by identity: the rules and
-# the editor features of one analysis share a single computation.
-_SHARED: list[tuple[Pack, str, str, PackTemplates]] = []
-_SHARED_SIZE = 8
-
-
-def shared_pack_templates(
-    pack: Pack, source: str, configured_dialect: str = "auto"
-) -> PackTemplates:
-    """``pack_templates`` memoised by the identity of ``pack`` and ``source``."""
-    for cached_pack, cached_source, dialect, result in _SHARED:
-        if cached_pack is pack and cached_source is source and dialect == configured_dialect:
-            return result
-    result = pack_templates(pack, source, configured_dialect)
-    _SHARED.append((pack, source, configured_dialect, result))
-    del _SHARED[:-_SHARED_SIZE]
-    return result
 
 
 def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") -> PackTemplates:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import Config
 from pack_lsp.core.model import Located, Pack
-from pack_lsp.core.templates import Placeholder, shared_pack_templates
+from pack_lsp.core.templates import PackTemplates, Placeholder, pack_templates
 from pack_lsp.core.text import Span
 
 A2A_PREFIX = "a2a__"
@@ -164,10 +164,11 @@ def name_span(text: str, span: Span, value: str) -> tuple[Span, bool]:
 
 
 class _Builder:
-    def __init__(self, pack: Pack, text: str, config: Config) -> None:
+    def __init__(self, pack: Pack, text: str, config: Config, templates: PackTemplates) -> None:
         self.pack = pack
         self.text = text
         self.config = config
+        self.templates = templates
         self.index = Index()
 
     def located(
@@ -310,7 +311,7 @@ class _Builder:
         return self.index
 
     def placeholders(self) -> None:
-        templates = shared_pack_templates(self.pack, self.text, self.config.fragment_dialect)
+        templates = self.templates
         users: dict[str, set[str]] = defaultdict(set)
         for key in self.pack.prompts:
             for name in templates.fragments_included_by(key):
@@ -331,26 +332,26 @@ def _text(loc: Located | None) -> str:
     return loc.value if loc is not None and isinstance(loc.value, str) else ""
 
 
-def build_index(pack: Pack, text: str, config: Config | None = None) -> Index:
-    return _Builder(pack, text, config or Config()).build()
-
-
-_CACHE: list[tuple[Analysis, Index]] = []
-_CACHE_SIZE = 8
+def build_index(
+    pack: Pack, text: str, config: Config | None = None, templates: PackTemplates | None = None
+) -> Index:
+    config = config or Config()
+    if templates is None:
+        templates = pack_templates(pack, text, config.fragment_dialect)
+    return _Builder(pack, text, config, templates).build()
 
 
 def index_for(analysis: Analysis) -> Index:
-    """The index of an analysis, built once per analysis object."""
-    for cached, index in _CACHE:
-        if cached is analysis:
-            return index
-    if analysis.pack is None:
-        index = Index()
-    else:
-        index = build_index(analysis.pack, analysis.text, analysis.config)
-    _CACHE.append((analysis, index))
-    del _CACHE[:-_CACHE_SIZE]
-    return index
+    """The index of an analysis, built once per analysis (kept in ``analysis.derived``)."""
+
+    def build() -> Index:
+        if analysis.pack is None:
+            return Index()
+        return build_index(
+            analysis.pack, analysis.text, analysis.config, analysis.derived.templates
+        )
+
+    return analysis.derived.memo(index_for, build)
 
 
 def iter_symbols(index: Index, kind: Kind) -> Iterator[SymbolId]:

@@ -19,7 +19,6 @@ from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.templates import (
     PackTemplates,
     implicit_variables,
-    shared_pack_templates,
     workflow_tasks,
 )
 
@@ -154,7 +153,7 @@ _TYPES: dict[str, str] = {
 
 def templates_of(ctx: CheckContext) -> PackTemplates:
     """The pack's templates and placeholders, computed once per analysis."""
-    return shared_pack_templates(ctx.pack, ctx.text, ctx.config.fragment_dialect)
+    return ctx.templates
 
 
 # ----------------------------------------------------------------------------- check
