@@ -18,8 +18,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from pack_lsp.core.diagnostics import Diagnostic, Severity
 
+A2A_PREFIX = "a2a__"
+"""A prompt's tool ``a2a__<member>`` calls the agents member ``<member>`` over A2A."""
+
 DEFAULT_TOOL_NAMESPACES = (
-    "a2a__",
+    A2A_PREFIX,
     "mcp__",
     "workflow__",
     "memory__",

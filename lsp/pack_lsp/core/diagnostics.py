@@ -72,14 +72,11 @@ class Tag(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """Another location that explains a diagnostic (e.g. the first duplicate key).
-
-    ``path`` is ``None`` for a location in the same document.
-    """
+    """Another location in the same document that explains a diagnostic (e.g. the
+    first of two duplicate keys)."""
 
     span: Span
     message: str
-    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +110,6 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
     tags: tuple[Tag, ...] = ()
     data: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-    path: str | None = None  # set when the diagnostic belongs to another file
 
     def with_severity(self, severity: Severity) -> Diagnostic:
         return replace(self, severity=severity)

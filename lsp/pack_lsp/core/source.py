@@ -15,13 +15,11 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
     Bytes that are not UTF-8 give one PP002 diagnostic at the first bad byte; the
     text is then decoded with replacement characters so the rest can be analysed.
     """
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
     try:
-        return raw.decode("utf-8"), []
+        return strip_bom(raw.decode("utf-8")), []
     except UnicodeDecodeError as exc:
-        prefix = raw[: exc.start].decode("utf-8", errors="replace")
-        text = raw.decode("utf-8", errors="replace")
+        prefix = strip_bom(raw[: exc.start].decode("utf-8", errors="replace"))
+        text = strip_bom(raw.decode("utf-8", errors="replace"))
         offset = len(prefix)
         bad = raw[exc.start : exc.start + 1].hex()
         diag = make(
@@ -35,4 +33,5 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
 
 
 def strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark: the one place a BOM is dropped."""
     return text[1:] if text.startswith(BOM) else text

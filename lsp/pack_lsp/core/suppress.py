@@ -336,12 +336,11 @@ def _filter(
 ) -> list[Diagnostic]:
     kept: list[Diagnostic] = []
     for d in diagnostics:
-        if d.path is None:
-            entries = sups.matching(lines.position(d.span.start).line, d.code)
-            if entries:
-                for entry in entries:
-                    entry.used = True
-                continue
+        entries = sups.matching(lines.position(d.span.start).line, d.code)
+        if entries:
+            for entry in entries:
+                entry.used = True
+            continue
         kept.append(d)
     return kept
 

@@ -26,7 +26,7 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
             for rel in d.related:
                 related.append(
                     {
-                        "path": rel.path or result.path,
+                        "path": result.path,
                         "range": _range(result.lines.range(rel.span)),
                         "message": rel.message,
                     }

@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.model import Located, Pack
 from pack_lsp.core.text import Span
 
-A2A_PREFIX = "a2a__"
 FORMATS = ("mermaid", "dot", "json")
 
 

@@ -24,12 +24,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.config import Config
+from pack_lsp.core.config import A2A_PREFIX, Config
 from pack_lsp.core.model import Located, Pack
 from pack_lsp.core.templates import PackTemplates, Placeholder, pack_templates
 from pack_lsp.core.text import Span
-
-A2A_PREFIX = "a2a__"
 
 
 class Kind(enum.StrEnum):

@@ -17,7 +17,7 @@ from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import hint_for, suggestions
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -207,15 +207,15 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
     entry = agents.entry
     name = entry.value
     if name not in pack.prompts:
-        candidates = list(pack.prompts)
+        found = suggestions(name, pack.prompts)
         yield make(
             UNDEFINED_ENTRY_AGENT,
-            f"Entry agent `{name}` is not a prompt of the pack{did_you_mean(name, candidates)}",
+            f"Entry agent `{name}` is not a prompt of the pack{hint_for(found)}",
             entry.span,
             data={
                 "kind": "undefined-prompt",
                 "name": name,
-                "suggestions": suggestions(name, candidates),
+                "suggestions": found,
             },
         )
     elif agents.members and name not in agents.members:
@@ -287,14 +287,15 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
     for key, member in agents.members.items():
         prompt = pack.prompts.get(key)
         if prompt is None:
+            found = suggestions(key, prompts)
             yield make(
                 MEMBER_NOT_A_PROMPT,
-                f"Agent `{key}` is not a prompt of the pack{did_you_mean(key, prompts)}",
+                f"Agent `{key}` is not a prompt of the pack{hint_for(found)}",
                 member.key_span,
                 data={
                     "kind": "undefined-prompt",
                     "name": key,
-                    "suggestions": suggestions(key, prompts),
+                    "suggestions": found,
                 },
             )
         elif _blank(member.description) and _blank(prompt.description):
@@ -325,13 +326,13 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
         return
     if name in workflow.states:
         return
-    states = list(workflow.states)
+    found = suggestions(name, workflow.states)
     yield make(
         UNDEFINED_MEMBER_STATE,
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
-        f"workflow{did_you_mean(name, states)}",
+        f"workflow{hint_for(found)}",
         state.span,
-        data={"kind": "undefined-state", "name": name, "suggestions": suggestions(name, states)},
+        data={"kind": "undefined-state", "name": name, "suggestions": found},
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.templates import (
     PackTemplates,
     implicit_variables,
@@ -203,9 +203,7 @@ def _undefined_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic
             if not names:
                 message = f"Fragment `{p.name}` is not defined: the pack has no `fragments`"
             else:
-                message = f"Fragment `{p.name}` is not defined in `fragments`" + did_you_mean(
-                    p.name, names
-                )
+                message = f"Fragment `{p.name}` is not defined in `fragments`" + hint_for(found)
             yield make(
                 UNDEFINED_FRAGMENT,
                 message,
@@ -238,7 +236,7 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
             message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
             if t.owner == "fragment":
                 message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
-            message += did_you_mean(p.name, declared)
+            message += hint_for(found)
             if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
                 message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
             related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []

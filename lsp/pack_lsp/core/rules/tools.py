@@ -16,13 +16,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Located, Pack, Prompt
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 
 CATEGORY = "Tools"
-A2A_PREFIX = "a2a__"
 MCP_PREFIX = "mcp__"
 TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
@@ -268,15 +268,16 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
         ref = resolve_tool(name, None, pack, ctx.config.tool_namespaces)
         if ref.kind in (RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.INCOMPLETE):
             candidates = list(pack.tools) + list(_members(pack))
+            found = suggestions(name, candidates)
             yield make(
                 UNKNOWN_BLOCKLISTED_TOOL,
                 f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
-                f"known tool, so it blocks nothing{did_you_mean(name, candidates)}",
+                f"known tool, so it blocks nothing{hint_for(found)}",
                 item.span,
                 data={
                     "kind": "unknown-blocklisted-tool",
                     "name": name,
-                    "suggestions": suggestions(name, candidates),
+                    "suggestions": found,
                 },
             )
     choice = policy.tool_choice

@@ -16,7 +16,7 @@ from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, State, Workflow
 from pack_lsp.core.rules.templates import templates_of
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import hint_for, suggestions
 
 CATEGORY = "Workflow"
 PERSISTENCE = ("transient", "persistent")
@@ -209,7 +209,7 @@ def _undefined_state(
     found = suggestions(name, states)
     return make(
         UNDEFINED_STATE,
-        f"{what} names `{name}`, which is not a state of the workflow" + did_you_mean(name, states),
+        f"{what} names `{name}`, which is not a state of the workflow" + hint_for(found),
         ref.span,
         data={
             "kind": "undefined-state",
@@ -234,7 +234,7 @@ def _state(
         yield make(
             UNDEFINED_PROMPT_TASK,
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
-            + did_you_mean(task.text, prompts),
+            + hint_for(found),
             task.span,
             data={
                 "kind": "undefined-prompt",
@@ -286,16 +286,17 @@ def _state(
             continue
         rule = UNKNOWN_PERSISTENCE if field == "persistence" else UNKNOWN_ORCHESTRATION
         options = ", ".join(f"`{a}`" for a in allowed)
+        found = suggestions(value.text, allowed)
         yield make(
             rule,
             f"`{field}: {value.text}` of state `{key}` is not a known value (expected "
-            f"{options})" + did_you_mean(value.text, allowed),
+            f"{options})" + hint_for(found),
             value.span,
             data={
                 "kind": f"unknown-{field}",
                 "value": value.text,
                 "allowed": list(allowed),
-                "suggestions": suggestions(value.text, allowed),
+                "suggestions": found,
             },
         )
     if ctx.config.profile is Profile.PROMPTKIT and not state.is_terminal and not state.on_event:
@@ -379,10 +380,11 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 if t.owner == "prompt"
                 else (f"fragment `{t.key}` (included by prompt `{task.text}`)")
             )
+            found = suggestions(p.name, declared)
             yield make(
                 UNDECLARED_ARTIFACT,
                 f"`{{{{artifacts.{p.name}}}}}` in {place} is not declared in the `artifacts` "
-                "of any workflow state" + did_you_mean(p.name, declared),
+                "of any workflow state" + hint_for(found),
                 p.name_span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
                 data={
@@ -390,6 +392,6 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                     "name": p.name,
                     "state": key,
                     "prompt": task.text,
-                    "suggestions": suggestions(p.name, declared),
+                    "suggestions": found,
                 },
             )
