@@ -95,7 +95,6 @@ class ModelOverride(Entry):
 class Eval(_Model):
     id: Located | None = None
     type: Located | None = None
-    trigger: Located | None = None
     span: Span
 
 
@@ -106,13 +105,10 @@ class Prompt(Entry):
     description: Located | None = None
     system_template: Template | None = None
     variables: list[Variable] = []
-    variables_span: Span | None = None
     tools: list[Located] = []
-    tools_span: Span | None = None
     tool_policy: ToolPolicy | None = None
     model_overrides: dict[str, ModelOverride] = {}
     evals: list[Eval] = []
-    media_types: list[Located] = []
 
     def templates(self) -> list[Template]:
         out = [self.system_template] if self.system_template is not None else []
@@ -146,7 +142,6 @@ class State(Entry):
     prompt_task: Located | None = None
     description: Located | None = None
     on_event: list[Transition] = []
-    on_event_span: Span | None = None
     on_event_key_span: Span | None = None
     terminal: Located | None = None
     max_visits: Located | None = None
@@ -165,7 +160,6 @@ class Workflow(Entry):
     version: Located | None = None
     entry: Located | None = None
     states: dict[str, State] = {}
-    states_span: Span | None = None
 
 
 class Member(Entry):
@@ -182,15 +176,11 @@ class Member(Entry):
 class Agents(Entry):
     entry: Located | None = None
     members: dict[str, Member] = {}
-    members_span: Span | None = None
-    members_key_span: Span | None = None
 
 
 class Skill(_Model):
     path: Located | None = None
     name: Located | None = None
-    preload: Located | None = None
-    inline: bool = False
     span: Span
 
 
@@ -201,13 +191,8 @@ class Pack(_Model):
     description: Located | None = None
     template_engine: TemplateEngine | None = None
     prompts: dict[str, Prompt] = {}
-    prompts_span: Span | None = None
-    prompts_key_span: Span | None = None
     fragments: dict[str, Fragment] = {}
-    fragments_span: Span | None = None
     tools: dict[str, Tool] = {}
-    tools_span: Span | None = None
-    tools_key_span: Span | None = None
     workflow: Workflow | None = None
     agents: Agents | None = None
     skills: list[Skill] = []
@@ -339,7 +324,6 @@ def build_evals(node: Node | None) -> list[Eval]:
                     Eval.model_construct(
                         id=_str(item, "id"),
                         type=_str(item, "type"),
-                        trigger=_str(item, "trigger"),
                         span=item.span,
                     )
                 )
@@ -377,10 +361,6 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
         overrides[okey] = ModelOverride.model_construct(
             key=okey, key_span=opair.key.span, span=_value_span(opair), templates=templates
         )
-    media_types: list[Located] = []
-    media = _mapping(m.get("media"))
-    if media is not None:
-        media_types = _str_list(media.get("supported_types"))
     fields.update(
         id=_str(m, "id"),
         name=_str(m, "name"),
@@ -388,13 +368,10 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
         description=_str(m, "description"),
         system_template=_template(m.get("system_template"), "system_template"),
         variables=variables,
-        variables_span=_span_of(m.get("variables")),
         tools=_str_list(m.get("tools")),
-        tools_span=_span_of(m.get("tools")),
         tool_policy=policy,
         model_overrides=overrides,
         evals=build_evals(m.get("evals")),
-        media_types=media_types,
     )
     return Prompt.model_construct(**fields)
 
@@ -429,7 +406,6 @@ def build_state(key: str, pair: Pair) -> State:
         prompt_task=_str(m, "prompt_task"),
         description=_str(m, "description"),
         on_event=transitions,
-        on_event_span=_span_of(m.get("on_event")),
         on_event_key_span=_key_span(m.pair("on_event")),
         terminal=_bool(m, "terminal"),
         max_visits=_int(m, "max_visits"),
@@ -456,7 +432,6 @@ def build_workflow(pair: Pair) -> Workflow:
         version=_any(m, "version"),
         entry=_str(m, "entry"),
         states=states,
-        states_span=_span_of(m.get("states")),
     )
     return Workflow.model_construct(**fields)
 
@@ -488,8 +463,6 @@ def build_agents(pair: Pair) -> Agents:
     fields.update(
         entry=_str(m, "entry"),
         members=members,
-        members_span=_span_of(m.get("members")),
-        members_key_span=_key_span(m.pair("members")),
     )
     return Agents.model_construct(**fields)
 
@@ -508,15 +481,9 @@ def build_skills(node: Node | None) -> list[Skill]:
             )
         elif isinstance(item, MappingNode):
             if item.get("path") is not None:
-                out.append(
-                    Skill.model_construct(
-                        path=_str(item, "path"), preload=_bool(item, "preload"), span=item.span
-                    )
-                )
+                out.append(Skill.model_construct(path=_str(item, "path"), span=item.span))
             else:
-                out.append(
-                    Skill.model_construct(name=_str(item, "name"), inline=True, span=item.span)
-                )
+                out.append(Skill.model_construct(name=_str(item, "name"), span=item.span))
     return out
 
 
@@ -562,13 +529,8 @@ def build_pack(root: Node | None) -> Pack | None:
         description=_str(m, "description"),
         template_engine=te,
         prompts=prompts,
-        prompts_span=_span_of(m.get("prompts")),
-        prompts_key_span=_key_span(m.pair("prompts")),
         fragments=fragments,
-        fragments_span=_span_of(m.get("fragments")),
         tools=tools,
-        tools_span=_span_of(m.get("tools")),
-        tools_key_span=_key_span(m.pair("tools")),
         workflow=build_workflow(wf_pair)
         if wf_pair is not None and _mapping(wf_pair.value)
         else None,
