@@ -296,3 +296,14 @@ def test_version_imports_almost_nothing() -> None:
     ours = {m for m in loaded if m.split(".")[0] == "pack_lsp"}
     assert ours == {"pack_lsp", "pack_lsp.cli"}
     assert {"pydantic", "jsonschema", "ruamel", "pygls"}.isdisjoint(loaded)
+
+
+def test_rules_doc_check_mode_spots_a_stale_file(tmp_path: Path) -> None:
+    from pack_lsp.core.rulesdoc import main, render
+
+    current = tmp_path / "rules.md"
+    current.write_text(render(), encoding="utf-8")
+    stale = tmp_path / "stale.md"
+    stale.write_text(render().replace("PP301", "PP3O1"), encoding="utf-8")
+    assert main(["--check", str(current)]) == 0
+    assert main(["--check", str(stale)]) == 1
