@@ -8,29 +8,35 @@ reported, where, and how the offered quick fixes change the pack::
 
     # tools/undefined-tool.yaml: 10 diagnostics
 
-    error[PP301] undefined-tool: Tool `lookup_ordr` of prompt `support` is not ...
-      --> 12:9-12:20
-       |
-    12 |       - lookup_ordr
-       |         ^^^^^^^^^^^
-       = fix "Create a definition for tool `lookup_ordr`":
-       |
-    32 |   lookup_ordr:
-       |   ++++++++++++
-       = fix "Replace with `lookup_order`" (preferred):
-       |
-    12 |       - lookup_order
-       |         ++++++++++++
+    error[PP301] undefined-tool: Tool `lookup_ordr` of prompt `support` is not [...]
+       --> 12:9-12:20
+        |
+     12 |       - lookup_ordr
+        |         ^^^^^^^^^^^
+        = fix "Create a definition for tool `lookup_ordr`":
+        |
+     30 |   web_search: {name: search, description: Search the web}
+     31 |   lookup_ordr:
+        | ++++++++++++++
+     32 |     name: lookup_ordr
+        | +++++++++++++++++++++
+    [...]
+        = fix "Replace with `lookup_order`" (preferred):
+        |
+     12 |       - lookup_order
+        |         ++++++++++++
 
 The format, block by block:
 
-- A header comment names the case and counts its diagnostics; when the case has
+- A header comment names the case and counts its diagnostics (in the core's
+  order, one block each, separated by blank lines); when the case has
   a ``.toml`` its name and text follow as ``#`` lines. A case without
   diagnostics says ``no diagnostics``.
 - Each diagnostic starts with ``severity[CODE] rule-name: message`` and a
   ``-->`` line with its range ``L:C-L:C`` (1-based lines and columns counted in
   code points, end exclusive — the core's own positions), then the source
-  lines of the range with ``^`` under the flagged characters.
+  lines of the range with ``^`` under the flagged characters. The gutter of
+  line numbers is as wide as the block's largest line number, plus one.
 - ``= tag: ...`` lines give the diagnostic's tags; ``= related L:C-L:C: message``
   lines give its related locations, each with its source lines and ``-`` under
   the range.
@@ -38,7 +44,8 @@ The format, block by block:
   every quick fix the core offers, in order: the lines the fix changes, taken
   from the text after applying the fix's edits and numbered as in that text,
   with ``+`` under the inserted or replacing text (a lone ``-`` where an edit
-  only deletes).
+  only deletes). An insertion that starts with a line break marks whole new
+  lines, indentation included, below the unmarked line it follows.
 
 Columns are honest in code points: a marker line has exactly one character per
 code point of the source line up to its last marker, so the n-th character of
@@ -48,9 +55,11 @@ Asian width W or F, e.g. an emoji) the filler is U+3000 IDEOGRAPHIC SPACE, so a
 terminal draws it as wide as the character above it, and a flagged wide
 character gets one ``^`` (one code point). Control characters other than tab
 are shown as visible stand-ins, one code point each (C0 controls and DEL as
-their Control Pictures U+2400-U+2421, other line or paragraph separators as
-U+2424), so the expected file stays plain text. Source lines keep any trailing
-whitespace; marker lines never have any.
+their Control Pictures U+2400-U+2421, C1 controls and the line and paragraph
+separators as U+2424), so the expected file stays plain text. Messages and titles
+are printed the same way (a line break in a message starts an indented
+continuation line). Source lines keep any trailing whitespace; marker lines
+never have any.
 
 A range that spans lines shows each of its lines with markers under its part of
 each line; a range that ends right after a line break does not show the next
@@ -181,8 +190,10 @@ def render_diagnostic(analysis: Analysis, diag: Diagnostic) -> list[str]:
 
 
 def _indent(text: str, pad: str) -> str:
-    """Continuation lines of a message line up under its first line."""
-    return text.replace("\n", "\n" + pad + "   ")
+    """A message as printed: visible characters, continuation lines indented."""
+    return "\n".join("".join(map(_visible, line)) for line in text.split("\n")).replace(
+        "\n", "\n" + pad + "   "
+    )
 
 
 def _location(lines: LineIndex, span: Span) -> str:
