@@ -58,8 +58,10 @@ are shown as visible stand-ins, one code point each (C0 controls and DEL as
 their Control Pictures U+2400-U+2421, C1 controls and the line and paragraph
 separators as U+2424), so the expected file stays plain text. Messages and titles
 are printed the same way (a line break in a message starts an indented
-continuation line). Source lines keep any trailing whitespace; marker lines
-never have any.
+continuation line). Trailing spaces and tabs of a source line are shown as
+``·`` (U+00B7) and ``→`` (U+2192), so no line of an expected file ends in
+whitespace that an editor or a hook could strip; marker lines never end in
+whitespace either.
 
 A range that spans lines shows each of its lines with markers under its part of
 each line; a range that ends right after a line break does not show the next
@@ -235,13 +237,13 @@ class Row:
     def render(self, width: int) -> list[str]:
         if not self.number:
             return [f"{'...':>{width}}"]
-        shown = "".join(map(_visible, self.text))
-        out = [f"{self.number:>{width}} |" + (f" {shown}" if shown else "")]
+        body = self.text.rstrip(" \t")
+        shown = [*map(_visible, body), *(_TRAILING[c] for c in self.text[len(body) :])]
+        out = [f"{self.number:>{width}} |" + (f" {''.join(shown)}" if shown else "")]
         if self.marks:
-            last = max(self.marks)
             under = "".join(
-                self.marks.get(i) or (_filler(self.text[i]) if i < len(self.text) else " ")
-                for i in range(last + 1)
+                self.marks.get(i) or (_filler(shown[i]) if i < len(shown) else " ")
+                for i in range(max(self.marks) + 1)
             )
             out.append(f"{'':>{width}} | {under}")
         return out
@@ -301,6 +303,10 @@ def _visible(char: str) -> str:
     if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
         return "\u2424"
     return char
+
+
+#: Trailing whitespace, as an editor shows it when it renders whitespace.
+_TRAILING = {" ": "\u00b7", "\t": "\u2192"}
 
 
 def _filler(char: str) -> str:

@@ -130,3 +130,11 @@ def test_fix_snippet_shows_fixed_lines_with_inserted_and_deleted_text_marked() -
         "  7 | end: true\n"
         "    |          -\n"
     )
+
+
+def test_trailing_whitespace_of_a_source_line_is_visible() -> None:
+    text = "key: value \t\n"
+    end = text.index("\n")
+    assert shown(snippet(LineIndex(text), [Span(end, end)], "^")) == (
+        "  1 | key: value\u00b7\u2192\n    |             ^\n"
+    )
