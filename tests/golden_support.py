@@ -88,9 +88,10 @@ from pathlib import Path
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, from_mapping
-from pack_lsp.core.diagnostics import REGISTRY, Diagnostic
+from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.language.codeactions import quick_fixes
 from pack_lsp.core.language.rename import Edit, apply_edits
+from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import decode
 from pack_lsp.core.text import LineIndex, Span
 
