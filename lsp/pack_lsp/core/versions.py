@@ -8,10 +8,11 @@ every version and the versions cannot drift apart.
 
 The target version is decided in this order (first match wins):
 
-1. the ``spec-version`` setting (configuration file, editor settings or
+1. the ``promptkit`` profile: the schema PromptKit embeds (labelled 1.5.0), since
+   the profile names a runtime and that runtime knows one schema;
+2. the ``spec-version`` setting (configuration file, editor settings or
    ``--spec-version``): a project that deploys on a runtime of a known version pins
    it, and every pack is checked against that version whatever it declares;
-2. the ``promptkit`` profile: the schema PromptKit embeds (labelled 1.5.0);
 3. the pack's ``$schema`` URL: ``.../schema/v1.7.0/...`` (or ``v1.7``), ``latest``
    and the spec's ``.../schema/v1/...`` (latest v1) are understood;
 4. otherwise the latest version.
@@ -138,10 +139,10 @@ class Target:
 
 def target_for(data: Any, *, setting: str | None = None, profile: str = "spec") -> Target:
     """The version ``data`` (a pack as plain data) is checked against; see the module doc."""
-    if setting is not None:
-        return Target(parse_setting(setting), SOURCE_SETTING)
     if profile == "promptkit":
         return Target(PROMPTKIT_VERSION, SOURCE_PROFILE)
+    if setting is not None:
+        return Target(parse_setting(setting), SOURCE_SETTING)
     declared = declared_version(data.get("$schema")) if isinstance(data, Mapping) else None
     if declared is not None:
         return Target(declared, SOURCE_SCHEMA)
@@ -232,4 +233,3 @@ _SUBSCHEMAS = frozenset(
         "prefixItems",
     }
 )
-

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pack_lsp.core import versions
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
 from pack_lsp.core.model import Located, State, Workflow
+from pack_lsp.core.profiles import target_of
 from pack_lsp.core.rules.templates import templates_of
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -111,7 +113,8 @@ RULES = (
         "PP409",
         "unknown-orchestration",
         Severity.WARNING,
-        "A state's `orchestration` is not `internal`, `external` or `hybrid` (the "
+        "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
+        "targeting v1.5 or later the schema itself reports it, as PP104; the "
         "`promptkit` profile also accepts `composition`).",
         "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
         "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
@@ -255,6 +258,8 @@ def _state(
         value = getattr(state, field)
         if not isinstance(value, Located) or value.value in allowed:
             continue
+        if field == "orchestration" and _schema_closes_orchestration(ctx):
+            continue  # the schema reports it (PP104), with `composition` allowed
         code = "PP408" if field == "persistence" else "PP409"
         options = ", ".join(f"`{a}`" for a in allowed)
         yield make(
@@ -277,6 +282,14 @@ def _state(
             state.key_span,
             data={"kind": "state-without-transitions", "state": key},
         )
+
+
+def _schema_closes_orchestration(ctx: CheckContext) -> bool:
+    """From v1.5 the schema itself restricts `orchestration` (spec profile only)."""
+    if ctx.config.profile != "spec":
+        return False
+    target = target_of(ctx.config, ctx.data)
+    return versions.key(target.version) >= versions.key("1.5.0")
 
 
 def _pascal(name: str) -> str:
