@@ -26,6 +26,19 @@ from jsonschema.exceptions import ValidationError, best_match
 from pack_lsp.core import versions
 from pack_lsp.core.diagnostics import Diagnostic, Tag, make
 from pack_lsp.core.resources import load_schema
+from pack_lsp.core.rules.schema import (
+    DEPRECATED_PROPERTY,
+    INVALID_VALUE,
+    MISSING_PROPERTY,
+    NEEDS_NEWER_VERSION,
+    NO_MATCHING_FORM,
+    OUT_OF_RANGE,
+    PATTERN_MISMATCH,
+    SCHEMA_VIOLATION,
+    UNKNOWN_PROPERTY,
+    WRONG_SIZE,
+    WRONG_TYPE,
+)
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
@@ -235,7 +248,7 @@ def _needs_version(
     if target.source in (versions.SOURCE_SCHEMA, versions.SOURCE_DEFAULT):
         data["schema_url"] = versions.schema_url(needed)
     return make(
-        "PP110",
+        NEEDS_NEWER_VERSION,
         f"`{key}` needs PromptPack ≥ {since}"
         + (f" (RFC {rfc})" if rfc else "")
         + f"; {target.describe()}",
@@ -270,7 +283,7 @@ def _deprecation(err: ValidationError, root: Node | None) -> Diagnostic:
             data["removable"] = value is True
     else:
         message = f"`{name}` is {origin}"
-    return make("PP111", message, span, tags=(Tag.DEPRECATED,), data=data)
+    return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data)
 
 
 def _to_diagnostics(
@@ -294,7 +307,7 @@ def _to_diagnostics(
         for prop in missing:
             owner = "the pack" if not path else f"`{where}`"
             yield make(
-                "PP101",
+                MISSING_PROPERTY,
                 f"Missing required property `{prop}` in {owner}",
                 span,
                 data={"kind": "missing-property", "property": prop, "path": list(path)},
@@ -307,7 +320,7 @@ def _to_diagnostics(
         allowed = list(schema.get("properties", {}).keys())
         patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
         if not isinstance(node, MappingNode):
-            yield make("PP102", err.message, _value_span(root, path))
+            yield make(UNKNOWN_PROPERTY, err.message, _value_span(root, path))
             return
         present = set(node.effective)
         later = schema.get("x-later", {})
@@ -321,7 +334,7 @@ def _to_diagnostics(
             found = suggestions(key, candidates)
             owner = "the pack root" if not path else f"`{where}`"
             yield make(
-                "PP102",
+                UNKNOWN_PROPERTY,
                 f"Unknown property `{key}` in {owner}{did_you_mean(key, candidates)}",
                 pair.key.span,
                 data={
@@ -345,7 +358,9 @@ def _to_diagnostics(
         tip = ""
         if "string" in types and isinstance(value, int | float | bool):
             tip = " (put it in quotes to make it a string)"
-        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data)
+        yield make(
+            WRONG_TYPE, f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data
+        )
     elif validator in ("enum", "const"):
         raw = err.validator_value
         allowed_values: list[Any] = (
@@ -356,7 +371,7 @@ def _to_diagnostics(
         hint = did_you_mean(value, strings) if isinstance(value, str) else ""
         found = suggestions(value, strings) if isinstance(value, str) else []
         yield make(
-            "PP104",
+            INVALID_VALUE,
             f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"
             if hint
             else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
@@ -371,7 +386,12 @@ def _to_diagnostics(
     elif validator == "pattern":
         pattern_hint = _pattern_hint(schema)
         reason = pattern_hint or f"it must match the pattern `{err.validator_value}`"
-        yield make("PP105", f"`{_show(value)}` is not a valid `{where}`: {reason}", span, data=data)
+        yield make(
+            PATTERN_MISMATCH,
+            f"`{_show(value)}` is not a valid `{where}`: {reason}",
+            span,
+            data=data,
+        )
     elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
         bound = err.validator_value
         words = {
@@ -382,7 +402,7 @@ def _to_diagnostics(
             "multipleOf": f"a multiple of {bound}",
         }[str(validator)]
         shown = "NaN" if isinstance(value, float) and math.isnan(value) else _show(value)
-        yield make("PP106", f"`{where}` must be {words} (found {shown})", span, data=data)
+        yield make(OUT_OF_RANGE, f"`{where}` must be {words} (found {shown})", span, data=data)
     elif validator in (
         "minLength",
         "maxLength",
@@ -407,13 +427,16 @@ def _to_diagnostics(
             )
         else:
             msg = f"`{where}` must have {unit[0]} {n} {noun}"
-        yield make("PP107", msg, span, data=data)
+        yield make(WRONG_SIZE, msg, span, data=data)
     elif validator in ("oneOf", "anyOf"):
         yield make(
-            "PP109", f"`{where}` {_explain_alternatives(err, root, target)}", span, data=data
+            NO_MATCHING_FORM,
+            f"`{where}` {_explain_alternatives(err, root, target)}",
+            span,
+            data=data,
         )
     else:
-        yield make("PP199", f"`{where}`: {err.message}", span, data=data)
+        yield make(SCHEMA_VIOLATION, f"`{where}`: {err.message}", span, data=data)
 
 
 def _explain_alternatives(err: ValidationError, root: Node | None, target: versions.Target) -> str:
