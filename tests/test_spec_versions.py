@@ -145,8 +145,9 @@ def test_quick_fix_raises_schema(quote: str) -> None:
     analysis = run(text)
     d = one(analysis, "PP110")
     (fix,) = quick_fixes(analysis, d)
-    assert fix.title == "Declare PromptPack 1.7.0 or later in `$schema`"
+    assert fix.title == "Raise `$schema` to PromptPack 1.7.0"
     fixed = apply_edits(text, fix.edits)
+    assert fixed.splitlines()[0] == f"$schema: {quote}{versions.schema_url('1.7.0')}{quote}"
     assert fixed.splitlines()[1:] == text.splitlines()[1:]
     after = run(fixed)
     assert after.data["$schema"] == versions.schema_url("1.7.0")
