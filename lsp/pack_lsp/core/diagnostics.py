@@ -63,6 +63,10 @@ class FixKind(enum.Enum):
     """Add ``data["prompt"]`` (or ``data["name"]``) to ``agents.members``."""
     DECLARE_VARIABLE = "declare-variable"
     """Declare ``data["name"]`` in ``data["prompt"]`` (or each of ``data["prompts"]``)."""
+    RAISE_SCHEMA = "raise-schema"
+    """Set ``$schema`` to ``data["schema_url"]`` (the version ``data["version"]``)."""
+    REMOVE_ENTRY = "remove-entry"
+    """Delete the entry at ``data["path"]`` when ``data["removable"]`` says it may go."""
 
 
 class Tag(enum.Enum):
