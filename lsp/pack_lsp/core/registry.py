@@ -10,8 +10,11 @@ from pack_lsp.core.diagnostics import Diagnostic, register
 from pack_lsp.core.rules import (
     agents,
     cards,
+    compositions,
     document,
+    governance,
     pack,
+    providers,
     schema,
     suppressions,
     templates,
@@ -28,6 +31,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     suppressions,
     workflow,
+    compositions,
+    providers,
+    governance,
     templates,
 )
 

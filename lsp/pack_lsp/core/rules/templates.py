@@ -144,7 +144,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     info = templates_of(ctx)
     yield from _undefined_fragments(pack, info)
-    yield from _undeclared_variables(pack, info)
+    yield from _undeclared_variables(pack, info, ctx.config.profile == "promptkit")
     yield from _unused_variables(pack, info)
     yield from _unused_fragments(pack, info)
     for prompt in pack.prompts.values():
@@ -207,7 +207,7 @@ def _declared(prompt: Prompt) -> dict[str, Variable]:
     return out
 
 
-def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+def _undeclared_variables(pack: Pack, info: PackTemplates, promptkit: bool) -> Iterator[Diagnostic]:
     tasks = workflow_tasks(pack)
     for key, prompt in pack.prompts.items():
         declared = _declared(prompt)
@@ -223,7 +223,7 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
             if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
                 message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
             related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
-            yield make(
+            diagnostic = make(
                 "PP502",
                 message,
                 p.name_span,
@@ -235,6 +235,11 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
                     "suggestions": found,
                 },
             )
+            if promptkit and not declared:
+                # PromptKit refuses a prompt whose templates use variables when it
+                # declares none (with some declared it only warns, as we do).
+                diagnostic = diagnostic.with_severity(Severity.ERROR)
+            yield diagnostic
 
 
 def _unused_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
