@@ -20,7 +20,7 @@ def test_golden_case(path: Path) -> None:
 
 
 def test_every_code_has_a_golden_case() -> None:
-    from pack_lsp.core.diagnostics import REGISTRY
+    from pack_lsp.core.registry import REGISTRY
 
     covered: set[str] = set()
     for path in cases():

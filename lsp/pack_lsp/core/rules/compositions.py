@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Composition, Located, Pack, Step
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
@@ -30,121 +30,143 @@ REFERENCE = re.compile(r"\$\{\s*([A-Za-z_][A-Za-z0-9_]*)[^}]*\}")
 #: The longest cycle listed in full; longer cycles are summarised.
 MAX_LISTED = 8
 
+UNDEFINED_COMPOSITION = Rule(
+    "PP901",
+    "undefined-composition",
+    Severity.ERROR,
+    "A workflow state's `composition` is not a key of the pack's `compositions`.",
+    "states:\n  analyze: {orchestration: composition, composition: analyse_doc}",
+    "Use the key of a composition (a quick fix offers close names), or add it.",
+    CATEGORY,
+)
+
+COMPOSITION_STATE_WITHOUT_COMPOSITION = Rule(
+    "PP902",
+    "composition-state-without-composition",
+    Severity.ERROR,
+    "A state with `orchestration: composition` does not name the composition it runs.",
+    "states:\n  analyze: {orchestration: composition, on_event: {Done: finish}}",
+    "Add `composition: <key of compositions>` to the state.",
+    CATEGORY,
+)
+
+COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
+    "PP903",
+    "composition-on-non-composition-state",
+    Severity.ERROR,
+    "A state names a `composition` but its `orchestration` is not `composition`, so the "
+    "composition never runs (the state runs its `prompt_task`).",
+    "states:\n  analyze: {prompt_task: review, composition: analyze_document}",
+    "Set `orchestration: composition`, or remove `composition`.",
+    CATEGORY,
+)
+
+DUPLICATE_STEP_ID = Rule(
+    "PP904",
+    "duplicate-step-id",
+    Severity.ERROR,
+    "Two steps of one composition (counting the steps nested in `parallel` branches) "
+    "have the same `id`; references to it are ambiguous.",
+    "steps:\n  - {id: draft, kind: prompt, prompt_task: a}\n"
+    "  - {id: draft, kind: prompt, prompt_task: b}",
+    "Give each step its own id.",
+    CATEGORY,
+)
+
+UNDEFINED_STEP_PROMPT = Rule(
+    "PP905",
+    "undefined-step-prompt",
+    Severity.ERROR,
+    "A `prompt` or `agent` step's `prompt_task` is not a key of the pack's `prompts`.",
+    "steps:\n  - {id: draft, kind: prompt, prompt_task: sumary}",
+    "Use the key of a prompt, or add the prompt.",
+    CATEGORY,
+)
+
+UNDEFINED_STEP_TOOL = Rule(
+    "PP906",
+    "undefined-step-tool",
+    Severity.ERROR,
+    "A `tool` step's `tool`, or an entry of an `agent` step's `tools`, is not a key of "
+    "the pack's `tools`. When the pack declares no `tools` at all the tools can only "
+    "come from the host, which cannot be checked here: then it is a warning.",
+    "steps:\n  - {id: fetch, kind: tool, tool: extract_txt}",
+    "Use the key of a tool, or define the tool under `tools`.",
+    CATEGORY,
+)
+
+UNDEFINED_STEP = Rule(
+    "PP907",
+    "undefined-step",
+    Severity.ERROR,
+    "A `then`, `else` or `depends_on` entry, or the composition's `output`, names a "
+    "step id that the composition does not have.",
+    "steps:\n  - {id: gate, kind: branch, predicate: {path: '${input.x}', op: exists}, "
+    "then: refnd}",
+    "Use the id of a step of the same composition.",
+    CATEGORY,
+)
+
+UNDEFINED_STEP_EVAL = Rule(
+    "PP908",
+    "undefined-step-eval",
+    Severity.ERROR,
+    "An `eval` modifier of a step names an eval id that neither the pack's `evals` nor a "
+    "prompt's `evals` define. When the pack declares no evals at all they can only come "
+    "from the host, which cannot be checked here: then it is a warning.",
+    "steps:\n  - {id: draft, kind: prompt, prompt_task: a, modifiers: {eval: [tone]}}",
+    "Use the id of a declared eval, or declare it.",
+    CATEGORY,
+)
+
+UNRESOLVED_STEP_REFERENCE = Rule(
+    "PP909",
+    "unresolved-step-reference",
+    Severity.ERROR,
+    "A `${...}` reference in a step's `input`, `args` or `predicate` starts with neither "
+    "`input` (the composition's input) nor the id of a step of the composition.",
+    "steps:\n  - {id: draft, kind: prompt, prompt_task: a, input: '${extrct.output}'}",
+    "Start the path with `input` or with the id of the step whose output it reads.",
+    CATEGORY,
+)
+
+UNREACHABLE_STEP = Rule(
+    "PP910",
+    "unreachable-step",
+    Severity.WARNING,
+    "No path of the step graph leads from the first step to this step: it follows a "
+    "`branch` step that never names it and nothing `depends_on` it.",
+    "steps:\n  - {id: gate, kind: branch, predicate: {path: '${input.x}', op: exists}, "
+    "then: done}\n  - {id: skipped, kind: prompt, prompt_task: a}\n"
+    "  - {id: done, kind: prompt, prompt_task: b}",
+    "Name the step in a branch's `then`/`else`, give it `depends_on`, or remove it.",
+    CATEGORY,
+)
+
+STEP_CYCLE = Rule(
+    "PP911",
+    "step-cycle",
+    Severity.ERROR,
+    "The steps of a composition form a cycle (through `then`/`else`, `depends_on` or "
+    "the order of `steps`). Compositions must be acyclic; loops belong in the workflow.",
+    "steps:\n  - {id: a, kind: prompt, prompt_task: a}\n"
+    "  - {id: b, kind: branch, predicate: {path: '${a.output}', op: exists}, then: a}",
+    "Remove the edge that closes the cycle, or move the loop to workflow states.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP901",
-        "undefined-composition",
-        Severity.ERROR,
-        "A workflow state's `composition` is not a key of the pack's `compositions`.",
-        "states:\n  analyze: {orchestration: composition, composition: analyse_doc}",
-        "Use the key of a composition (a quick fix offers close names), or add it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP902",
-        "composition-state-without-composition",
-        Severity.ERROR,
-        "A state with `orchestration: composition` does not name the composition it runs.",
-        "states:\n  analyze: {orchestration: composition, on_event: {Done: finish}}",
-        "Add `composition: <key of compositions>` to the state.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP903",
-        "composition-on-non-composition-state",
-        Severity.ERROR,
-        "A state names a `composition` but its `orchestration` is not `composition`, so the "
-        "composition never runs (the state runs its `prompt_task`).",
-        "states:\n  analyze: {prompt_task: review, composition: analyze_document}",
-        "Set `orchestration: composition`, or remove `composition`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP904",
-        "duplicate-step-id",
-        Severity.ERROR,
-        "Two steps of one composition (counting the steps nested in `parallel` branches) "
-        "have the same `id`; references to it are ambiguous.",
-        "steps:\n  - {id: draft, kind: prompt, prompt_task: a}\n"
-        "  - {id: draft, kind: prompt, prompt_task: b}",
-        "Give each step its own id.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP905",
-        "undefined-step-prompt",
-        Severity.ERROR,
-        "A `prompt` or `agent` step's `prompt_task` is not a key of the pack's `prompts`.",
-        "steps:\n  - {id: draft, kind: prompt, prompt_task: sumary}",
-        "Use the key of a prompt, or add the prompt.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP906",
-        "undefined-step-tool",
-        Severity.ERROR,
-        "A `tool` step's `tool`, or an entry of an `agent` step's `tools`, is not a key of "
-        "the pack's `tools`. When the pack declares no `tools` at all the tools can only "
-        "come from the host, which cannot be checked here: then it is a warning.",
-        "steps:\n  - {id: fetch, kind: tool, tool: extract_txt}",
-        "Use the key of a tool, or define the tool under `tools`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP907",
-        "undefined-step",
-        Severity.ERROR,
-        "A `then`, `else` or `depends_on` entry, or the composition's `output`, names a "
-        "step id that the composition does not have.",
-        "steps:\n  - {id: gate, kind: branch, predicate: {path: '${input.x}', op: exists}, "
-        "then: refnd}",
-        "Use the id of a step of the same composition.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP908",
-        "undefined-step-eval",
-        Severity.ERROR,
-        "An `eval` modifier of a step names an eval id that neither the pack's `evals` nor a "
-        "prompt's `evals` define. When the pack declares no evals at all they can only come "
-        "from the host, which cannot be checked here: then it is a warning.",
-        "steps:\n  - {id: draft, kind: prompt, prompt_task: a, modifiers: {eval: [tone]}}",
-        "Use the id of a declared eval, or declare it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP909",
-        "unresolved-step-reference",
-        Severity.ERROR,
-        "A `${...}` reference in a step's `input`, `args` or `predicate` starts with neither "
-        "`input` (the composition's input) nor the id of a step of the composition.",
-        "steps:\n  - {id: draft, kind: prompt, prompt_task: a, input: '${extrct.output}'}",
-        "Start the path with `input` or with the id of the step whose output it reads.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP910",
-        "unreachable-step",
-        Severity.WARNING,
-        "No path of the step graph leads from the first step to this step: it follows a "
-        "`branch` step that never names it and nothing `depends_on` it.",
-        "steps:\n  - {id: gate, kind: branch, predicate: {path: '${input.x}', op: exists}, "
-        "then: done}\n  - {id: skipped, kind: prompt, prompt_task: a}\n"
-        "  - {id: done, kind: prompt, prompt_task: b}",
-        "Name the step in a branch's `then`/`else`, give it `depends_on`, or remove it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP911",
-        "step-cycle",
-        Severity.ERROR,
-        "The steps of a composition form a cycle (through `then`/`else`, `depends_on` or "
-        "the order of `steps`). Compositions must be acyclic; loops belong in the workflow.",
-        "steps:\n  - {id: a, kind: prompt, prompt_task: a}\n"
-        "  - {id: b, kind: branch, predicate: {path: '${a.output}', op: exists}, then: a}",
-        "Remove the edge that closes the cycle, or move the loop to workflow states.",
-        CATEGORY,
-    ),
+    UNDEFINED_COMPOSITION,
+    COMPOSITION_STATE_WITHOUT_COMPOSITION,
+    COMPOSITION_ON_NON_COMPOSITION_STATE,
+    DUPLICATE_STEP_ID,
+    UNDEFINED_STEP_PROMPT,
+    UNDEFINED_STEP_TOOL,
+    UNDEFINED_STEP,
+    UNDEFINED_STEP_EVAL,
+    UNRESOLVED_STEP_REFERENCE,
+    UNREACHABLE_STEP,
+    STEP_CYCLE,
 )
 
 
@@ -173,7 +195,7 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
         ref = state.composition
         if is_comp and ref is None:
             yield make(
-                "PP902",
+                COMPOSITION_STATE_WITHOUT_COMPOSITION,
                 f"State `{key}` has `orchestration: composition` but names no `composition`",
                 state.orchestration.span if state.orchestration is not None else state.key_span,
                 data={"kind": "composition-state-without-composition", "state": key},
@@ -182,7 +204,7 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
             continue
         if not is_comp:
             yield make(
-                "PP903",
+                COMPOSITION_ON_NON_COMPOSITION_STATE,
                 f"State `{key}` names composition `{ref.text}` but its orchestration is not "
                 "`composition`, so the composition never runs",
                 ref.span,
@@ -190,7 +212,7 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
             )
         if ref.value not in comps:
             yield make(
-                "PP901",
+                UNDEFINED_COMPOSITION,
                 f"State `{key}` runs composition `{ref.text}`, which is not defined in "
                 "`compositions`" + did_you_mean(ref.text, comps),
                 ref.span,
@@ -204,11 +226,11 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
 
 
 def _undefined(
-    code: str, what: str, ref: Located, known: Iterable[str], kind: str, **extra: str
+    rule: Rule, what: str, ref: Located, known: Iterable[str], kind: str, **extra: str
 ) -> Diagnostic:
     names = sorted(set(known))
     return make(
-        code,
+        rule,
         f"{what} names `{ref.text}`, which is not defined" + did_you_mean(ref.text, names),
         ref.span,
         data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, names), **extra},
@@ -242,7 +264,7 @@ def _composition(
             continue
         assert first.id is not None
         yield make(
-            "PP904",
+            DUPLICATE_STEP_ID,
             f"Step id `{step.id.text}` is used twice in composition `{name}`",
             step.id.span,
             related=[Related(first.id.span, "first used here")],
@@ -253,7 +275,7 @@ def _composition(
         where = f"{label} of composition `{name}`"
         if step.prompt_task is not None and step.prompt_task.value not in pack.prompts:
             yield _undefined(
-                "PP905",
+                UNDEFINED_STEP_PROMPT,
                 f"{where} runs prompt `{step.prompt_task.text}`; `prompt_task`",
                 step.prompt_task,
                 pack.prompts,
@@ -264,7 +286,7 @@ def _composition(
             if tool.value not in pack.tools:
                 yield _host_or_error(
                     _undefined(
-                        "PP906",
+                        UNDEFINED_STEP_TOOL,
                         f"{where} calls a tool that is not in `tools`:",
                         tool,
                         pack.tools,
@@ -280,7 +302,7 @@ def _composition(
         for field, target in targets:
             if target is not None and target.value not in ids:
                 yield _undefined(
-                    "PP907",
+                    UNDEFINED_STEP,
                     f"`{field}` of {label.lower() if step.id is None else label}"
                     f" in composition `{name}`",
                     target,
@@ -292,7 +314,7 @@ def _composition(
             if ev.value not in eval_ids:
                 yield _host_or_error(
                     _undefined(
-                        "PP908",
+                        UNDEFINED_STEP_EVAL,
                         f"The `eval` modifier of {label if step.id else 'a step'} in "
                         f"composition `{name}`",
                         ev,
@@ -306,7 +328,7 @@ def _composition(
         yield from _references(source, step, ids, name)
     if comp.output is not None and comp.output.value not in ids:
         yield _undefined(
-            "PP907",
+            UNDEFINED_STEP,
             f"The `output` of composition `{name}`",
             comp.output,
             ids,
@@ -336,7 +358,7 @@ def _references(source: str, step: Step, ids: dict[str, Step], comp: str) -> Ite
                 continue
             span = _name_span(source, ref, match.start(1), head)
             yield make(
-                "PP909",
+                UNRESOLVED_STEP_REFERENCE,
                 f"`{match.group(0)}` in step "
                 f"`{step.id.text if step.id is not None else '?'}` of composition `{comp}` "
                 f"reads `{head}`, which is neither `input` nor a step of the composition"
@@ -401,7 +423,7 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
         if s.id.text not in seen and s.id.text not in reported:
             reported.add(s.id.text)
             yield make(
-                "PP910",
+                UNREACHABLE_STEP,
                 f"Step `{s.id.text}` of composition `{comp.key}` can never run: no branch "
                 "names it and it follows a `branch` step (add `depends_on` or name it in "
                 "`then`/`else`)",
@@ -414,7 +436,7 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
         listed = " → ".join(f"`{c}`" for c in cycle[:MAX_LISTED])
         more = f" … ({len(cycle)} steps)" if len(cycle) > MAX_LISTED else ""
         yield make(
-            "PP911",
+            STEP_CYCLE,
             f"The steps of composition `{comp.key}` form a cycle: {listed} → `{cycle[0]}`"
             f"{more}; compositions must be acyclic",
             head.id.span,

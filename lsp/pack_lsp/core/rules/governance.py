@@ -12,7 +12,7 @@ import re
 from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Governance, Located, Pack
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
@@ -23,71 +23,82 @@ ISO_DURATION = re.compile(
     r"^P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+S)?)?$"
 )
 
+UNDEFINED_CONTROL_VALIDATOR = Rule(
+    "PP931",
+    "undefined-control-validator",
+    Severity.ERROR,
+    "An obligation control `validator:` names an id that no validator of the pack's "
+    "prompts declares.",
+    "obligations:\n  - {id: disclose, obligation: eu-aiact:Article50, "
+    "controls: [{validator: ai-disclosur}]}",
+    "Use the `id` of a validator of one of the prompts (a quick fix offers close ids), "
+    "or give that validator an `id`.",
+    CATEGORY,
+)
+
+UNDEFINED_CONTROL_EVAL = Rule(
+    "PP932",
+    "undefined-control-eval",
+    Severity.ERROR,
+    "An obligation control `eval:` or a review's `eval` names an id that neither the "
+    "pack's `evals` nor a prompt's `evals` define.",
+    "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, eval: bias-chek}",
+    "Use the `id` of a declared eval, or declare it.",
+    CATEGORY,
+)
+
+DUPLICATE_VALIDATOR_ID = Rule(
+    "PP933",
+    "duplicate-validator-id",
+    Severity.ERROR,
+    "Two validators of the pack have the same `id`; ids are unique across the whole pack "
+    "so that a governance control names exactly one.",
+    "prompts:\n  a: {validators: [{id: pii, type: regex_match}]}\n"
+    "  b: {validators: [{id: pii, type: banned_words}]}",
+    "Give each validator its own id.",
+    CATEGORY,
+)
+
+INVALID_REVIEW_CADENCE = Rule(
+    "PP934",
+    "invalid-review-cadence",
+    Severity.ERROR,
+    "A review's `cadence` is not an ISO 8601 duration such as `P3M` (three months) or "
+    "`P1Y`; the empty duration `P` is not allowed either.",
+    "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: quarterly, owner: ml-risk}",
+    "Write the interval as an ISO 8601 duration: `P3M`, `P1Y`, `P2W`, `P30D`.",
+    CATEGORY,
+)
+
+UNDEFINED_OBLIGATION = Rule(
+    "PP935",
+    "undefined-obligation",
+    Severity.ERROR,
+    "An entry of a review's `satisfies` is not the `id` of an obligation of the same "
+    "governance object (or, for a member, of the pack's `metadata.governance`).",
+    "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, "
+    "satisfies: [art50]}",
+    "Use the id of a declared obligation.",
+    CATEGORY,
+)
+
+DUPLICATE_GOVERNANCE_ID = Rule(
+    "PP936",
+    "duplicate-governance-id",
+    Severity.ERROR,
+    "Two obligations, or two reviews, of one governance object have the same `id`.",
+    "obligations:\n  - {id: art50, ...}\n  - {id: art50, ...}",
+    "Give each obligation and each review its own id.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP931",
-        "undefined-control-validator",
-        Severity.ERROR,
-        "An obligation control `validator:` names an id that no validator of the pack's "
-        "prompts declares.",
-        "obligations:\n  - {id: disclose, obligation: eu-aiact:Article50, "
-        "controls: [{validator: ai-disclosur}]}",
-        "Use the `id` of a validator of one of the prompts (a quick fix offers close ids), "
-        "or give that validator an `id`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP932",
-        "undefined-control-eval",
-        Severity.ERROR,
-        "An obligation control `eval:` or a review's `eval` names an id that neither the "
-        "pack's `evals` nor a prompt's `evals` define.",
-        "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, "
-        "eval: bias-chek}",
-        "Use the `id` of a declared eval, or declare it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP933",
-        "duplicate-validator-id",
-        Severity.ERROR,
-        "Two validators of the pack have the same `id`; ids are unique across the whole pack "
-        "so that a governance control names exactly one.",
-        "prompts:\n  a: {validators: [{id: pii, type: regex_match}]}\n"
-        "  b: {validators: [{id: pii, type: banned_words}]}",
-        "Give each validator its own id.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP934",
-        "invalid-review-cadence",
-        Severity.ERROR,
-        "A review's `cadence` is not an ISO 8601 duration such as `P3M` (three months) or "
-        "`P1Y`; the empty duration `P` is not allowed either.",
-        "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: quarterly, owner: ml-risk}",
-        "Write the interval as an ISO 8601 duration: `P3M`, `P1Y`, `P2W`, `P30D`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP935",
-        "undefined-obligation",
-        Severity.ERROR,
-        "An entry of a review's `satisfies` is not the `id` of an obligation of the same "
-        "governance object (or, for a member, of the pack's `metadata.governance`).",
-        "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, "
-        "satisfies: [art50]}",
-        "Use the id of a declared obligation.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP936",
-        "duplicate-governance-id",
-        Severity.ERROR,
-        "Two obligations, or two reviews, of one governance object have the same `id`.",
-        "obligations:\n  - {id: art50, ...}\n  - {id: art50, ...}",
-        "Give each obligation and each review its own id.",
-        CATEGORY,
-    ),
+    UNDEFINED_CONTROL_VALIDATOR,
+    UNDEFINED_CONTROL_EVAL,
+    DUPLICATE_VALIDATOR_ID,
+    INVALID_REVIEW_CADENCE,
+    UNDEFINED_OBLIGATION,
+    DUPLICATE_GOVERNANCE_ID,
 )
 
 
@@ -118,7 +129,7 @@ def _validators(pack: Pack) -> Generator[Diagnostic, None, list[str]]:
                 seen[v.id.text] = v.id.span
                 continue
             yield make(
-                "PP933",
+                DUPLICATE_VALIDATOR_ID,
                 f"Validator id `{v.id.text}` (prompt `{key}`) is already used by another "
                 "validator; validator ids are unique across the pack",
                 v.id.span,
@@ -128,9 +139,9 @@ def _validators(pack: Pack) -> Generator[Diagnostic, None, list[str]]:
     return list(seen)
 
 
-def _missing(code: str, what: str, ref: Located, known: list[str], kind: str) -> Diagnostic:
+def _missing(rule: Rule, what: str, ref: Located, known: list[str], kind: str) -> Diagnostic:
     return make(
-        code,
+        rule,
         f"{what} names `{ref.text}`, which is not defined" + did_you_mean(ref.text, known),
         ref.span,
         data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, known)},
@@ -151,7 +162,7 @@ def _governance(
         for control in ob.controls:
             if control.kind == "validator" and control.value.text not in validators:
                 yield _missing(
-                    "PP931",
+                    UNDEFINED_CONTROL_VALIDATOR,
                     f"A control of {label} in {where} requires validator",
                     control.value,
                     validators,
@@ -159,7 +170,7 @@ def _governance(
                 )
             elif control.kind == "eval" and control.value.text not in evals:
                 yield _missing(
-                    "PP932",
+                    UNDEFINED_CONTROL_EVAL,
                     f"A control of {label} in {where} requires eval",
                     control.value,
                     evals,
@@ -176,7 +187,7 @@ def _governance(
         cadence = review.cadence
         if cadence is not None and not ISO_DURATION.match(cadence.text):
             yield make(
-                "PP934",
+                INVALID_REVIEW_CADENCE,
                 f"{label} in {where} has cadence `{cadence.text}`, which is not an ISO 8601 "
                 "duration (such as `P3M` or `P1Y`)",
                 cadence.span,
@@ -184,12 +195,16 @@ def _governance(
             )
         if review.eval is not None and review.eval.text not in evals:
             yield _missing(
-                "PP932", f"{label} in {where} reads eval", review.eval, evals, "undefined-eval"
+                UNDEFINED_CONTROL_EVAL,
+                f"{label} in {where} reads eval",
+                review.eval,
+                evals,
+                "undefined-eval",
             )
         for sat in review.satisfies:
             if sat.text not in known_obligations:
                 yield _missing(
-                    "PP935",
+                    UNDEFINED_OBLIGATION,
                     f"`satisfies` of {label.lower()[0] + label[1:]} in {where}",
                     sat,
                     known_obligations,
@@ -203,7 +218,7 @@ def _duplicate(ref: Located, seen: dict[str, Span], what: str, where: str) -> It
         seen[ref.text] = ref.span
         return
     yield make(
-        "PP936",
+        DUPLICATE_GOVERNANCE_ID,
         f"{what} id `{ref.text}` is used twice in {where}",
         ref.span,
         related=[Related(first, "first used here")],

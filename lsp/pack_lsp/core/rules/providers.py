@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Pack, ProviderRequirement
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -21,73 +21,85 @@ LLM = "llm"
 #: The roles the specification suggests (an open set: others are legal).
 KNOWN_ROLES = ("llm", "embedding", "tts", "stt", "image", "inference")
 
+DUPLICATE_PROVIDER_KEY = Rule(
+    "PP921",
+    "duplicate-provider-key",
+    Severity.ERROR,
+    "Two entries of `requires.providers` have the same `key`; the key is what prompts "
+    "and steps select a provider by, so it must be unique.",
+    "requires:\n  providers:\n    - default\n    - {key: default, role: llm}",
+    "Remove the second entry, or give it its own key.",
+    CATEGORY,
+)
+
+UNKNOWN_PROVIDER_ROLE = Rule(
+    "PP922",
+    "unknown-provider-role",
+    Severity.INFORMATION,
+    "A provider requirement's `role` is not one of the suggested roles (`llm`, "
+    "`embedding`, `tts`, `stt`, `image`, `inference`). Roles are an open set, so this is "
+    "never an error; it may be a typo.",
+    "requires:\n  providers:\n    - {key: judge, role: lmm}",
+    "Correct the role if it is a typo; otherwise make sure the runtime knows it.",
+    CATEGORY,
+)
+
+UNDEFINED_PROVIDER = Rule(
+    "PP923",
+    "undefined-provider",
+    Severity.ERROR,
+    "A prompt's or a composition step's `provider` is not the `key` of an entry of "
+    "`requires.providers` (`default` is always allowed).",
+    "requires: {providers: [default, {key: triage, role: inference}]}\n"
+    "prompts:\n  classify: {provider: triag, ...}",
+    "Use a declared key (a quick fix offers close ones), or declare the requirement.",
+    CATEGORY,
+)
+
+OPTIONAL_PROVIDER_REFERENCED = Rule(
+    "PP924",
+    "optional-provider-referenced",
+    Severity.WARNING,
+    "A prompt or a step names a provider requirement declared `required: false`. A "
+    "runtime rejects the pack when that optional provider is not bound, because a call "
+    "site that names it has nothing to fall back to.",
+    "requires: {providers: [{key: vision, role: image, required: false}]}\n"
+    "prompts:\n  describe: {provider: vision, ...}",
+    "Make the requirement required, or leave the call site on another provider.",
+    CATEGORY,
+)
+
+CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER = Rule(
+    "PP925",
+    "conversational-prompt-on-non-llm-provider",
+    Severity.WARNING,
+    "A prompt run by a conversational workflow state names a provider whose `role` is "
+    "not `llm`; a conversation needs a model that produces text.",
+    "requires: {providers: [{key: triage, role: inference}]}\n"
+    "prompts:\n  support: {provider: triage, ...}\n"
+    "workflow:\n  states:\n    talk: {prompt_task: support}",
+    "Run the state's prompt on an `llm` provider.",
+    CATEGORY,
+)
+
+PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA = Rule(
+    "PP926",
+    "prompt-step-on-non-llm-provider-without-schema",
+    Severity.WARNING,
+    "A `prompt` step runs on a provider whose `role` is not `llm` but declares no "
+    "`output_schema`; a non-LLM provider can only answer a structured question.",
+    "steps:\n  - {id: intent, kind: prompt, prompt_task: classify, provider: triage}",
+    "Add an `output_schema` to the step, or run it on an `llm` provider.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP921",
-        "duplicate-provider-key",
-        Severity.ERROR,
-        "Two entries of `requires.providers` have the same `key`; the key is what prompts "
-        "and steps select a provider by, so it must be unique.",
-        "requires:\n  providers:\n    - default\n    - {key: default, role: llm}",
-        "Remove the second entry, or give it its own key.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP922",
-        "unknown-provider-role",
-        Severity.INFORMATION,
-        "A provider requirement's `role` is not one of the suggested roles (`llm`, "
-        "`embedding`, `tts`, `stt`, `image`, `inference`). Roles are an open set, so this is "
-        "never an error; it may be a typo.",
-        "requires:\n  providers:\n    - {key: judge, role: lmm}",
-        "Correct the role if it is a typo; otherwise make sure the runtime knows it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP923",
-        "undefined-provider",
-        Severity.ERROR,
-        "A prompt's or a composition step's `provider` is not the `key` of an entry of "
-        "`requires.providers` (`default` is always allowed).",
-        "requires: {providers: [default, {key: triage, role: inference}]}\n"
-        "prompts:\n  classify: {provider: triag, ...}",
-        "Use a declared key (a quick fix offers close ones), or declare the requirement.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP924",
-        "optional-provider-referenced",
-        Severity.WARNING,
-        "A prompt or a step names a provider requirement declared `required: false`. A "
-        "runtime rejects the pack when that optional provider is not bound, because a call "
-        "site that names it has nothing to fall back to.",
-        "requires: {providers: [{key: vision, role: image, required: false}]}\n"
-        "prompts:\n  describe: {provider: vision, ...}",
-        "Make the requirement required, or leave the call site on another provider.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP925",
-        "conversational-prompt-on-non-llm-provider",
-        Severity.WARNING,
-        "A prompt run by a conversational workflow state names a provider whose `role` is "
-        "not `llm`; a conversation needs a model that produces text.",
-        "requires: {providers: [{key: triage, role: inference}]}\n"
-        "prompts:\n  support: {provider: triage, ...}\n"
-        "workflow:\n  states:\n    talk: {prompt_task: support}",
-        "Run the state's prompt on an `llm` provider.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP926",
-        "prompt-step-on-non-llm-provider-without-schema",
-        Severity.WARNING,
-        "A `prompt` step runs on a provider whose `role` is not `llm` but declares no "
-        "`output_schema`; a non-LLM provider can only answer a structured question.",
-        "steps:\n  - {id: intent, kind: prompt, prompt_task: classify, provider: triage}",
-        "Add an `output_schema` to the step, or run it on an `llm` provider.",
-        CATEGORY,
-    ),
+    DUPLICATE_PROVIDER_KEY,
+    UNKNOWN_PROVIDER_ROLE,
+    UNDEFINED_PROVIDER,
+    OPTIONAL_PROVIDER_REFERENCED,
+    CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER,
+    PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA,
 )
 
 
@@ -118,7 +130,7 @@ def _declarations(
         first = declared.get(key.value)
         if first is not None and first.key is not None:
             yield make(
-                "PP921",
+                DUPLICATE_PROVIDER_KEY,
                 f"Provider key `{key.text}` is declared twice in `requires.providers`",
                 key.span,
                 related=[Related(first.key.span, "first declared here")],
@@ -129,7 +141,7 @@ def _declarations(
         role = req.role
         if role is not None and not req.shorthand and role.text not in KNOWN_ROLES:
             yield make(
-                "PP922",
+                UNKNOWN_PROVIDER_ROLE,
                 f"Provider role `{role.text}` is not one of the suggested roles "
                 f"({', '.join(KNOWN_ROLES)}); roles are open, check that the runtime knows it"
                 + did_you_mean(role.text, KNOWN_ROLES),
@@ -153,7 +165,7 @@ def _reference(
     if req is None:
         known = [DEFAULT, *declared]
         yield make(
-            "PP923",
+            UNDEFINED_PROVIDER,
             f"{what} names provider `{name}`, which is not a key of `requires.providers`"
             + did_you_mean(name, known),
             ref.span,
@@ -166,7 +178,7 @@ def _reference(
         return
     if not req.is_required:
         yield make(
-            "PP924",
+            OPTIONAL_PROVIDER_REFERENCED,
             f"{what} names provider `{name}`, which is declared `required: false`; the pack is "
             "rejected whenever it is not bound",
             ref.span,
@@ -196,7 +208,7 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 continue
             reported.add(prompt.key)
             yield make(
-                "PP925",
+                CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER,
                 f"Prompt `{prompt.key}` runs conversational state `{key}` but names provider "
                 f"`{ref.text}`, whose role is `{_role_of(ref.text, declared)}`, not `llm`",
                 ref.span,
@@ -218,7 +230,7 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 continue
             sid = step.id.text if step.id is not None else "?"
             yield make(
-                "PP926",
+                PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA,
                 f"Prompt step `{sid}` of composition `{cname}` runs on provider "
                 f"`{step_ref.text}` (role `{role}`, not `llm`) but declares no `output_schema`",
                 step.id.span if step.id is not None else step.span,
