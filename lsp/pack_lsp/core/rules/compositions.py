@@ -40,16 +40,6 @@ UNDEFINED_COMPOSITION = Rule(
     CATEGORY,
 )
 
-COMPOSITION_STATE_WITHOUT_COMPOSITION = Rule(
-    "PP902",
-    "composition-state-without-composition",
-    Severity.ERROR,
-    "A state with `orchestration: composition` does not name the composition it runs.",
-    "states:\n  analyze: {orchestration: composition, on_event: {Done: finish}}",
-    "Add `composition: <key of compositions>` to the state.",
-    CATEGORY,
-)
-
 COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
     "PP903",
     "composition-on-non-composition-state",
@@ -157,7 +147,6 @@ STEP_CYCLE = Rule(
 
 RULES = (
     UNDEFINED_COMPOSITION,
-    COMPOSITION_STATE_WITHOUT_COMPOSITION,
     COMPOSITION_ON_NON_COMPOSITION_STATE,
     DUPLICATE_STEP_ID,
     UNDEFINED_STEP_PROMPT,
@@ -193,13 +182,6 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
     for key, state in wf.states.items():
         is_comp = state.orchestration is not None and state.orchestration.value == COMPOSITION
         ref = state.composition
-        if is_comp and ref is None:
-            yield make(
-                COMPOSITION_STATE_WITHOUT_COMPOSITION,
-                f"State `{key}` has `orchestration: composition` but names no `composition`",
-                state.orchestration.span if state.orchestration is not None else state.key_span,
-                data={"kind": "composition-state-without-composition", "state": key},
-            )
         if ref is None:
             continue
         if not is_comp:
@@ -226,12 +208,13 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
 
 
 def _undefined(
-    rule: Rule, what: str, ref: Located, known: Iterable[str], kind: str, **extra: str
+    rule: Rule, what: str, ref: Located, missing: str, known: Iterable[str], kind: str, **extra: str
 ) -> Diagnostic:
+    """``what `name`, missing`` with the closest known names."""
     names = sorted(set(known))
     return make(
         rule,
-        f"{what} names `{ref.text}`, which is not defined" + did_you_mean(ref.text, names),
+        f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, names),
         ref.span,
         data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, names), **extra},
     )
@@ -271,13 +254,14 @@ def _composition(
             data={"kind": "duplicate-step-id", "name": step.id.text, "composition": name},
         )
     for step in steps:
-        label = f"Step `{step.id.text}`" if step.id is not None else "A step"
-        where = f"{label} of composition `{name}`"
+        label = f"step `{step.id.text}`" if step.id is not None else "a step"
+        where = f"{label[0].upper()}{label[1:]} of composition `{name}`"
         if step.prompt_task is not None and step.prompt_task.value not in pack.prompts:
             yield _undefined(
                 UNDEFINED_STEP_PROMPT,
-                f"{where} runs prompt `{step.prompt_task.text}`; `prompt_task`",
+                f"{where} runs prompt",
                 step.prompt_task,
+                "which is not defined in `prompts`",
                 pack.prompts,
                 "undefined-prompt",
                 composition=name,
@@ -287,8 +271,9 @@ def _composition(
                 yield _host_or_error(
                     _undefined(
                         UNDEFINED_STEP_TOOL,
-                        f"{where} calls a tool that is not in `tools`:",
+                        f"{where} uses tool",
                         tool,
+                        "which is not defined in `tools`",
                         pack.tools,
                         "undefined-step-tool",
                         composition=name,
@@ -303,9 +288,9 @@ def _composition(
             if target is not None and target.value not in ids:
                 yield _undefined(
                     UNDEFINED_STEP,
-                    f"`{field}` of {label.lower() if step.id is None else label}"
-                    f" in composition `{name}`",
+                    f"`{field}` of {label} in composition `{name}` names step",
                     target,
+                    "which the composition does not have",
                     ids,
                     "undefined-step",
                     composition=name,
@@ -315,9 +300,9 @@ def _composition(
                 yield _host_or_error(
                     _undefined(
                         UNDEFINED_STEP_EVAL,
-                        f"The `eval` modifier of {label if step.id else 'a step'} in "
-                        f"composition `{name}`",
+                        f"The `eval` modifier of {label} in composition `{name}` names eval",
                         ev,
+                        "which is not defined in the pack's or a prompt's `evals`",
                         eval_ids,
                         "undefined-step-eval",
                         composition=name,
@@ -329,8 +314,9 @@ def _composition(
     if comp.output is not None and comp.output.value not in ids:
         yield _undefined(
             UNDEFINED_STEP,
-            f"The `output` of composition `{name}`",
+            f"The `output` of composition `{name}` names step",
             comp.output,
+            "which the composition does not have",
             ids,
             "undefined-step",
             composition=name,

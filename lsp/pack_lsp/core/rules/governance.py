@@ -3,12 +3,12 @@
 A governance object (``metadata.governance``, or a member's ``governance``) lists
 ``obligations`` whose ``controls`` name validators and evals of the pack, and
 ``reviews`` that name obligations and evals. The schema checks the shapes; these rules
-check that every name resolves and that validator ids are unique across the pack.
+check that every name resolves and that validator ids are unique across the pack
+(the form of a review's ``cadence``, an ISO 8601 duration, is the schema's to check).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
@@ -18,10 +18,6 @@ from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
 
 CATEGORY = "Governance"
-#: An ISO 8601 duration with at least one component (``P`` alone is empty).
-ISO_DURATION = re.compile(
-    r"^P(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+S)?)?$"
-)
 
 UNDEFINED_CONTROL_VALIDATOR = Rule(
     "PP931",
@@ -59,17 +55,6 @@ DUPLICATE_VALIDATOR_ID = Rule(
     CATEGORY,
 )
 
-INVALID_REVIEW_CADENCE = Rule(
-    "PP934",
-    "invalid-review-cadence",
-    Severity.ERROR,
-    "A review's `cadence` is not an ISO 8601 duration such as `P3M` (three months) or "
-    "`P1Y`; the empty duration `P` is not allowed either.",
-    "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: quarterly, owner: ml-risk}",
-    "Write the interval as an ISO 8601 duration: `P3M`, `P1Y`, `P2W`, `P30D`.",
-    CATEGORY,
-)
-
 UNDEFINED_OBLIGATION = Rule(
     "PP935",
     "undefined-obligation",
@@ -96,7 +81,6 @@ RULES = (
     UNDEFINED_CONTROL_VALIDATOR,
     UNDEFINED_CONTROL_EVAL,
     DUPLICATE_VALIDATOR_ID,
-    INVALID_REVIEW_CADENCE,
     UNDEFINED_OBLIGATION,
     DUPLICATE_GOVERNANCE_ID,
 )
@@ -139,10 +123,12 @@ def _validators(pack: Pack) -> Generator[Diagnostic, None, list[str]]:
     return list(seen)
 
 
-def _missing(rule: Rule, what: str, ref: Located, known: list[str], kind: str) -> Diagnostic:
+def _missing(
+    rule: Rule, what: str, ref: Located, missing: str, known: list[str], kind: str
+) -> Diagnostic:
     return make(
         rule,
-        f"{what} names `{ref.text}`, which is not defined" + did_you_mean(ref.text, known),
+        f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, known),
         ref.span,
         data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, known)},
     )
@@ -163,16 +149,18 @@ def _governance(
             if control.kind == "validator" and control.value.text not in validators:
                 yield _missing(
                     UNDEFINED_CONTROL_VALIDATOR,
-                    f"A control of {label} in {where} requires validator",
+                    f"A control of {label} in {where} names validator",
                     control.value,
+                    "which no validator of the pack's prompts has as `id`",
                     validators,
                     "undefined-control-validator",
                 )
             elif control.kind == "eval" and control.value.text not in evals:
                 yield _missing(
                     UNDEFINED_CONTROL_EVAL,
-                    f"A control of {label} in {where} requires eval",
+                    f"A control of {label} in {where} names eval",
                     control.value,
+                    "which is not defined in the pack's or a prompt's `evals`",
                     evals,
                     "undefined-control-eval",
                 )
@@ -184,20 +172,12 @@ def _governance(
         if review.id is not None:
             yield from _duplicate(review.id, seen, "Review", where)
         label = f"Review `{review.id.text}`" if review.id is not None else "A review"
-        cadence = review.cadence
-        if cadence is not None and not ISO_DURATION.match(cadence.text):
-            yield make(
-                INVALID_REVIEW_CADENCE,
-                f"{label} in {where} has cadence `{cadence.text}`, which is not an ISO 8601 "
-                "duration (such as `P3M` or `P1Y`)",
-                cadence.span,
-                data={"kind": "invalid-review-cadence", "value": cadence.text},
-            )
         if review.eval is not None and review.eval.text not in evals:
             yield _missing(
                 UNDEFINED_CONTROL_EVAL,
                 f"{label} in {where} reads eval",
                 review.eval,
+                "which is not defined in the pack's or a prompt's `evals`",
                 evals,
                 "undefined-eval",
             )
@@ -205,8 +185,9 @@ def _governance(
             if sat.text not in known_obligations:
                 yield _missing(
                     UNDEFINED_OBLIGATION,
-                    f"`satisfies` of {label.lower()[0] + label[1:]} in {where}",
+                    f"`satisfies` of {label[0].lower() + label[1:]} in {where} names",
                     sat,
+                    "which is not the id of an obligation",
                     known_obligations,
                     "undefined-obligation",
                 )
