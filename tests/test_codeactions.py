@@ -72,6 +72,26 @@ GOLDEN_FIXES = [
     ("workflow/states.yaml", "PP403", "`biling`", "Replace with `billing`"),
     ("schema/invalid-value.yaml", "PP104", "`fragment`", "Replace with `fragments`"),
     ("workflow/states.yaml", "PP405", "`resolved`", "Rename the event to `Resolved`"),
+    ("agents/member-state.yaml", "PP210", "`resolv`", "Replace with `resolve`"),
+    (
+        "compositions/references.yaml",
+        "PP901",
+        "`analyse_document`",
+        "Replace with `analyze_document`",
+    ),
+    ("compositions/references.yaml", "PP905", "`clasify`", "Replace with `classify`"),
+    ("compositions/references.yaml", "PP906", "`extract_txt`", "Replace with `extract_text`"),
+    ("compositions/references.yaml", "PP906", "`sbmit`", "Replace with `submit`"),
+    ("compositions/references.yaml", "PP907", "`don`", "Replace with `done`"),
+    ("compositions/references.yaml", "PP907", "`chek`", "Replace with `check`"),
+    ("compositions/references.yaml", "PP908", "`tones`", "Replace with `tone`"),
+    ("compositions/references.yaml", "PP909", "`extrct`", "Replace with `extract`"),
+    ("providers/references.yaml", "PP923", "`draftr`", "Replace with `drafter`"),
+    ("providers/references.yaml", "PP923", "`defualt`", "Replace with `default`"),
+    ("providers/references.yaml", "PP922", "`imgae`", "Replace with `image`"),
+    ("governance/controls.yaml", "PP931", "`ai-disclosur`", "Replace with `ai-disclosure`"),
+    ("governance/controls.yaml", "PP932", "`tone-chek`", "Replace with `tone`"),
+    ("governance/controls.yaml", "PP935", "`disclos`", "Replace with `disclose`"),
 ]
 
 
