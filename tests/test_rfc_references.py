@@ -7,6 +7,7 @@ import pytest
 
 from language_support import analysis_of, offset, span_of, texts
 from pack_lsp.core.language import navigation
+from pack_lsp.core.language.completion import complete
 from pack_lsp.core.language.index import Kind, SymbolId, index_for
 from pack_lsp.core.language.rename import RenameError, apply_edits, rename
 
@@ -168,3 +169,31 @@ def test_rename_refuses_a_step_name_that_is_taken_or_invalid() -> None:
 
 def test_symbols_describe_steps_with_their_composition() -> None:
     assert SymbolId(Kind.STEP, "a", "handle").describe() == "step `a` of composition `handle`"
+
+
+def labels_at(text: str, marker: str, replacement: str) -> list[str]:
+    """Labels offered where ``marker`` is replaced by ``replacement`` (``|`` = cursor)."""
+    assert marker in text
+    edited = text.replace(marker, replacement, 1)
+    at = edited.index("|")
+    return [c.label for c in complete(analysis_of(edited.replace("|", "", 1)), at)]
+
+
+@pytest.mark.parametrize(
+    ("marker", "replacement", "expected"),
+    [
+        ("composition: handle", "composition: |", ["handle"]),
+        ("    provider: triage\n", "    provider: |\n", ["default", "triage"]),
+        ("provider: triage, output", "provider: |, output", ["default", "triage"]),
+        ("then: answer", "then: |", ["intent", "gate", "answer", "lookup_step"]),
+        ("[gate]", "[|]", ["intent", "gate", "answer", "lookup_step"]),
+        ("output: answer", "output: |", ["intent", "gate", "answer", "lookup_step"]),
+        ("state: finish", "state: |", ["analyze", "finish"]),
+        ("{validator: pii-filter}", "{validator: |}", ["pii-filter"]),
+        ("{eval: tone}", "{eval: |}", ["tone"]),
+        ("tool: lookup,", "tool: |,", ["lookup"]),
+        ("prompt_task: review}", "prompt_task: |}", ["classify", "review"]),
+    ],
+)
+def test_completion_of_new_references(marker: str, replacement: str, expected: list[str]) -> None:
+    assert labels_at(PACK, marker, replacement) == expected
