@@ -8,8 +8,10 @@ import pytest
 from language_support import analysis_of, offset, span_of, texts
 from pack_lsp.core.language import navigation
 from pack_lsp.core.language.completion import complete
+from pack_lsp.core.language.hover import hover
 from pack_lsp.core.language.index import Kind, SymbolId, index_for
 from pack_lsp.core.language.rename import RenameError, apply_edits, rename
+from pack_lsp.core.language.symbols import SymbolKind, document_symbols
 
 PACK = """\
 id: demo
@@ -197,3 +199,31 @@ def labels_at(text: str, marker: str, replacement: str) -> list[str]:
 )
 def test_completion_of_new_references(marker: str, replacement: str, expected: list[str]) -> None:
     assert labels_at(PACK, marker, replacement) == expected
+
+
+@pytest.mark.parametrize(
+    ("needle", "delta", "expected"),
+    [
+        ("composition: handle", 14, "**composition `handle`**"),
+        ("    provider: triage", 15, "**provider `triage`** — role `inference`, required"),
+        ("then: answer", 7, "**step `answer`** (prompt)"),
+        ("state: finish", 8, "**state `finish`** (terminal)"),
+    ],
+)
+def test_hover_on_new_references(analysis, needle: str, delta: int, expected: str) -> None:  # type: ignore[no-untyped-def]
+    found = hover(analysis, offset(PACK, needle) + delta)
+    assert found is not None and found.markdown.startswith(expected), found
+
+
+def test_outline_lists_compositions_and_their_steps(analysis) -> None:  # type: ignore[no-untyped-def]
+    found = document_symbols(analysis.pack, analysis.root)
+    section = next(s for s in found if s.name == "compositions")
+    (comp,) = section.children
+    assert comp.kind is SymbolKind.COMPOSITION and comp.name == "handle"
+    assert [(c.name, c.detail) for c in comp.children] == [
+        ("intent", "prompt"),
+        ("gate", "branch"),
+        ("answer", "prompt"),
+        ("lookup_step", "tool"),
+    ]
+    assert PACK[comp.children[0].selection.start : comp.children[0].selection.end] == "intent"
