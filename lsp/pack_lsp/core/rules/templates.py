@@ -48,7 +48,8 @@ UNDECLARED_VARIABLE = Rule(
     "variable, and callers cannot know they must supply it. Two names the reference "
     "runtime supplies itself are not reported: `input` (the whole structured input) and, "
     "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
-    "transition).",
+    "transition). PromptKit refuses a prompt that uses variables and declares none: "
+    "that case is an error under the `promptkit` profile.",
     'prompts:\n  support:\n    system_template: "Hello {{customer}}"\n'
     "    variables: [{name: company, type: string, required: true}]",
     "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "

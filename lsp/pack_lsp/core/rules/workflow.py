@@ -30,7 +30,8 @@ UNSUPPORTED_WORKFLOW_VERSION = Rule(
     "PP401",
     "unsupported-workflow-version",
     Severity.WARNING,
-    "`workflow.version` is neither 1 nor 2, the versions runtimes understand.",
+    "`workflow.version` is neither 1 nor 2, the versions runtimes understand. PromptKit "
+    "refuses such a pack: an error under the `promptkit` profile.",
     "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
     "Use `version: 1`.",
     CATEGORY,
@@ -109,7 +110,8 @@ UNKNOWN_PERSISTENCE = Rule(
     "unknown-persistence",
     Severity.WARNING,
     "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
-    "the field open, but runtimes only know these two values.",
+    "the field open, but runtimes only know these two values. PromptKit refuses other "
+    "values: an error under the `promptkit` profile.",
     "states:\n  billing: {prompt_task: billing, persistence: permanent}",
     "Use `persistent` (keep the conversation) or `transient` (start afresh).",
     CATEGORY,
@@ -121,7 +123,8 @@ UNKNOWN_ORCHESTRATION = Rule(
     Severity.WARNING,
     "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
     "targeting v1.5 or later the schema itself reports it, as PP104; the "
-    "`promptkit` profile also accepts `composition`).",
+    "`promptkit` profile also accepts `composition`, and makes any other value an "
+    "error, as PromptKit refuses it).",
     "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
     CATEGORY,
