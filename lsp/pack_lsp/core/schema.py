@@ -243,6 +243,7 @@ def _needs_version(
         "key": key,
         "since": since,
         "target": target.version,
+        "version": needed,
         "path": list(path),
     }
     if target.source in (versions.SOURCE_SCHEMA, versions.SOURCE_DEFAULT):

@@ -415,12 +415,15 @@ def _raise_schema(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     root = _mapping_at(analysis.root, ())
     if not isinstance(url, str) or root is None:
         return []
-    since = diag.data.get("since", "")
-    title = f"Declare PromptPack {since} or later in `$schema`"
+    version = diag.data.get("version", "")
+    title = f"Raise `$schema` to PromptPack {version}"
     pair = root.pair("$schema")
     value = deref(pair.value) if pair is not None else None
     if pair is not None and value is not None and value.span.length:
-        edit = Edit(value.span, quote_like(analysis.text, value.span, url))
+        written = analysis.text[value.span.start]
+        # A URL reads back unchanged as a plain YAML scalar: keep an unquoted value so.
+        plain = written not in "'\"" and " #" not in url and ": " not in url
+        edit = Edit(value.span, url if plain else quote_like(analysis.text, value.span, url))
     else:
         edit = _Doc(analysis).set_entry(root, "$schema", url)
     return [Fix(title, (edit,), diag, preferred=True)]
