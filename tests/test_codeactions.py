@@ -92,6 +92,8 @@ GOLDEN_FIXES = [
     ("governance/controls.yaml", "PP931", "`ai-disclosur`", "Replace with `ai-disclosure`"),
     ("governance/controls.yaml", "PP932", "`tone-chek`", "Replace with `tone`"),
     ("governance/controls.yaml", "PP935", "`disclos`", "Replace with `disclose`"),
+    ("workflow/agent-control.yaml", "PP415", "`done`", "Remove `control: agent`"),
+    ("compositions/references.yaml", "PP903", "`finish`", "Remove `composition`"),
 ]
 
 

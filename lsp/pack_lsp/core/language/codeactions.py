@@ -468,6 +468,8 @@ def _remove_entry(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
 _HANDLERS = {
     "needs-version": (_raise_schema,),
     "deprecated-property": (_remove_entry,),
+    "agent-control-on-terminal-state": (_remove_entry,),
+    "composition-on-non-composition-state": (_remove_entry,),
     "undefined-tool": (_create_tool, _suggestion_fixes),
     "not-a-member": (_add_member,),
     "entry-not-member": (_add_member,),

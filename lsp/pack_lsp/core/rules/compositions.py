@@ -47,7 +47,7 @@ COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
     "A state names a `composition` but its `orchestration` is not `composition`, so the "
     "composition never runs (the state runs its `prompt_task`).",
     "states:\n  analyze: {prompt_task: review, composition: analyze_document}",
-    "Set `orchestration: composition`, or remove `composition`.",
+    "Set `orchestration: composition`, or remove `composition` (a quick fix does).",
     CATEGORY,
 )
 
@@ -190,7 +190,13 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                 f"State `{key}` names composition `{ref.text}` but its orchestration is not "
                 "`composition`, so the composition never runs",
                 ref.span,
-                data={"kind": "composition-on-non-composition-state", "state": key},
+                data={
+                    "kind": "composition-on-non-composition-state",
+                    "state": key,
+                    "path": ["workflow", "states", key, "composition"],
+                    "key": "composition",
+                    "removable": True,
+                },
             )
         if ref.value not in comps:
             yield make(

@@ -198,7 +198,7 @@ AGENT_CONTROL_ON_TERMINAL_STATE = Rule(
     "A `terminal: true` state says `control: agent`; a terminal state ends the "
     "conversation whoever holds the turn, so the setting has no effect (RFC 0014).",
     "states:\n  done: {prompt_task: closing, terminal: true, control: agent}",
-    "Remove `control: agent` (or `terminal: true`, if the state should continue).",
+    "Remove `control: agent` (a quick fix does), or `terminal: true` if the state should continue.",
     CATEGORY,
 )
 
@@ -434,7 +434,13 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             if state.terminal is not None
             else [],
             tags=[Tag.UNNECESSARY],
-            data={"kind": "agent-control-on-terminal-state", "state": key},
+            data={
+                "kind": "agent-control-on-terminal-state",
+                "state": key,
+                "path": ["workflow", "states", key, "control"],
+                "key": "control: agent",
+                "removable": True,
+            },
         )
 
 
