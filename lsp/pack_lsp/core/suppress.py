@@ -5,7 +5,8 @@ diagnostics whose range starts on that line (a block scalar's lines cannot carry
 comment, so for a problem inside a ``|`` or ``>`` block the comment goes on the line
 that opens it, ``system_template: |  # pack-lsp: ignore[PP502]``);
 ``# pack-lsp: ignore-file[PP201]`` in the comment block at the top of a file (before
-its first line of content) silences them in the whole file. Free text may follow the closing bracket after a space, to say why.
+its first line of content) silences them in the whole file. Free text may follow the
+closing bracket after a space, to say why.
 
 Comments are found in the text, using the YAML tree to rule out a ``#`` that belongs
 to a quoted or block scalar. Suppressions are applied after the configuration, so a
