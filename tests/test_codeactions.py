@@ -93,6 +93,12 @@ GOLDEN_FIXES = [
     ("governance/controls.yaml", "PP932", "`tone-chek`", "Replace with `tone`"),
     ("governance/controls.yaml", "PP935", "`disclos`", "Replace with `disclose`"),
     ("workflow/agent-control.yaml", "PP415", "`done`", "Remove `control: agent`"),
+    (
+        "governance/fields-and-terms.yaml",
+        "PP937",
+        "`risk_clasification`",
+        "Replace with `risk_classification`",
+    ),
     ("compositions/references.yaml", "PP903", "`finish`", "Remove `composition`"),
 ]
 

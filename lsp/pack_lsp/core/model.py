@@ -177,6 +177,7 @@ class State(Entry):
 class Workflow(Entry):
     version: Located | None = None
     entry: Located | None = None
+    max_total_visits: Located | None = None  # engine.budget.max_total_visits
     states: dict[str, State] = {}
     states_span: Span | None = None
 
@@ -287,6 +288,10 @@ class Governance(_Model):
     obligations: list[Obligation] = []
     reviews: list[Review] = []
     vocabularies: list[str] = []
+    #: The properties the object declares (for `field` controls).
+    fields: list[str] = []
+    #: Open-list values that may be vocabulary terms (CURIEs), with where they are.
+    terms: list[tuple[str, Located]] = []
     span: Span
 
 
@@ -577,6 +582,12 @@ def build_state(key: str, pair: Pair) -> State:
     return State.model_construct(**fields)
 
 
+def _budget(m: MappingNode) -> Located | None:
+    engine = _mapping(m.get("engine"))
+    budget = _mapping(engine.get("budget")) if engine is not None else None
+    return _int(budget, "max_total_visits") if budget is not None else None
+
+
 def build_workflow(pair: Pair) -> Workflow:
     m = _mapping(pair.value)
     fields: dict[str, Any] = {
@@ -590,6 +601,7 @@ def build_workflow(pair: Pair) -> Workflow:
     fields.update(
         version=_any(m, "version"),
         entry=_str(m, "entry"),
+        max_total_visits=_budget(m),
         states=states,
         states_span=_span_of(m.get("states")),
     )
@@ -766,13 +778,47 @@ def build_governance(node: Node | None, where: str) -> Governance | None:
                     )
                 )
     vocab = _mapping(m.get("vocabularies"))
+    terms: list[tuple[str, Located]] = []
+    for field in TERM_FIELDS:
+        node = deref(m.get(field))
+        found = _str_list(node) if isinstance(node, SequenceNode) else [_str(m, field)]
+        terms.extend((field, t) for t in found if t is not None)
+    seq = deref(m.get("obligations"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode):
+                ob = _str(item, "obligation")
+                if ob is not None:
+                    terms.append(("obligations[].obligation", ob))
+                applies = _mapping(item.get("applies_to"))
+                if applies is not None:
+                    for key, _pair in applies.items():
+                        value = _str(applies, key)
+                        if value is not None:
+                            terms.append((f"obligations[].applies_to.{key}", value))
+    seq = deref(m.get("reviews"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode) and (t := _str(item, "type")) is not None:
+                terms.append(("reviews[].type", t))
     return Governance.model_construct(
         where=where,
         obligations=obligations,
         reviews=reviews,
         vocabularies=[k for k, _ in vocab.items()] if vocab is not None else [],
+        fields=[k for k, _ in m.items()],
+        terms=terms,
         span=m.span,
     )
+
+
+#: Governance properties whose values are open-list terms (RFC 0013, RFC 0016).
+TERM_FIELDS = (
+    "operator_role",
+    "risk_classification",
+    "capabilities",
+    "intended_deployment_contexts",
+)
 
 
 def build_skills(node: Node | None) -> list[Skill]:

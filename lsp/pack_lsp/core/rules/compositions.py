@@ -114,7 +114,7 @@ UNRESOLVED_STEP_REFERENCE = Rule(
     "unresolved-step-reference",
     Severity.ERROR,
     "A `${...}` reference in a step's `input`, `args` or `predicate` starts with neither "
-    "`input` (the composition's input) nor the id of a step of the composition.",
+    "`input` (the composition's input) nor the id of a step that runs before this one.",
     "steps:\n  - {id: draft, kind: prompt, prompt_task: a, input: '${extrct.output}'}",
     "Start the path with `input` or with the id of the step whose output it reads.",
     CATEGORY,
@@ -259,6 +259,12 @@ def _composition(
             related=[Related(first.id.span, "first used here")],
             data={"kind": "duplicate-step-id", "name": step.id.text, "composition": name},
         )
+    # Position of each step in the sequence (a parallel step's branches share its own).
+    order: dict[str, int] = {}
+    for i, top in enumerate(comp.steps):
+        for inner in top.walk():
+            if inner.id is not None:
+                order.setdefault(inner.id.text, i)
     for step in steps:
         label = f"step `{step.id.text}`" if step.id is not None else "a step"
         where = f"{label[0].upper()}{label[1:]} of composition `{name}`"
@@ -316,7 +322,7 @@ def _composition(
                     declares=bool(eval_ids),
                     what="evals",
                 )
-        yield from _references(source, step, ids, name)
+        yield from _references(source, step, ids, name, order)
     if comp.output is not None and comp.output.value not in ids:
         yield _undefined(
             UNDEFINED_STEP,
@@ -341,12 +347,27 @@ def _name_span(source: str, ref: Located, offset: int, name: str) -> Span:
     return ref.span
 
 
-def _references(source: str, step: Step, ids: dict[str, Step], comp: str) -> Iterator[Diagnostic]:
+def _references(
+    source: str, step: Step, ids: dict[str, Step], comp: str, order: dict[str, int]
+) -> Iterator[Diagnostic]:
+    here = order.get(step.id.text, -1) if step.id is not None else -1
     for ref in step.references:
         text = ref.text
         for match in REFERENCE.finditer(text):
             head = match.group(1)
-            if head == "input" or head in ids:
+            if head == "input":
+                continue
+            if head in ids:
+                if order.get(head, -1) < here or here < 0:
+                    continue
+                yield make(
+                    UNRESOLVED_STEP_REFERENCE,
+                    f"`{match.group(0)}` in step `{step.id.text if step.id else '?'}` of "
+                    f"composition `{comp}` reads step `{head}`, which does not run before it",
+                    _name_span(source, ref, match.start(1), head),
+                    related=[Related(ids[head].span, f"step `{head}`")],
+                    data={"kind": "unresolved-step-reference", "name": head, "composition": comp},
+                )
                 continue
             span = _name_span(source, ref, match.start(1), head)
             yield make(

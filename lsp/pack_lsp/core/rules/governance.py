@@ -9,6 +9,8 @@ check that every name resolves and that validator ids are unique across the pack
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
@@ -77,13 +79,68 @@ DUPLICATE_GOVERNANCE_ID = Rule(
     CATEGORY,
 )
 
+UNDEFINED_CONTROL_FIELD = Rule(
+    "PP937",
+    "undefined-control-field",
+    Severity.ERROR,
+    "An obligation control `field:` names a property that is not a governance property, "
+    "or one that the effective governance object (the member's own, then the pack's "
+    "`metadata.governance`) does not declare: an obligation cannot be discharged by a "
+    "field nobody filled in.",
+    "governance:\n  obligations:\n    - {id: disclose, obligation: eu-aiact:Article50, "
+    "controls: [{field: requires_ai_disclosure}]}   # not declared",
+    "Declare the property in the governance object, or correct the field name.",
+    CATEGORY,
+)
+
+UNDECLARED_VOCABULARY_PREFIX = Rule(
+    "PP938",
+    "undeclared-vocabulary-prefix",
+    Severity.WARNING,
+    "A governance term written as a CURIE (`prefix:Term`) uses a prefix that is neither "
+    "declared in `vocabularies` nor one of the well-known prefixes (`dpv`, `eu-aiact`, "
+    "`ai`, `pd`, `risk`, `tech`, `legal-eu-gdpr`, `legal-us`, `sector-*`, `hipaa`, `pp`). "
+    "The value stays valid; consumers just cannot tell what it means.",
+    "governance:\n  risk_classification: acme:Tier2     # `acme` is not declared",
+    "Declare the prefix: `vocabularies: {acme: https://acme.example/vocab#}`, or use a "
+    "well-known term.",
+    CATEGORY,
+)
+
 RULES = (
     UNDEFINED_CONTROL_VALIDATOR,
     UNDEFINED_CONTROL_EVAL,
     DUPLICATE_VALIDATOR_ID,
     UNDEFINED_OBLIGATION,
     DUPLICATE_GOVERNANCE_ID,
+    UNDEFINED_CONTROL_FIELD,
+    UNDECLARED_VOCABULARY_PREFIX,
 )
+
+#: Prefixes every consumer knows (RFC 0013, extended by RFC 0016).
+WELL_KNOWN_PREFIXES = frozenset(
+    {
+        "dpv",
+        "eu-aiact",
+        "ai",
+        "pd",
+        "risk",
+        "tech",
+        "legal-eu-gdpr",
+        "legal-us",
+        "sector-health",
+        "sector-finance",
+        "sector-education",
+        "sector-law",
+        "sector-publicservices",
+        "sector-infra",
+        "hipaa",
+        "pp",
+    }
+)
+#: IRI schemes: a value starting with one of these is an absolute IRI, not a CURIE.
+IRI_SCHEMES = frozenset({"http", "https", "urn", "mailto", "tag", "did"})
+_CURIE = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*):(?!//)\S")
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
@@ -93,6 +150,72 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack_level = next((g for g in pack.governance if g.where == "metadata.governance"), None)
     for gov in pack.governance:
         yield from _governance(gov, pack_level, validators, evals)
+        yield from _fields(gov, pack_level)
+        yield from _terms(gov, pack_level)
+
+
+@functools.cache
+def _governance_properties() -> frozenset[str]:
+    """The properties our schema gives a governance object."""
+    from pack_lsp.core.resources import load_schema
+
+    defs = load_schema("promptpack.schema.json").get("$defs", {})
+    props = defs.get("Governance", {}).get("properties", {})
+    return frozenset(props) if isinstance(props, dict) else frozenset()
+
+
+def _fields(gov: Governance, pack_level: Governance | None) -> Iterator[Diagnostic]:
+    declared = set(gov.fields)
+    if pack_level is not None and pack_level is not gov:
+        declared |= set(pack_level.fields)  # per-field replacement: the rest is inherited
+    known = _governance_properties()
+    for ob in gov.obligations:
+        for control in ob.controls:
+            if control.kind != "field":
+                continue
+            name = control.value.text
+            label = f"obligation `{ob.id.text}`" if ob.id is not None else "an obligation"
+            if known and name not in known:
+                why = "which is not a governance property"
+                candidates = sorted(known)
+            elif name not in declared:
+                why = "which the effective governance object does not declare"
+                candidates = []
+            else:
+                continue
+            yield make(
+                UNDEFINED_CONTROL_FIELD,
+                f"A control of {label} in `{gov.where}` names field `{name}`, {why}"
+                + did_you_mean(name, candidates),
+                control.value.span,
+                data={
+                    "kind": "undefined-control-field",
+                    "name": name,
+                    "suggestions": suggestions(name, candidates),
+                },
+            )
+
+
+def _terms(gov: Governance, pack_level: Governance | None) -> Iterator[Diagnostic]:
+    declared = set(gov.vocabularies)
+    if pack_level is not None and pack_level is not gov:
+        declared |= set(pack_level.vocabularies)
+    for field, term in gov.terms:
+        m = _CURIE.match(term.text)
+        if m is None:
+            continue
+        prefix = m.group(1)
+        if prefix in declared or prefix in WELL_KNOWN_PREFIXES or prefix.lower() in IRI_SCHEMES:
+            continue
+        at = term.span.start + (1 if term.span.length > len(term.text) else 0)
+        yield make(
+            UNDECLARED_VOCABULARY_PREFIX,
+            f"`{term.text}` ({field} in `{gov.where}`) uses prefix `{prefix}`, which is not "
+            "declared in `vocabularies` nor well-known"
+            + did_you_mean(prefix, sorted(WELL_KNOWN_PREFIXES | declared)),
+            Span(at, at + len(prefix)),
+            data={"kind": "undeclared-vocabulary-prefix", "name": prefix},
+        )
 
 
 def _eval_ids(pack: Pack) -> list[str]:

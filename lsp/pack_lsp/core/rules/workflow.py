@@ -216,6 +216,20 @@ AGENT_CONTROL_LOOP = Rule(
     CATEGORY,
 )
 
+BUDGET_BELOW_MAX_VISITS = Rule(
+    "PP417",
+    "budget-below-max-visits",
+    Severity.WARNING,
+    "`engine.budget.max_total_visits` is smaller than the sum of the `max_visits` of the "
+    "states reachable from `entry`: the global budget runs out first, so some per-state "
+    "limits (and their `on_max_visits` redirects) can never be reached (RFC 0009).",
+    "workflow:\n  engine: {budget: {max_total_visits: 3}}\n  states:\n"
+    "    draft: {prompt_task: a, max_visits: 3, on_max_visits: review}\n"
+    "    review: {prompt_task: b, max_visits: 2, on_max_visits: done}",
+    "Raise the budget to at least the sum of the reachable limits, or lower the limits.",
+    CATEGORY,
+)
+
 RULES = (
     UNSUPPORTED_WORKFLOW_VERSION,
     UNDEFINED_STATE,
@@ -233,6 +247,7 @@ RULES = (
     ON_MAX_VISITS_CHAIN,
     AGENT_CONTROL_ON_TERMINAL_STATE,
     AGENT_CONTROL_LOOP,
+    BUDGET_BELOW_MAX_VISITS,
 )
 #: The longest list of states a loop diagnostic names in full.
 MAX_LISTED = 8
@@ -251,6 +266,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _reachability(wf)
     yield from _artifacts(ctx, wf)
     yield from _agent_loops(wf)
+    yield from _budget(wf)
 
 
 def _version(wf: Workflow) -> Iterator[Diagnostic]:
@@ -442,6 +458,30 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
                 "removable": True,
             },
         )
+
+
+def _budget(wf: Workflow) -> Iterator[Diagnostic]:
+    budget = wf.max_total_visits
+    if budget is None or wf.entry is None or wf.entry.value not in wf.states:
+        return
+    reachable = _reachable(wf)
+    limits = [
+        (key, state.max_visits)
+        for key, state in wf.states.items()
+        if key in reachable and state.max_visits is not None
+    ]
+    total = sum(int(v.value) for _, v in limits if v is not None)
+    if not limits or total <= budget.value:
+        return
+    yield make(
+        BUDGET_BELOW_MAX_VISITS,
+        f"`max_total_visits: {budget.value}` is below the {total} visits the reachable "
+        "states' `max_visits` allow ("
+        + ", ".join(f"`{k}`: {v.value}" for k, v in limits if v is not None)
+        + "); the budget ends the workflow first",
+        budget.span,
+        data={"kind": "budget-below-max-visits", "budget": budget.value, "total": total},
+    )
 
 
 def _is_agent(state: State) -> bool:
