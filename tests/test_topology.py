@@ -209,3 +209,28 @@ def test_workflow_routes_reach_state_bound_members_and_composition_steps() -> No
     assert '"intake" -> "resolver" [label="state resolve", style=dashed];' in render(topo, "dot")
     data = json.loads(render(topo, "json"))
     assert {"from": "intake", "to": "resolver", "state": "resolve"} in data["routes"]
+
+
+def test_an_entry_whose_prompt_runs_the_workflow_reaches_the_routed_members() -> None:
+    text = """\
+id: desk
+name: Desk
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+prompts:
+  triage: {id: triage, name: T, version: 1.0.0, description: Routes, system_template: Route}
+  billing: {id: billing, name: B, version: 1.0.0, description: Bills, system_template: Bill}
+workflow:
+  version: 1
+  entry: start
+  states:
+    start: {prompt_task: triage, on_event: {Billing: bills}}
+    bills: {prompt_task: billing, terminal: true}
+agents:
+  entry: triage
+  members: {triage: {}, billing: {}}
+"""
+    topo = build(pack(text))
+    assert [(r.source, r.target, r.via) for r in topo.routes] == [("triage", "billing", "bills")]
+    assert topo.unreachable() == []
+    assert "PP710" not in {d.code for d in analyze(text, kind="promptpack").diagnostics}

@@ -10,10 +10,11 @@ Only members can be called as agents: an entry outside ``members`` is a node (it
 starts the calls) but a tools item naming it is a plain prompt reference, which the
 agents rules report (PP205) — one model for both checks.
 
-The workflow also routes to agents (RFC 0011): a member with ``state`` runs the
-workflow from that state, and every member whose prompt a state reached from there
-runs (as the state's ``prompt_task``, or as a ``prompt``/``agent`` step of the
-composition the state runs, RFC 0010) is reached through it. These *routes* count
+The workflow also routes to agents: a member with ``state`` (RFC 0011) runs the
+workflow from that state, a member without it from the states that run its prompt;
+every member whose prompt a state reached from there runs (as the state's
+``prompt_task``, or as a ``prompt``/``agent`` step of the composition the state runs,
+RFC 0010) is reached through it. These *routes* count
 for reachability and are drawn, but are not calls: a workflow loop is not a call
 cycle.
 
@@ -219,10 +220,18 @@ def _routes(pack: Pack, nodes: dict[str, Node], agents: set[str]) -> list[Edge]:
         return []
     out: list[Edge] = []
     for key, member in pack.agents.members.items():
-        if key not in nodes or member.state is None or member.state.text not in wf.states:
+        if key not in nodes:
             continue
+        if member.state is not None:
+            starts = [member.state.text]
+        else:  # the states that run the member's prompt hand the conversation on
+            starts = [
+                name
+                for name, st in wf.states.items()
+                if st.prompt_task is not None and st.prompt_task.text == key
+            ]
         seen: set[str] = set()
-        stack = [member.state.text]
+        stack = list(starts)
         targets: dict[str, tuple[str, Span]] = {}
         while stack:
             name = stack.pop()

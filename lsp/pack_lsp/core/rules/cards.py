@@ -115,7 +115,8 @@ UNREACHABLE_AGENT = Rule(
     I,
     "No chain of calls from the entry agent reaches this member: no agent reachable "
     "from the entry lists it (by key or as `a2a__<key>`) in its `tools`, and no "
-    "workflow state that a state-bound member (`state`, RFC 0011) leads to runs it. "
+    "workflow state that such an agent leads to (from its `state`, RFC 0011, or from "
+    "the states that run its prompt) runs it. "
     "External clients may still call it directly through its card.",
     "agents:\n  entry: coordinator\n  members:\n    coordinator: {}\n    analyst: {}",
     "List the member in the `tools` of an agent that should delegate to it, or remove "
