@@ -18,6 +18,7 @@ VALID = '{"id": "demo", "name": "D\\u00e9mo \\ud83d\\ude00", "version": "1.0.0"}
         ('{"id": "x",}', 11, "trailing comma before `}`"),
         ('{"a": [1, 2,]}', 12, "trailing comma before `]`"),
         ('{"id": "x"} // note', 12, "comments are not allowed"),
+        ('{"id": "x"}  # note', 13, "comments are not allowed"),
         ('{"a": NaN}', 6, "`NaN` is not a JSON value"),
         ('{"a": "x\ny"}', 8, "raw line break"),
         ('{"a" 1}', 5, "expected `:`"),

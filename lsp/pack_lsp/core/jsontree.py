@@ -88,7 +88,7 @@ def _explain(text: str, msg: str, pos: int, ch: str) -> str:
         return 'strings and property names need double quotes `"`, not single quotes'
     if ch in "}]" and _previous_token(text, pos) == ",":
         return f"trailing comma before `{ch}` (JSON allows no comma after the last item)"
-    if ch == "/" and text[pos : pos + 2] in ("//", "/*"):
+    if ch == "#" or (ch == "/" and text[pos : pos + 2] in ("//", "/*")):
         return "comments are not allowed in JSON"
     if msg.startswith("Expecting property name"):
         return "property names must be strings in double quotes"
