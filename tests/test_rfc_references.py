@@ -40,7 +40,7 @@ metadata:
   governance:
     obligations:
       - id: privacy
-        obligation: "legal:Privacy"
+        obligation: "legal-eu-gdpr:Article22"
         controls: [{validator: pii-filter}, {eval: tone}]
 workflow:
   version: 1
