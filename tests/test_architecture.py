@@ -98,7 +98,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.rules.suppressions",
         ),
     ),
-    ("tree", ("pack_lsp.core.yamltree", "pack_lsp.core.scalars")),
+    ("tree", ("pack_lsp.core.yamltree", "pack_lsp.core.scalars", "pack_lsp.core.jsontree")),
     (
         "model",
         (

@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--a2a-version",
         choices=A2A_VERSIONS,
         default=None,
-        help="with --card: A2A version of the cards (default: the configured one, else 0.3.0)",
+        help="A2A version of the cards: with --card the cards printed, with --check the "
+        "version the card rules check against (default: the configured one, else 0.3.0)",
     )
     group.add_argument(
         "--profile",
@@ -81,10 +82,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if args.card is None and args.topology is None:
         for option, value in (("--agent", args.agent), ("--a2a-version", args.a2a_version)):
             if value is not None:
-                parser.error(f"{option} is used with --card")
+                parser.error(
+                    f"{option} is used with --card"
+                    + (" or --check" if option == "--a2a-version" else "")
+                )
         return None
     if args.card is not None and args.topology is not None:
         parser.error("use --card or --topology, not both")
+    if args.topology is not None:
+        for option, value in (("--agent", args.agent), ("--a2a-version", args.a2a_version)):
+            if value is not None:
+                parser.error(f"{option} is used with --card or --check, not --topology")
     if args.topology is not None:
         return _topology(args, parser)
     return _cards(args)

@@ -18,6 +18,7 @@ from pack_lsp.core import kinds
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext, Derived
 from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.jsontree import is_json_path, parse_json
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_diagnostics
 from pack_lsp.core.registry import CHECKS
@@ -89,7 +90,7 @@ def analyze(
         kind = kinds.detect(str(path) if path is not None else None, text)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    parsed = parse(text)
+    parsed = parse_json(text) if is_json_path(file_path) else parse(text)
     timings["parse"] = time.perf_counter() - t0
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     data: Any = None

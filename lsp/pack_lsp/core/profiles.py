@@ -31,13 +31,19 @@ SPEC = Profile.SPEC
 PROMPTKIT = Profile.PROMPTKIT
 
 # Codes whose severity a profile changes. PP202: the entry is not a member;
-# PP206: a mode that is not a media type; PP207: a blank tag.
+# PP206: a mode that is not a media type; PP207: a blank tag; PP401: a workflow
+# version other than 1 or 2; PP408/PP409: an unknown persistence or orchestration
+# (PromptKit refuses to load all of these). PP502 is raised to an error by its rule
+# when the prompt declares no variables at all (PromptKit refuses only that case).
 PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
     SPEC: {},
     PROMPTKIT: {
         "PP202": Severity.ERROR,
         "PP206": Severity.ERROR,
         "PP207": Severity.ERROR,
+        "PP401": Severity.ERROR,
+        "PP408": Severity.ERROR,
+        "PP409": Severity.ERROR,
     },
 }
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack
@@ -135,9 +134,8 @@ UNDEFINED_MEMBER_STATE = Rule(
     "PP210",
     "undefined-member-state",
     E,
-    "(`promptkit` profile) A member's `state` does not name a state of the pack's "
-    "workflow, or the pack has no workflow. Calling the agent runs the workflow from "
-    "that state.",
+    "A member's `state` (RFC 0011) does not name a state of the pack's workflow, or "
+    "the pack has no workflow. Calling the agent runs the workflow from that state.",
     "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
     "Use the key of a state under `workflow.states`, or add a workflow.",
     CATEGORY,
@@ -309,7 +307,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
         yield from _check_modes(key, "input_modes", member.input_modes)
         yield from _check_modes(key, "output_modes", member.output_modes)
         yield from _check_tags(key, member)
-        if member.state is not None and ctx.config.profile is Profile.PROMPTKIT:
+        if member.state is not None:
             yield from _check_state(pack, key, member.state)
 
 
