@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp import RULES_URL, __version__
@@ -46,7 +47,9 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.source import decode
 from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.server.files import read_regular
 from pack_lsp.server.positions import PositionConverter
 
 log = logging.getLogger(__name__)
@@ -126,9 +129,38 @@ class DocumentContext:
         return types.Location(uri=self.uri, range=self.range(span))
 
 
+class PackProtocol(LanguageServerProtocol):
+    """pygls' protocol without pygls' own copy of open documents.
+
+    pygls applies every incremental change to its copy before our handler runs,
+    splitting lines with ``str.splitlines``, which also breaks at U+2028, U+2029,
+    U+0085 (NEL), form feed, vertical tab and U+001C-U+001E, where LSP knows only
+    ``\\n``, ``\\r\\n`` and ``\\r``; an edit after such a character, or past the end
+    of a last line without a final newline, landed elsewhere in that copy or raised
+    before our handler ran. ``PackServer`` keeps the only copy (``documents``) and
+    applies changes with LSP line breaks; these overrides just hand the
+    notifications to the handlers.
+    """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
 class PackServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("pack-lsp", __version__)
+        super().__init__("pack-lsp", __version__, protocol_cls=PackProtocol)
         self.documents: dict[str, OpenDocument] = {}
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.published: dict[str, int | None] = {}
@@ -252,25 +284,46 @@ class PackServer(LanguageServer):
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
         """Apply full or incremental changes with the negotiated position encoding."""
         uri = params.text_document.uri
+        version = params.text_document.version
         doc = self.documents.get(uri)
         if doc is None:
-            # A change for a document never opened: start from pygls' copy.
-            source = self.workspace.get_text_document(uri).source
-            doc = self.documents[uri] = OpenDocument(uri, None, source)
+            self.log_message(
+                f"pack-lsp: ignored a change to {uri}: the document is not open",
+                types.MessageType.Error,
+            )
+            return
+        if doc.version is not None and version <= doc.version:
+            self.log_message(
+                f"pack-lsp: ignored a change to {uri}: version {version} is not newer than "
+                f"version {doc.version}; keeping the text of version {doc.version}",
+                types.MessageType.Error,
+            )
+            return
         text = doc.text
         conv = self.converter
         for change in params.content_changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
                 lines = LineIndex(text)
-                start = conv.from_lsp(lines, change.range.start)
-                end = conv.from_lsp(lines, change.range.end)
+                rng = change.range
+                if max(rng.start.line, rng.end.line) >= lines.line_count:
+                    self.log_message(
+                        f"pack-lsp: ignored change version {version} of {uri}: range "
+                        f"{rng.start.line}:{rng.start.character}-{rng.end.line}:"
+                        f"{rng.end.character} is outside the document "
+                        f"({lines.line_count} lines); keeping the text of version {doc.version}",
+                        types.MessageType.Error,
+                    )
+                    return
+                # A character past the end of its line means the line end (LSP 3.17).
+                start = conv.from_lsp(lines, rng.start)
+                end = conv.from_lsp(lines, rng.end)
                 if end < start:
                     start, end = end, start
                 text = text[:start] + change.text + text[end:]
             else:
                 text = change.text
         doc.text = text
-        doc.version = params.text_document.version
+        doc.version = version
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)
@@ -284,11 +337,12 @@ class PackServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is not None:
             return doc
-        try:
-            source = self.workspace.get_text_document(uri).source
-        except Exception:
+        # Not open: read the file itself, regular files only (a FIFO would block).
+        path = to_fs_path(uri)
+        raw = read_regular(path) if path else None
+        if raw is None:
             return None
-        return OpenDocument(uri, None, source)
+        return OpenDocument(uri, None, decode(raw)[0])
 
     def kind_of(self, uri: str, text: str) -> str | None:
         path = to_fs_path(uri)
