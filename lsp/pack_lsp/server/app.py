@@ -37,7 +37,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
+from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp import RULES_URL, __version__
@@ -45,8 +47,9 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
-from pack_lsp.core.source import strip_bom
+from pack_lsp.core.source import decode, strip_bom
 from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.server.files import read_regular
 from pack_lsp.server.positions import PositionConverter
 
 log = logging.getLogger(__name__)
@@ -126,9 +129,38 @@ class DocumentContext:
         return types.Location(uri=self.uri, range=self.range(span))
 
 
+class PackProtocol(LanguageServerProtocol):
+    """pygls' protocol without pygls' own copy of open documents.
+
+    pygls applies every incremental change to its copy before our handler runs,
+    splitting lines with ``str.splitlines``, which also breaks at U+2028, U+2029,
+    U+0085 (NEL), form feed, vertical tab and U+001C-U+001E, where LSP knows only
+    ``\\n``, ``\\r\\n`` and ``\\r``; an edit after such a character, or past the end
+    of a last line without a final newline, landed elsewhere in that copy or raised
+    before our handler ran. ``PackServer`` keeps the only copy (``documents``) and
+    applies changes with LSP line breaks; these overrides just hand the
+    notifications to the handlers.
+    """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
 class PackServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("pack-lsp", __version__)
+        super().__init__("pack-lsp", __version__, protocol_cls=PackProtocol)
         self.documents: dict[str, OpenDocument] = {}
         self.analyses: dict[str, tuple[int | None, Analysis]] = {}
         self.published: dict[str, int | None] = {}
@@ -139,6 +171,10 @@ class PackServer(LanguageServer):
         self.rules_url = DEFAULT_RULES_URL
         self._shown: set[str] = set()
         self.parent_watch: asyncio.Task[None] | None = None
+        #: Diagnostics channel: pulled by the client (``textDocument/diagnostic``) or pushed.
+        self.pull_diagnostics = False
+        #: The client re-pulls on ``workspace/diagnostic/refresh``.
+        self.refresh_support = False
 
     # ----------------------------------------------------------------- conversion
 
@@ -248,25 +284,46 @@ class PackServer(LanguageServer):
     def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
         """Apply full or incremental changes with the negotiated position encoding."""
         uri = params.text_document.uri
+        version = params.text_document.version
         doc = self.documents.get(uri)
         if doc is None:
-            # A change for a document never opened: start from pygls' copy.
-            source = self.workspace.get_text_document(uri).source
-            doc = self.documents[uri] = OpenDocument(uri, None, source)
+            self.log_message(
+                f"pack-lsp: ignored a change to {uri}: the document is not open",
+                types.MessageType.Error,
+            )
+            return
+        if doc.version is not None and version <= doc.version:
+            self.log_message(
+                f"pack-lsp: ignored a change to {uri}: version {version} is not newer than "
+                f"version {doc.version}; keeping the text of version {doc.version}",
+                types.MessageType.Error,
+            )
+            return
         text = doc.text
         conv = self.converter
         for change in params.content_changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
                 lines = LineIndex(text)
-                start = conv.from_lsp(lines, change.range.start)
-                end = conv.from_lsp(lines, change.range.end)
+                rng = change.range
+                if max(rng.start.line, rng.end.line) >= lines.line_count:
+                    self.log_message(
+                        f"pack-lsp: ignored change version {version} of {uri}: range "
+                        f"{rng.start.line}:{rng.start.character}-{rng.end.line}:"
+                        f"{rng.end.character} is outside the document "
+                        f"({lines.line_count} lines); keeping the text of version {doc.version}",
+                        types.MessageType.Error,
+                    )
+                    return
+                # A character past the end of its line means the line end (LSP 3.17).
+                start = conv.from_lsp(lines, rng.start)
+                end = conv.from_lsp(lines, rng.end)
                 if end < start:
                     start, end = end, start
                 text = text[:start] + change.text + text[end:]
             else:
                 text = change.text
         doc.text = text
-        doc.version = params.text_document.version
+        doc.version = version
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)
@@ -280,11 +337,12 @@ class PackServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is not None:
             return doc
-        try:
-            source = self.workspace.get_text_document(uri).source
-        except Exception:
+        # Not open: read the file itself, regular files only (a FIFO would block).
+        path = to_fs_path(uri)
+        raw = read_regular(path) if path else None
+        if raw is None:
             return None
-        return OpenDocument(uri, None, source)
+        return OpenDocument(uri, None, decode(raw)[0])
 
     def kind_of(self, uri: str, text: str) -> str | None:
         path = to_fs_path(uri)
@@ -398,7 +456,7 @@ class PackServer(LanguageServer):
         if previous is not None:
             previous.cancel()
         doc = self.documents.get(uri)
-        if doc is None:
+        if doc is None or self.pull_diagnostics:
             return
         self.pending[uri] = asyncio.get_running_loop().create_task(
             self._analyse_later(uri, doc.version, delay)
@@ -435,10 +493,26 @@ class PackServer(LanguageServer):
                 self.pending.pop(uri, None)
 
     def recheck_all(self) -> None:
-        """Re-analyse every open document (after a settings change)."""
+        """Results may change without an edit (settings, files on disk): re-analyse.
+
+        Push: every open document is analysed again and published. Pull: the client
+        is asked to pull again (``workspace/diagnostic/refresh``) when it can be.
+        """
         self.analyses.clear()
+        if self.pull_diagnostics:
+            self.refresh_diagnostics()
+            return
         for uri in list(self.documents):
             self.schedule(uri, 0)
+
+    def refresh_diagnostics(self) -> None:
+        """Ask a pull client to pull diagnostics again, if it declared refresh support."""
+        if not (self.pull_diagnostics and self.refresh_support):
+            return
+        try:
+            self.workspace_diagnostic_refresh(None)
+        except Exception:
+            log.exception("cannot send workspace/diagnostic/refresh")
 
     # ------------------------------------------------------------------- parent
 
@@ -502,6 +576,7 @@ def _explain(exc: Exception) -> str:
 def _register_lifecycle(server: PackServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: PackServer, params: types.InitializeParams) -> None:
+        choose_diagnostics_channel(ls, params.capabilities)
         if params.initialization_options is not None:
             ls.set_settings(params.initialization_options, initial=True)
         if params.process_id:
@@ -543,18 +618,41 @@ def _register_lifecycle(server: PackServer) -> None:
         if params.text is not None and uri in ls.documents:
             ls.documents[uri].text = params.text
         ls.analyses.pop(uri, None)  # configuration files may have changed
-        ls.schedule(uri, 0)
+        if ls.pull_diagnostics:
+            ls.refresh_diagnostics()
+        else:
+            ls.schedule(uri, 0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PackServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         was_pack = uri in ls.published
         ls.close_document(uri)
-        if was_pack:
+        if was_pack and not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             )
 
+
+def choose_diagnostics_channel(ls: PackServer, caps: types.ClientCapabilities) -> None:
+    """One channel per client, so that no problem is shown twice.
+
+    LSP 3.17 has two ways to deliver diagnostics: the server pushes
+    ``textDocument/publishDiagnostics``, or the client pulls with
+    ``textDocument/diagnostic`` when the server declares ``diagnosticProvider``.
+    A client that supports pull (it declares ``textDocument.diagnostic``) keeps both
+    result sets side by side (VS Code, Neovim 0.10+), so serving both shows every
+    problem twice. Pull clients therefore get the provider and no push; the rest get
+    push and no provider. The provider is registered here, inside ``initialize``,
+    because pygls computes the server capabilities after this handler returns.
+    """
+    ls.pull_diagnostics = get_capability(caps, "text_document.diagnostic") is not None
+    ls.refresh_support = get_capability(caps, "workspace.diagnostics.refresh_support", False)
+    if ls.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in ls.protocol.fm.features:
+        _register_pull(ls)
+
+
+def _register_pull(server: PackServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
