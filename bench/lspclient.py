@@ -11,11 +11,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+#: Server processes still running, so that an interrupted benchmark can end them.
+LIVE: set[int] = set()
+
+
+def kill_live() -> None:
+    """Kill every server process this module started that is still running."""
+    for pid in list(LIVE):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    LIVE.clear()
 
 
 class LspError(RuntimeError):
@@ -78,6 +91,7 @@ class LspClient:
             env=self.env,
             limit=64 * 1024 * 1024,
         )
+        LIVE.add(self.proc.pid)
         self._reader = asyncio.create_task(self._read_loop())
 
     # ------------------------------------------------------------------ wire
@@ -240,6 +254,7 @@ class LspClient:
                     self.proc.kill()
                     await self.proc.wait()
         finally:
+            LIVE.discard(self.proc.pid)
             if self._reader is not None:
                 self._reader.cancel()
                 with contextlib.suppress(BaseException):

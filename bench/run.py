@@ -33,6 +33,7 @@ import platform
 import re
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -47,7 +48,7 @@ REPO_ROOT = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
 
 import genpack  # noqa: E402
-from lspclient import LspClient, LspError, position  # noqa: E402
+from lspclient import LspClient, LspError, kill_live, position  # noqa: E402
 from run_check_bench import child_env, run_measured  # noqa: E402
 
 OUT_DIR = BENCH_DIR / "out"
@@ -624,6 +625,76 @@ def machine_facts() -> list[str]:
     return [f"{cpu}, {os.cpu_count()} cores ({usable} usable), {mem}; {platform.platform()}"]
 
 
+def goals_section(
+    packs: list[Pack],
+    lsp: dict[tuple[str, str], LspResult],
+    checks: dict[str, tuple[CheckResult, CheckResult]],
+    servers: list[str],
+) -> str:
+    """The targets of the speed work, each with this run's measured value."""
+    yls = "yaml-language-server"
+    rows: list[tuple[str, str, str, bool | None]] = []
+
+    def add(what: str, goal: str, value: float | None, limit: float, unit: str = "×") -> None:
+        shown = (
+            "—" if value is None else f"{value:.2f}{unit}" if unit == "×" else f"{value:.0f}{unit}"
+        )
+        rows.append((what, goal, shown, None if value is None else value <= limit))
+
+    for p in packs:
+        if not p.label.startswith("gen "):
+            continue
+        a, b = lsp.get(("pack-lsp", p.label)), lsp.get((yls, p.label))
+        if a is not None and b is not None and a.ok and b.ok and yls in servers:
+            a50, b50 = pct(a.edits, 0.5), pct(b.edits, 0.5)
+            add(
+                f"edit → diagnostics p50, {p.label}",
+                "≤ 0.15× yaml-ls",
+                a50 / b50 if a50 and b50 else None,
+                0.15,
+            )
+            comp = [
+                (x, y)
+                for x, y in (
+                    (a.completion_tools_s, b.completion_tools_s),
+                    (a.completion_template_s, b.completion_template_s),
+                    (
+                        statistics.median(a.completion_after_edit)
+                        if a.completion_after_edit
+                        else None,
+                        statistics.median(b.completion_after_edit)
+                        if b.completion_after_edit
+                        else None,
+                    ),
+                )
+                if x is not None and y
+            ]
+            worst = max((x / y for x, y in comp), default=None)
+            add(f"completion (worst of the three), {p.label}", "≤ 0.1× yaml-ls", worst, 0.1)
+        if p.label in checks:
+            c_a, c_b = checks[p.label]
+            limit = {"gen 1.5k": 0.25, "gen 70k": 0.1}.get(p.label)
+            if limit is not None:
+                add(
+                    f"cold `--check`, {p.label}",
+                    f"≤ {limit:g}× check-jsonschema",
+                    c_a.median / c_b.median,
+                    limit,
+                )
+        if p.label == "gen 70k" and a is not None and a.ok:
+            for name, kib in (("after open", a.rss_open_kib), ("after the edits", a.rss_edits_kib)):
+                if kib is not None:
+                    add(f"server RSS {name}, {p.label}", "≤ 150 MB", kib * 1024 / 1e6, 150, " MB")
+    out = ["## Goals of the speed work, as measured here\n"]
+    out.append("| what | goal | measured | met |")
+    out.append("|---|---|---|---|")
+    for what, goal, shown, met in rows:
+        out.append(
+            f"| {what} | {goal} | {shown} | {'—' if met is None else '✅' if met else '❌'} |"
+        )
+    return "\n".join(out) + "\n"
+
+
 def build_report(
     *,
     cmdline: str,
@@ -672,6 +743,8 @@ def build_report(
     for note in notes:
         w(f"- note: {note}")
     w("")
+
+    w(goals_section(packs, lsp, checks, servers))
 
     w("## Packs\n")
     w("| pack | lines | KiB | source |")
@@ -854,6 +927,34 @@ def build_report(
 # ============================================================================ main
 
 
+def measure_all(
+    packs: list[Pack],
+    servers: list[Server],
+    args: argparse.Namespace,
+    cjs: Path | None,
+    schema: Path,
+    lsp: dict[tuple[str, str], LspResult],
+    checks: dict[str, tuple[CheckResult, CheckResult]],
+) -> bool:
+    """Every measurement, pack by pack; True when one of them failed."""
+    failed = False
+    for pack in packs:
+        for server in servers:
+            log(f"LSP {server.name} on {pack.label}")
+            try:
+                res = asyncio.run(drive(server, pack, args))
+            except Exception as exc:  # report, keep going with the next measurement
+                traceback.print_exc()
+                res = LspResult(server.name, pack.label, ok=False, error=repr(exc))
+            lsp[(server.name, pack.label)] = res
+            if not res.ok:
+                failed = True
+        if cjs is not None:
+            log(f"--check on {pack.label}")
+            checks[pack.label] = run_checks(pack, schema, cjs, args.check_reps, args.check_warmup)
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--quick", action="store_true", help="smoke run: 1.5k pack, few repetitions")
@@ -953,24 +1054,25 @@ def main(argv: list[str] | None = None) -> int:
             notes.append(why)
     log("packs: " + ", ".join(f"{p.label} ({p.lines:,} lines)" for p in packs))
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     servers = server_specs(schema, yls_argv)
     lsp: dict[tuple[str, str], LspResult] = {}
     checks: dict[str, tuple[CheckResult, CheckResult]] = {}
     failed = False
-    for pack in packs:
-        for server in servers:
-            log(f"LSP {server.name} on {pack.label}")
-            try:
-                res = asyncio.run(drive(server, pack, args))
-            except Exception as exc:  # report, keep going with the next measurement
-                traceback.print_exc()
-                res = LspResult(server.name, pack.label, ok=False, error=repr(exc))
-            lsp[(server.name, pack.label)] = res
-            if not res.ok:
-                failed = True
-        if cjs is not None:
-            log(f"--check on {pack.label}")
-            checks[pack.label] = run_checks(pack, schema, cjs, args.check_reps, args.check_warmup)
+    try:
+        failed = measure_all(packs, servers, args, cjs, schema, lsp, checks)
+    finally:
+        kill_live()
+    dump = WORK_DIR / "results.json"
+    dump.write_text(
+        json.dumps(
+            {
+                "lsp": [vars(r) for r in lsp.values()],
+                "check": [[vars(a), vars(b)] for a, b in checks.values()],
+            },
+            indent=1,
+        )
+    )
 
     report = build_report(
         cmdline=cmdline,
