@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import os
 import platform
@@ -155,6 +156,16 @@ def tool_version(cmd: list[str]) -> str:
         return "unknown"
 
 
+def git_commit() -> str:
+    """`` (commit abc1234)`` of the working tree measured, ``+ changes`` when it is dirty."""
+    try:
+        head = run_quiet(["git", "rev-parse", "--short", "HEAD"], 30, REPO_ROOT).strip()
+        dirty = run_quiet(["git", "status", "--porcelain", "--", "lsp"], 30, REPO_ROOT).strip()
+    except (OSError, RuntimeError, subprocess.TimeoutExpired):
+        return ""
+    return f" (commit {head}{' + uncommitted changes in lsp/' if dirty else ''})"
+
+
 def pack_lsp_cmd() -> list[str]:
     script = Path(sys.executable).parent / "pack-lsp"
     return [str(script)] if script.exists() else [sys.executable, "-m", "pack_lsp"]
@@ -180,13 +191,21 @@ class Pack:
 
 
 def generated_packs(sizes: list[int], seed: int) -> list[Pack]:
+    """Generated packs, reused while ``genpack.py``, the size and the seed are unchanged."""
     WORK_DIR.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(Path(genpack.__file__).read_bytes()).hexdigest()[:16]
     packs = []
     for lines in sizes:
         path = WORK_DIR / f"pack-{size_label(lines)}.promptpack.yaml"
-        text, n_prompts = genpack.generate(lines, seed, False)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+        stamp = path.with_suffix(".stamp")
+        key = f"{digest} lines={lines} seed={seed}"
+        if path.exists() and stamp.exists() and stamp.read_text().startswith(key + " "):
+            text = path.read_text(encoding="utf-8")
+            n_prompts = int(stamp.read_text().rsplit(" ", 1)[1])
+        else:
+            text, n_prompts = genpack.generate(lines, seed, False)
             path.write_text(text, encoding="utf-8")
+            stamp.write_text(f"{key} {n_prompts}")
         packs.append(
             Pack(
                 f"gen {size_label(lines)}",
@@ -1036,7 +1055,8 @@ def main(argv: list[str] | None = None) -> int:
         if yls_argv is None:
             notes.append(f"yaml-language-server skipped: {why}")
     versions = {
-        "pack-lsp": tool_version([*pack_lsp_cmd(), "--version"]).removeprefix("pack-lsp "),
+        "pack-lsp": tool_version([*pack_lsp_cmd(), "--version"]).removeprefix("pack-lsp ")
+        + git_commit(),
         "python": platform.python_version(),
     }
     if cjs is not None:
