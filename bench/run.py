@@ -644,6 +644,18 @@ def machine_facts() -> list[str]:
     return [f"{cpu}, {os.cpu_count()} cores ({usable} usable), {mem}; {platform.platform()}"]
 
 
+def pack_lsp_debounce() -> str:
+    """How long pack-lsp waits after a change before analysing, as the code says."""
+    try:
+        from pack_lsp.server import app
+    except Exception:
+        return "pack-lsp: unknown"
+    delay = getattr(app, "CHANGE_DELAY", None)
+    if isinstance(delay, int | float):
+        return f"pack-lsp {delay * 1000:.0f} ms"
+    return "pack-lsp: its own scheduling"
+
+
 def goals_section(
     packs: list[Pack],
     lsp: dict[tuple[str, str], LspResult],
@@ -784,7 +796,8 @@ def build_report(
         "the time from sending `didChange` (one character typed into, or deleted from, a "
         "`description` in a prompt near the middle of the file) to the "
         "`publishDiagnostics` for that version; it includes each server's debounce "
-        "(pack-lsp 150 ms, yaml-language-server 200 ms). *Completion after an edit* is sent "
+        f"({pack_lsp_debounce()}, yaml-language-server 200 ms). *Completion after an edit* "
+        "is sent "
         "right after a `didChange`, before its diagnostics. RSS is the server process's "
         "VmRSS.\n"
     )
