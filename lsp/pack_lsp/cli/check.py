@@ -20,7 +20,7 @@ from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import REGISTRY, Severity
 from pack_lsp.core.discover import find_packs
-from pack_lsp.core.source import decode
+from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.render import FileResult, Summary, renderers, summarize
 
@@ -163,7 +163,10 @@ def _collect(
     seen = set() if seen is None else seen
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        if path.is_dir() and kinds.kind_from_name(path.name) is not None:
+            # `--check x.pack.json` on a directory: searching it would check nothing.
+            errors.append(f"{raw}: a directory, not a pack file")
+        elif path.is_dir():
             try:
                 config = load_for(path / "_")
             except ConfigError:
@@ -176,8 +179,13 @@ def _collect(
             if path.resolve() not in seen:
                 seen.add(path.resolve())
                 out.append((path, True))
-        elif path.exists():
-            errors.append(f"{raw}: not a regular file or directory")
+        elif path.exists() or path.is_symlink():
+            try:
+                check_regular(path)
+            except OSError as exc:
+                errors.append(f"{raw}: {exc.strerror or exc}")
+            else:  # pragma: no cover - is_file() said otherwise a moment ago
+                errors.append(f"{raw}: not a regular file or directory")
         else:
             errors.append(f"{raw}: no such file or directory")
     return out
@@ -196,7 +204,7 @@ def check_text(
 
 
 def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
-    return check_text(path.read_bytes(), str(path), config, explicit=explicit)
+    return check_text(read_source(path), str(path), config, explicit=explicit)
 
 
 def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
