@@ -151,6 +151,15 @@ class Overrides:
         return config.merged(data) if data else config
 
 
+def _identity(path: Path) -> Path:
+    """The resolved path, or the absolute one for a symbolic-link loop (which
+    ``resolve`` refuses with RuntimeError; reading it later reports the loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def _collect(
     paths: list[str], errors: list[str], overrides: Overrides, seen: set[Path] | None = None
 ) -> list[tuple[Path, bool]]:
@@ -172,12 +181,12 @@ def _collect(
             except ConfigError:
                 config = Config()
             for found in find_packs(path, config.exclude + overrides.exclude):
-                if found.resolve() not in seen:
-                    seen.add(found.resolve())
+                if _identity(found) not in seen:
+                    seen.add(_identity(found))
                     out.append((found, False))
         elif path.is_file():
-            if path.resolve() not in seen:
-                seen.add(path.resolve())
+            if _identity(path) not in seen:
+                seen.add(_identity(path))
                 out.append((path, True))
         elif path.exists() or path.is_symlink():
             try:
