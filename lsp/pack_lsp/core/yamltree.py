@@ -707,6 +707,7 @@ MAX_FLOW_DEPTH = 1000
 _FLOW_TOKEN = re.compile(r"[\[\]{}\"'#]")
 _DOUBLE_QUOTED_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 _VALUE_START = re.compile(r"(?:^|[:\-?,])[ \t]*\Z")
+_AFTER_INDICATOR = re.compile(r"[:\-?,][ \t]*\Z")
 
 
 def _too_deep(text: str) -> int | None:
@@ -730,8 +731,15 @@ def _too_deep(text: str) -> int | None:
         c = text[i]
         pos = i + 1
         if depth == 0:
-            line_start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
-            if not _VALUE_START.search(text[max(line_start, i - 40) : i]) and i != line_start:
+            # Only the few characters before it matter (searching back to the line
+            # start with rfind would make this quadratic on long single-line text).
+            window = text[max(0, i - 80) : i]
+            cut = max(window.rfind("\n"), window.rfind("\r"))
+            if cut >= 0 or i <= 80:
+                starts_value = _VALUE_START.search(window[cut + 1 :]) is not None
+            else:
+                starts_value = _AFTER_INDICATOR.search(window) is not None
+            if not starts_value:
                 continue
         if c in "[{":
             depth += 1
