@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pack_lsp.core import kinds, registry
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import REGISTRY, Severity
+from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
+from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.render import FileResult, Summary, renderers, summarize
@@ -90,7 +91,6 @@ class UsageError(ValueError):
 
 def _selectors(values: list[str], option: str) -> tuple[str, ...]:
     """Codes or prefixes from repeated, comma-separated values, each checked."""
-    assert registry.RULE_MODULES  # importing the registry fills REGISTRY
     out: list[str] = []
     for value in values:
         for raw in re.split(r"[,\s]+", value):

@@ -21,6 +21,7 @@ from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.profiles import apply_profile, validator_for
 from pack_lsp.core.registry import CHECKS
+from pack_lsp.core.rules.document import INTERNAL_ERROR
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
@@ -112,7 +113,7 @@ def analyze(
                         log.exception("rule %s failed", getattr(check, "__module__", check))
                         diagnostics.append(
                             make(
-                                "PP000",
+                                INTERNAL_ERROR,
                                 f"pack-lsp internal error in {check.__module__}; please report it",
                                 Span(0, 0),
                             )

@@ -21,6 +21,17 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.resources import load_schema
+from pack_lsp.core.rules.schema import (
+    INVALID_VALUE,
+    MISSING_PROPERTY,
+    NO_MATCHING_FORM,
+    OUT_OF_RANGE,
+    PATTERN_MISMATCH,
+    SCHEMA_VIOLATION,
+    UNKNOWN_PROPERTY,
+    WRONG_SIZE,
+    WRONG_TYPE,
+)
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
@@ -197,7 +208,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         for prop in missing:
             owner = "the pack" if not path else f"`{where}`"
             yield make(
-                "PP101",
+                MISSING_PROPERTY,
                 f"Missing required property `{prop}` in {owner}",
                 span,
                 data={"kind": "missing-property", "property": prop, "path": list(path)},
@@ -210,7 +221,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         allowed = list(schema.get("properties", {}).keys())
         patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
         if not isinstance(node, MappingNode):
-            yield make("PP102", err.message, _value_span(root, path))
+            yield make(UNKNOWN_PROPERTY, err.message, _value_span(root, path))
             return
         present = set(node.effective)
         for key, pair in node.effective.items():
@@ -220,7 +231,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             found = suggestions(key, candidates)
             owner = "the pack root" if not path else f"`{where}`"
             yield make(
-                "PP102",
+                UNKNOWN_PROPERTY,
                 f"Unknown property `{key}` in {owner}{did_you_mean(key, candidates)}",
                 pair.key.span,
                 data={
@@ -241,7 +252,9 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         tip = ""
         if "string" in types and isinstance(value, int | float | bool):
             tip = " (put it in quotes to make it a string)"
-        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data)
+        yield make(
+            WRONG_TYPE, f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data
+        )
     elif validator in ("enum", "const"):
         raw = err.validator_value
         allowed_values: list[Any] = (
@@ -252,7 +265,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         hint = did_you_mean(value, strings) if isinstance(value, str) else ""
         found = suggestions(value, strings) if isinstance(value, str) else []
         yield make(
-            "PP104",
+            INVALID_VALUE,
             f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"
             if hint
             else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
@@ -267,7 +280,12 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
     elif validator == "pattern":
         pattern_hint = _pattern_hint(schema)
         reason = pattern_hint or f"it must match the pattern `{err.validator_value}`"
-        yield make("PP105", f"`{_show(value)}` is not a valid `{where}`: {reason}", span, data=data)
+        yield make(
+            PATTERN_MISMATCH,
+            f"`{_show(value)}` is not a valid `{where}`: {reason}",
+            span,
+            data=data,
+        )
     elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
         bound = err.validator_value
         words = {
@@ -278,7 +296,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             "multipleOf": f"a multiple of {bound}",
         }[str(validator)]
         shown = "NaN" if isinstance(value, float) and math.isnan(value) else _show(value)
-        yield make("PP106", f"`{where}` must be {words} (found {shown})", span, data=data)
+        yield make(OUT_OF_RANGE, f"`{where}` must be {words} (found {shown})", span, data=data)
     elif validator in (
         "minLength",
         "maxLength",
@@ -303,11 +321,13 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             )
         else:
             msg = f"`{where}` must have {unit[0]} {n} {noun}"
-        yield make("PP107", msg, span, data=data)
+        yield make(WRONG_SIZE, msg, span, data=data)
     elif validator in ("oneOf", "anyOf"):
-        yield make("PP109", f"`{where}` {_explain_alternatives(err, root)}", span, data=data)
+        yield make(
+            NO_MATCHING_FORM, f"`{where}` {_explain_alternatives(err, root)}", span, data=data
+        )
     else:
-        yield make("PP199", f"`{where}`: {err.message}", span, data=data)
+        yield make(SCHEMA_VIOLATION, f"`{where}`: {err.message}", span, data=data)
 
 
 def _explain_alternatives(err: ValidationError, root: Node | None) -> str:

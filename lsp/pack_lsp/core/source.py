@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.rules.document import INVALID_ENCODING
 from pack_lsp.core.text import Span
 
 BOM = "\ufeff"
@@ -165,7 +166,7 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
         name, bom = wide
         text = raw[bom:].decode(_CODECS[name], errors="replace")
         diag = make(
-            "PP002",
+            INVALID_ENCODING,
             f"This file is {name}; PromptPack files must be UTF-8 (save it as UTF-8)",
             Span(0, min(1, len(text))),
             data={"encoding": name},
@@ -179,7 +180,7 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
         offset = len(prefix)
         bad = raw[exc.start : exc.start + 1].hex()
         diag = make(
-            "PP002",
+            INVALID_ENCODING,
             f"The file is not valid UTF-8: byte 0x{bad} at this position cannot be decoded "
             "(save the file as UTF-8)",
             Span(offset, min(offset + 1, len(text))),
