@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.source import decode
+from pack_lsp.server.positions import PositionConverter
 from paths import ROOT, SHARED
 
 settings.register_profile(
@@ -41,6 +42,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+CONVERTERS = (PositionConverter("utf-16"), PositionConverter("utf-8"))
 
 #: Seconds one analysis of a generated input may take (a guard, not a benchmark).
 BOUND = 5.0
@@ -63,8 +66,8 @@ CORPUS = _corpus()
 
 
 def check_properties(text: str, pre: list[Diagnostic] | None = None) -> Analysis:
-    """Spans count code points of a ``str`` without lone surrogates, so an offset in
-    ``[0, len]`` is always a UTF-8 and UTF-16 boundary; lines must round-trip."""
+    """Spans count code points; each end must convert to UTF-16 and UTF-8 LSP
+    positions and back unchanged."""
     start = time.process_time()
     first = analyze(text, path="fuzz.promptpack.yaml", pre_diagnostics=pre)
     assert time.process_time() - start < BOUND
@@ -74,8 +77,12 @@ def check_properties(text: str, pre: list[Diagnostic] | None = None) -> Analysis
         assert 0 <= d.span.start <= d.span.end <= n, (d.code, d.span, n)
         for r in d.related:
             assert 0 <= r.span.start <= r.span.end <= n, (d.code, r.span, n)
-        line = first.lines.position(d.span.start)
-        assert first.lines.offset(line) == d.span.start
+        for offset in (d.span.start, d.span.end):
+            # On a boundary in every encoding: LSP position and back is the identity
+            # (an offset inside a surrogate pair or a CRLF would not come back).
+            for conv in CONVERTERS:
+                back = conv.from_lsp(first.lines, conv.to_lsp(first.lines, offset))
+                assert back == offset, (d.code, offset, conv.encoding)
     again = analyze(text, path="fuzz.promptpack.yaml", pre_diagnostics=pre)
     assert again.diagnostics == first.diagnostics
     return first
