@@ -19,7 +19,7 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.profiles import apply_profile, validator_for
+from pack_lsp.core.profiles import apply_profile, schema_diagnostics
 from pack_lsp.core.registry import CHECKS
 from pack_lsp.core.rules.document import INTERNAL_ERROR
 from pack_lsp.core.source import strip_bom
@@ -101,7 +101,7 @@ def analyze(
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            diagnostics.extend(validator_for(config.profile).validate(parsed.root, data))
+            diagnostics.extend(schema_diagnostics(config, parsed.root, data))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
