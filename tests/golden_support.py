@@ -168,9 +168,8 @@ def render_diagnostic(analysis: Analysis, diag: Diagnostic) -> list[str]:
     for tag in diag.tags:
         parts.append((f"tag: {tag.value}", []))
     for rel in diag.related:
-        where = f"{rel.path}:" if rel.path else ""
-        label = f"related {where}{_location(lines, rel.span)}: {rel.message}"
-        parts.append((label, [] if rel.path else snippet(lines, [rel.span], "-")))
+        label = f"related {_location(lines, rel.span)}: {rel.message}"
+        parts.append((label, snippet(lines, [rel.span], "-")))
     for fix in quick_fixes(analysis, diag):
         preferred = " (preferred)" if fix.preferred else ""
         parts.append((f'fix "{fix.title}"{preferred}:', fix_snippet(analysis.text, fix.edits)))

@@ -67,3 +67,242 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
         assert code.startswith("PP") and len(code) == 5, code
+
+
+# ------------------------------------------------------------------ import graph
+
+PACKAGE = ROOT / "lsp" / "pack_lsp"
+
+#: The layers, lowest first. A module may import modules of its own layer or a lower
+#: one, never a higher one. ``x.*`` is package ``x`` and everything in it, other
+#: names match one module; the first match decides a module's layer.
+#: ``rules.document``, ``rules.schema`` and ``rules.suppressions`` only declare rules
+#: (no checks): the YAML composer, the schema check and the suppression comments
+#: build diagnostics of those rules from below the model.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "text",
+        (
+            "pack_lsp",
+            "pack_lsp.core",
+            "pack_lsp.core.text",
+            "pack_lsp.core.suggest",
+            "pack_lsp.core.kinds",
+            "pack_lsp.core.resources",
+            "pack_lsp.core.diagnostics",
+            "pack_lsp.core.versions",
+            "pack_lsp.core.source",
+            "pack_lsp.core.rules",
+            "pack_lsp.core.rules.document",
+            "pack_lsp.core.rules.schema",
+            "pack_lsp.core.rules.suppressions",
+        ),
+    ),
+    ("tree", ("pack_lsp.core.yamltree", "pack_lsp.core.scalars", "pack_lsp.core.jsontree")),
+    (
+        "model",
+        (
+            "pack_lsp.core.model",
+            "pack_lsp.core.templates",
+            "pack_lsp.core.config",
+            "pack_lsp.core.schema",
+            "pack_lsp.core.profiles",
+            "pack_lsp.core.context",
+            "pack_lsp.core.discover",
+            "pack_lsp.core.cards.*",
+        ),
+    ),
+    (
+        "rules",
+        (
+            "pack_lsp.core.rules.*",
+            "pack_lsp.core.registry",
+            "pack_lsp.core.suppress",
+            "pack_lsp.core.analysis",
+            "pack_lsp.core.rulesdoc",
+        ),
+    ),
+    ("language features", ("pack_lsp.core.language.*",)),
+    (
+        "server and CLI",
+        ("pack_lsp.render.*", "pack_lsp.cli.*", "pack_lsp.server.*", "pack_lsp.__main__"),
+    ),
+)
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement that runs, at any depth (``if TYPE_CHECKING`` excluded)."""
+    out: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            out.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the ``pack_lsp`` modules it imports, read from the source.
+
+    Function-level imports count: they run too, just later. A package's own
+    ``__init__`` is not an edge of its submodules (Python loads it first, but a lazy
+    ``__init__`` imports nothing back).
+    """
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        edges: set[str] = set()
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[: len(anchor) - node.level + 1]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                    for a in node.names
+                ]
+            edges.update(t for t in targets if t in modules and t != name)
+        graph[name] = edges
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return out
+
+
+def _layer(module: str) -> int:
+    for level, (_, patterns) in enumerate(LAYERS):
+        for pattern in patterns:
+            package = pattern.removesuffix(".*")
+            if module == package or (pattern.endswith(".*") and module.startswith(package + ".")):
+                return level
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS")
+
+
+def test_import_graph_is_read_from_the_source() -> None:
+    graph = import_graph()
+    # A top-level import, a function-level import and a package import, as written.
+    assert "pack_lsp.core.text" in graph["pack_lsp.core.yamltree"]
+    assert "pack_lsp.server" in graph["pack_lsp.cli.serve"]
+    assert "pack_lsp.server.app" in graph["pack_lsp.server"]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_import_graph_has_no_cycles() -> None:
+    assert _cycles(import_graph()) == []
+
+
+def test_layers_point_one_way() -> None:
+    graph = import_graph()
+    upward = [
+        f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
+        for a, targets in sorted(graph.items())
+        for b in sorted(targets)
+        if _layer(b) > _layer(a)
+    ]
+    assert upward == []
+
+
+def _loaded_after(code: str) -> set[str]:
+    """Top-level names and ``pack_lsp`` modules in ``sys.modules`` after running ``code``."""
+    script = (
+        "import sys\n"
+        + code
+        + "\nsys.stdout.flush()\n"
+        + "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    return set(proc.stderr.split())
+
+
+def test_importing_text_loads_no_validator() -> None:
+    loaded = _loaded_after("import pack_lsp.core.text")
+    assert {"jsonschema", "pydantic", "ruamel", "pack_lsp.core.model"}.isdisjoint(loaded)
+
+
+def test_check_never_imports_the_server_stack() -> None:
+    loaded = _loaded_after(
+        "from pack_lsp.cli import main\n"
+        "main(['--check', '--format', 'json', 'examples/support.promptpack.yaml'])"
+    )
+    assert "pack_lsp.core.analysis" in loaded  # it did check
+    assert {"pygls", "lsprotocol", "pack_lsp.server"}.isdisjoint(loaded)
+
+
+def test_version_imports_almost_nothing() -> None:
+    loaded = _loaded_after(
+        "from pack_lsp.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass"
+    )
+    ours = {m for m in loaded if m.split(".")[0] == "pack_lsp"}
+    assert ours == {"pack_lsp", "pack_lsp.cli"}
+    assert {"pydantic", "jsonschema", "ruamel", "pygls"}.isdisjoint(loaded)
+
+
+def test_rules_doc_check_mode_spots_a_stale_file(tmp_path: Path) -> None:
+    from pack_lsp.core.rulesdoc import main, render
+
+    current = tmp_path / "rules.md"
+    current.write_text(render(), encoding="utf-8")
+    stale = tmp_path / "stale.md"
+    stale.write_text(render().replace("PP301", "PP3O1"), encoding="utf-8")
+    assert main(["--check", str(current)]) == 0
+    assert main(["--check", str(stale)]) == 1

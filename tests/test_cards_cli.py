@@ -95,3 +95,23 @@ def test_usage_errors(tmp_path: Path) -> None:
     broken.write_text("prompts: [\n")
     done = run("--card", str(broken))
     assert done.returncode == 2 and "syntax error" in done.stderr
+
+
+def test_check_acts_on_a2a_version(tmp_path: Path) -> None:
+    """`--check --a2a-version 1.0` checks the cards as A2A 1.0 does (untagged skills)."""
+    pack = tmp_path / "pack.yaml"
+    pack.write_text(
+        (ROOT / "tests" / "golden" / "cards" / "tags-1.0.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    default = run("--check", str(pack), "--format", "json")
+    assert "PP702" not in default.stdout, default.stdout
+    v1 = run("--check", str(pack), "--format", "json", "--a2a-version", "1.0")
+    assert "PP702" in v1.stdout, v1.stdout + v1.stderr
+
+
+def test_a2a_version_is_refused_where_it_cannot_act() -> None:
+    alone = run("--a2a-version", "1.0")
+    assert alone.returncode == 2 and "--a2a-version is used with --card or --check" in alone.stderr
+    topology = run("--topology", str(VISION), "--a2a-version", "1.0")
+    assert topology.returncode == 2 and "not --topology" in topology.stderr

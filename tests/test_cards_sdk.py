@@ -14,6 +14,8 @@ import pytest
 from a2a_sdk_envs import CHECK_03, CHECK_1, SDK_03, SDK_1, check
 from test_cards import all_cards
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
     ("env", "script", "version"),

@@ -72,6 +72,34 @@ GOLDEN_FIXES = [
     ("workflow/states.yaml", "PP403", "`biling`", "Replace with `billing`"),
     ("schema/invalid-value.yaml", "PP104", "`fragment`", "Replace with `fragments`"),
     ("workflow/states.yaml", "PP405", "`resolved`", "Rename the event to `Resolved`"),
+    ("agents/member-state.yaml", "PP210", "`resolv`", "Replace with `resolve`"),
+    (
+        "compositions/references.yaml",
+        "PP901",
+        "`analyse_document`",
+        "Replace with `analyze_document`",
+    ),
+    ("compositions/references.yaml", "PP905", "`clasify`", "Replace with `classify`"),
+    ("compositions/references.yaml", "PP906", "`extract_txt`", "Replace with `extract_text`"),
+    ("compositions/references.yaml", "PP906", "`sbmit`", "Replace with `submit`"),
+    ("compositions/references.yaml", "PP907", "`don`", "Replace with `done`"),
+    ("compositions/references.yaml", "PP907", "`chek`", "Replace with `check`"),
+    ("compositions/references.yaml", "PP908", "`tones`", "Replace with `tone`"),
+    ("compositions/references.yaml", "PP909", "`extrct`", "Replace with `extract`"),
+    ("providers/references.yaml", "PP923", "`draftr`", "Replace with `drafter`"),
+    ("providers/references.yaml", "PP923", "`defualt`", "Replace with `default`"),
+    ("providers/references.yaml", "PP922", "`imgae`", "Replace with `image`"),
+    ("governance/controls.yaml", "PP931", "`ai-disclosur`", "Replace with `ai-disclosure`"),
+    ("governance/controls.yaml", "PP932", "`tone-chek`", "Replace with `tone`"),
+    ("governance/controls.yaml", "PP935", "`disclos`", "Replace with `disclose`"),
+    ("workflow/agent-control.yaml", "PP415", "`done`", "Remove `control: agent`"),
+    (
+        "governance/fields-and-terms.yaml",
+        "PP937",
+        "`risk_clasification`",
+        "Replace with `risk_classification`",
+    ),
+    ("compositions/references.yaml", "PP903", "`finish`", "Remove `composition`"),
 ]
 
 
@@ -290,3 +318,15 @@ def test_add_member_to_an_empty_flow_mapping() -> None:
     out = apply_edits(text, fix.edits)
     assert out.endswith("    members: {helper: {}}\n")
     assert "PP205" not in {d.code for d in analysis_of(out).diagnostics}
+
+
+def test_every_fix_kind_is_offered_by_a_rule_and_handled() -> None:
+    from pack_lsp.core.diagnostics import FixKind
+    from pack_lsp.core.language.codeactions import HANDLERS
+    from pack_lsp.core.registry import REGISTRY
+
+    offered = {kind for rule in REGISTRY.values() for kind in rule.fixes}
+    assert offered == set(FixKind), "a fix kind no rule offers"
+    assert set(HANDLERS) == set(FixKind), "a fix kind without a handler, or the reverse"
+    for rule in REGISTRY.values():
+        assert len(set(rule.fixes)) == len(rule.fixes), rule.code

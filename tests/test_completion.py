@@ -110,3 +110,58 @@ def test_garbage_never_crashes() -> None:
         analysis = analyze(text, kind="promptpack")
         for offset in range(len(text) + 1):
             complete(analysis, offset)
+
+
+TEAM = """id: demo
+name: Demo
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+prompts:
+  router:
+    id: router
+    name: R
+    version: 1.0.0
+    system_template: Hi
+    tools:
+      - lookup
+      - |
+  billing: {id: billing, name: B, version: 1.0.0, system_template: Hi}
+  shipping: {id: shipping, name: S, version: 1.0.0, system_template: Hi}
+tools:
+  lookup: {name: lookup, description: L}
+  refund: {name: refund, description: R}
+agents:
+  entry: router
+  members: {router: {}, billing: {}, shipping: {}}
+"""
+
+
+def test_tool_items_never_offer_the_prompt_itself() -> None:
+    """RFC 0007 rule 5: a prompt listing its own key would be an agent calling itself."""
+    assert labels(TEAM) == ["refund", "billing", "shipping"]
+
+
+def test_a2a_prefix_offers_other_members_only() -> None:
+    assert labels(TEAM.replace("      - |", "      - a2a__|")) == ["a2a__billing", "a2a__shipping"]
+    listed = TEAM.replace("      - lookup\n", "      - a2a__billing\n")
+    assert labels(listed.replace("      - |", "      - a2a__|")) == ["a2a__shipping"]
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        "    tools:\n    - |\n",  # the dash at the key's column
+        "    tools:\n    - lookup\n    - |\n",
+        "    tools:\n    - |\n    system_template: Hi\n",
+    ],
+)
+def test_empty_item_of_a_block_list_offers_tools(items: str) -> None:
+    text = TEAM.replace("    system_template: Hi\n    tools:\n      - lookup\n      - |\n", items)
+    found = labels(text)
+    assert "refund" in found and "billing" in found and "router" not in found
+
+
+def test_empty_value_in_a_flow_mapping_completes_the_value() -> None:
+    base = TEAM.replace("      - |\n", "")
+    text = base + "workflow:\n  entry: a\n  states:\n    a: {prompt_task: |}\n"
+    assert labels(text) == ["router", "billing", "shipping"]

@@ -149,6 +149,7 @@ def _try_repo(
     )
 
 
+@pytest.mark.slow
 def test_hook_fails_on_a_broken_pack(sample: tuple[Path, Path, dict[str, str]]) -> None:
     proc = _try_repo(sample, "packs/broken.promptpack.yaml", "packs/good.promptpack.yaml")
     out = proc.stdout + proc.stderr
@@ -161,6 +162,7 @@ def test_hook_fails_on_a_broken_pack(sample: tuple[Path, Path, dict[str, str]]) 
     assert "Checked 2 files: 1 error" in out
 
 
+@pytest.mark.slow
 def test_hook_passes_on_a_good_pack(sample: tuple[Path, Path, dict[str, str]]) -> None:
     proc = _try_repo(sample, "packs/good.promptpack.yaml")
     out = proc.stdout + proc.stderr
@@ -168,6 +170,7 @@ def test_hook_passes_on_a_good_pack(sample: tuple[Path, Path, dict[str, str]]) -
     assert re.search(r"pack-lsp\.+Passed", out), out
 
 
+@pytest.mark.slow
 def test_hook_skips_files_that_are_not_packs(sample: tuple[Path, Path, dict[str, str]]) -> None:
     proc = _try_repo(sample, "notes.yaml")
     out = proc.stdout + proc.stderr

@@ -250,16 +250,22 @@ def test_profile_table_names_only_registered_codes() -> None:
         assert set(table) <= set(REGISTRY)
 
 
-def test_member_state_is_checked_only_under_promptkit() -> None:
+def test_member_state_is_checked_in_every_profile() -> None:
+    """RFC 0011: a member's `state` needs a workflow that has that state."""
     body = (
         "prompts:\n  s: {id: s, name: S, version: 1.0.0, description: x, system_template: x}\n"
         "agents:\n  entry: s\n  members:\n    s: {state: intake}\n"
     )
     pinned = "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n" + body
-    assert [d.code for d in run(pinned).diagnostics] == ["PP110"]  # state is v1.4.1+
-    assert [(d.code, d.data["kind"]) for d in run(body, "promptkit").diagnostics] == [
-        ("PP210", "undefined-state")
-    ]
+    assert [d.code for d in run(pinned).diagnostics] == ["PP110", "PP210"]  # state is v1.4.1+
+    for profile in ("spec", "promptkit"):
+        found = [(d.code, d.data["kind"]) for d in run(body, profile).diagnostics]
+        assert found == [("PP210", "undefined-state")], profile
+    with_workflow = body + (
+        "workflow:\n  version: 1\n  entry: intake\n  states:\n"
+        "    intake: {prompt_task: s, terminal: true}\n"
+    )
+    assert not [d for d in run(with_workflow).diagnostics if d.code == "PP210"]
 
 
 def test_promptkit_schema_is_derived_without_changing_ours() -> None:

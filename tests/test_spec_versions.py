@@ -273,15 +273,17 @@ def test_hover_says_since_which_version() -> None:
 
 def test_check_profile_flag_acts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pack = tmp_path / "pack.yaml"
+    # An unknown `persistence` is a warning under the spec and an error in PromptKit.
     pack.write_text(
-        HEAD + "agents:\n  entry: triage\n  members:\n    triage: {state: intake}\n",
+        HEAD + WORKFLOW.replace("      control: agent\n", "      persistence: forever\n"),
         encoding="utf-8",
     )
     assert main(["--check", str(pack)]) == 0
     spec_out = capsys.readouterr().out
     assert main(["--check", "--profile", "promptkit", str(pack)]) == 1
     promptkit_out = capsys.readouterr().out
-    assert "PP210" not in spec_out and "PP210" in promptkit_out
+    assert "warning" in spec_out and "PP408" in spec_out
+    assert "error" in promptkit_out and "PP408" in promptkit_out
 
 
 def test_check_spec_version_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

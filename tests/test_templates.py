@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from pack_lsp.core.model import Pack, Template, build_pack
 from pack_lsp.core.templates import (
+    delimiters,
     dialect_for,
     pack_templates,
     placeholders,
@@ -145,3 +150,20 @@ def test_fragment_cycle_terminates() -> None:
     info = pack_templates(pack, source)
     assert set(info.fragments_included_by("p")) == {"a", "b"}
     assert info.variables_used_by("p") == {"v"}
+
+
+@pytest.mark.parametrize(
+    ("syntax", "expected"),
+    [
+        ("{{variable}}", ("{{", "}}")),
+        ("${variable}", ("${", "}")),
+        ("<%= name %>", ("<%=", "%>")),
+        ("[[ variable ]]", ("[[", "]]")),
+        ("variable", ("{{", "}}")),  # no delimiters: the default
+        ("", ("{{", "}}")),
+    ],
+)
+def test_delimiters_follow_template_engine_syntax(syntax: str, expected: tuple[str, str]) -> None:
+    text = f"template_engine: {{version: v1, syntax: {json.dumps(syntax)}}}\n"
+    pack = build_pack(parse(text).root)
+    assert pack is not None and delimiters(pack) == expected

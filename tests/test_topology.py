@@ -130,3 +130,107 @@ def test_entry_outside_members_is_a_node_under_spec() -> None:
     assert "lead" in build(pack(text)).nodes
     assert "lead" not in build(pack(text), include_entry=False).nodes
     assert build(pack(text), include_entry=False).unreachable() == []
+
+
+def _clique(n: int) -> str:
+    """A pack of ``n`` members that all call each other (many elementary cycles)."""
+    keys = [f"m{i}" for i in range(n)]
+    prompts = "".join(
+        f"  {k}: {{id: {k}, name: {k}, version: 1.0.0, description: x, system_template: x, "
+        f"tools: [{', '.join(o for o in keys if o != k)}]}}\n"
+        for k in keys
+    )
+    members = ", ".join(f"{k}: {{}}" for k in keys)
+    return (
+        'id: c\nname: C\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'
+        f"prompts:\n{prompts}agents:\n  entry: m0\n  members: {{{members}}}\n"
+    )
+
+
+def test_each_elementary_cycle_of_a_group_is_reported() -> None:
+    topo = build(pack(_clique(3)))
+    cycles = sorted(tuple(e.source for e in c) for c in topo.cycles())
+    # 3 two-agent cycles and 2 three-agent ones, each found once
+    assert cycles == [
+        ("m0", "m1"),
+        ("m0", "m1", "m2"),
+        ("m0", "m2"),
+        ("m0", "m2", "m1"),
+        ("m1", "m2"),
+    ]
+    analysis = analyze(_clique(3), kind="promptpack")
+    assert len([d for d in analysis.diagnostics if d.code == "PP711"]) == 5
+
+
+def test_a_group_with_too_many_cycles_is_summarised_honestly() -> None:
+    (group,) = build(pack(_clique(6))).cycle_groups()
+    assert not group.complete and group.count > len(group.cycles) - 1
+    analysis = analyze(_clique(6), kind="promptpack")
+    (found,) = [d for d in analysis.diagnostics if d.code == "PP711"]
+    assert found.message.startswith(f"Agents call each other in at least {group.count} cycles")
+    assert "`m0`, `m1`, `m2`, `m3`, `m4`, `m5`" in found.message
+
+
+def test_cycle_search_is_bounded_on_a_large_clique() -> None:
+    """Guard, not a benchmark: a dense graph must not make the check explode."""
+    import time
+
+    started = time.perf_counter()
+    analyze(_clique(40), kind="promptpack")
+    assert time.perf_counter() - started < 20
+
+
+def test_calls_to_an_entry_outside_members_are_not_agent_calls() -> None:
+    """One model for RFC 0007 rule 4 and the cycle check: only members are agents."""
+    text = TEXT.replace("    lead: {tags: [a]}\n", "").replace(
+        "tools: [writer, search]", "tools: [writer, search, lead]"
+    )
+    topo = build(pack(text))
+    assert "lead" in topo.nodes and not topo.nodes["lead"].member
+    assert ("editor", "lead") not in {(e.source, e.target) for e in topo.edges}
+    codes = {d.code for d in analyze(text, kind="promptpack").diagnostics}
+    assert "PP205" in codes  # the tools item naming the non-member entry
+
+
+def test_workflow_routes_reach_state_bound_members_and_composition_steps() -> None:
+    from paths import ROOT
+
+    text = (ROOT / "tests" / "golden" / "cards" / "topology-workflow.yaml").read_text(
+        encoding="utf-8"
+    )
+    topo = build(pack(text))
+    assert sorted((r.source, r.target, r.via) for r in topo.routes) == [
+        ("intake", "analyst", "analyse"),
+        ("intake", "resolver", "resolve"),
+    ]
+    assert [n.key for n in topo.unreachable()] == ["idle"]
+    assert topo.cycles() == []
+    assert "    intake -.->|state analyse| analyst" in render(topo, "mermaid")
+    assert '"intake" -> "resolver" [label="state resolve", style=dashed];' in render(topo, "dot")
+    data = json.loads(render(topo, "json"))
+    assert {"from": "intake", "to": "resolver", "state": "resolve"} in data["routes"]
+
+
+def test_an_entry_whose_prompt_runs_the_workflow_reaches_the_routed_members() -> None:
+    text = """\
+id: desk
+name: Desk
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+prompts:
+  triage: {id: triage, name: T, version: 1.0.0, description: Routes, system_template: Route}
+  billing: {id: billing, name: B, version: 1.0.0, description: Bills, system_template: Bill}
+workflow:
+  version: 1
+  entry: start
+  states:
+    start: {prompt_task: triage, on_event: {Billing: bills}}
+    bills: {prompt_task: billing, terminal: true}
+agents:
+  entry: triage
+  members: {triage: {}, billing: {}}
+"""
+    topo = build(pack(text))
+    assert [(r.source, r.target, r.via) for r in topo.routes] == [("triage", "billing", "bills")]
+    assert topo.unreachable() == []
+    assert "PP710" not in {d.code for d in analyze(text, kind="promptpack").diagnostics}

@@ -3,6 +3,10 @@
 ``pack-lsp`` alone serves LSP on stdio; ``pack-lsp --check PATH...`` checks files for
 CI. Each mode lives in its own module with ``add_arguments(parser)`` and
 ``run(args) -> int | None`` (``None``: not this mode's arguments).
+
+``--version`` is answered before the modes are imported: building the full parser
+loads the analysis core (its option lists name rule codes and output formats), which
+a version query does not need.
 """
 
 from __future__ import annotations
@@ -10,12 +14,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from pack_lsp import __version__
-from pack_lsp.cli import cards, check, serve
-
-# ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-MODES = (check, cards, serve)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -24,22 +25,42 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"pack-lsp: error: {message}\n")
 
 
+def _add_version(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--version", action="version", version=f"pack-lsp {__version__}")
+
+
+def _answer_version(argv: Sequence[str] | None) -> None:
+    """Exit with the version when asked for it, as the full parser would."""
+    pre = _Parser(prog="pack-lsp", add_help=False)
+    _add_version(pre)
+    pre.parse_known_args(argv)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pack-lsp",
         description="Language server and CI checker for PromptPack files. "
         "Without arguments, serves the Language Server Protocol on stdio.",
     )
-    parser.add_argument("--version", action="version", version=f"pack-lsp {__version__}")
-    for mode in MODES:
+    _add_version(parser)
+    for mode in modes():
         mode.add_arguments(parser)
     return parser
 
 
+def modes() -> tuple[ModuleType, ...]:
+    """The modes, in the order they are offered the arguments."""
+    from pack_lsp.cli import cards, check, serve
+
+    # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
+    return (check, cards, serve)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _answer_version(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
-    for mode in MODES:
+    for mode in modes():
         result = mode.run(args, parser)
         if result is not None:
             return int(result)

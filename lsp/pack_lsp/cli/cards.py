@@ -24,7 +24,7 @@ from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.cards import A2A_VERSIONS, LOCAL_URL, CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import FORMATS, build, render
 from pack_lsp.core.cards.validate import validate
-from pack_lsp.core.config import ConfigError, load_for
+from pack_lsp.core.config import ConfigError, Profile, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.registry import rule
 from pack_lsp.core.source import decode
@@ -46,11 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--a2a-version",
         choices=A2A_VERSIONS,
         default=None,
-        help="with --card: A2A version of the cards (default: the configured one, else 0.3.0)",
+        help="A2A version of the cards: with --card the cards printed, with --check the "
+        "version the card rules check against (default: the configured one, else 0.3.0)",
     )
     group.add_argument(
         "--profile",
-        choices=("spec", "promptkit"),
+        choices=[p.value for p in Profile],
         default=None,
         help="checking profile: with --check, the schema and severities of the spec or of "
         "PromptKit; with --card/--topology, derive as RFC 0007 says (spec) or as PromptKit "
@@ -81,10 +82,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if args.card is None and args.topology is None:
         for option, value in (("--agent", args.agent), ("--a2a-version", args.a2a_version)):
             if value is not None:
-                parser.error(f"{option} is used with --card")
+                parser.error(
+                    f"{option} is used with --card"
+                    + (" or --check" if option == "--a2a-version" else "")
+                )
         return None
     if args.card is not None and args.topology is not None:
         parser.error("use --card or --topology, not both")
+    if args.topology is not None:
+        for option, value in (("--agent", args.agent), ("--a2a-version", args.a2a_version)):
+            if value is not None:
+                parser.error(f"{option} is used with --card or --check, not --topology")
     if args.topology is not None:
         return _topology(args, parser)
     return _cards(args)
@@ -168,8 +176,8 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if analysis is None:
         return status
     assert analysis.pack is not None
-    profile = args.profile or analysis.config.profile
-    topo = build(analysis.pack, include_entry=profile == "spec")
+    profile = Profile(args.profile) if args.profile else analysis.config.profile
+    topo = build(analysis.pack, include_entry=profile is Profile.SPEC)
     if analysis.pack.agents is None:
         print(f"pack-lsp: note: {args.topology} has no `agents` section", file=sys.stderr)
     sys.stdout.write(render(topo, fmt))

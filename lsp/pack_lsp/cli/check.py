@@ -24,7 +24,7 @@ from pack_lsp.core.discover import find_packs
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
-from pack_lsp.render import FileResult, Summary, renderers, summarize
+from pack_lsp.render import FORMATS, FileResult, Summary, renderers, summarize
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format",
         default=None,
         help="output format; for --check: "
-        + ", ".join(sorted(renderers()))
+        + ", ".join(sorted(FORMATS))
         + " (default: text); each mode checks its own formats",
     )
     group.add_argument("--strict", action="store_true", help="exit with status 1 on warnings too")
@@ -142,6 +142,9 @@ class Overrides:
         # --profile is shared with --card/--topology; with --check it selects the
         # schema and severities exactly as the configured `profile` does.
         self.profile: str | None = getattr(args, "profile", None)
+        # --a2a-version is shared with --card; with --check it selects the A2A version
+        # the card rules check against, as the configured `cards.a2a-version` does.
+        self.a2a_version: str | None = getattr(args, "a2a_version", None)
         self.spec_version: str | None = args.spec_version
         if self.spec_version is not None:
             try:
@@ -171,6 +174,13 @@ class Overrides:
             data["profile"] = self.profile
         if self.spec_version is not None:
             data["spec_version"] = self.spec_version
+        if self.a2a_version is not None:
+            cards = {
+                k: v
+                for k, v in config.cards.items()
+                if k.replace("-", "_").lower() != "a2a_version"
+            }
+            data["cards"] = {**cards, "a2a_version": self.a2a_version}
         return config.merged(data) if data else config
 
 

@@ -16,8 +16,9 @@ from typing import Any
 
 from pack_lsp.core import kinds
 from pack_lsp.core.config import Config
-from pack_lsp.core.context import CheckContext
+from pack_lsp.core.context import CheckContext, Derived
 from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.jsontree import is_json_path, parse_json
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_diagnostics
 from pack_lsp.core.registry import CHECKS
@@ -42,6 +43,8 @@ class Analysis:
     pack: Pack | None
     diagnostics: tuple[Diagnostic, ...]
     config: Config
+    derived: Derived
+    """Data computed from this analysis on first use (templates, symbol index)."""
     syntax_error: bool = False
     path: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)
@@ -87,15 +90,17 @@ def analyze(
         kind = kinds.detect(str(path) if path is not None else None, text)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    parsed = parse(text)
+    parsed = parse_json(text) if is_json_path(file_path) else parse(text)
     timings["parse"] = time.perf_counter() - t0
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     data: Any = None
     pack: Pack | None = None
+    derived = Derived(None, text, config)
     if parsed.root is not None:
         t0 = time.perf_counter()
         data = to_data(parsed.root)
         pack = build_pack(parsed.root) if kind == kinds.PROMPTPACK else None
+        derived = Derived(pack, text, config)
         timings["model"] = time.perf_counter() - t0
         # With a syntax error the recovered tree is incomplete: only the YAML
         # problem is reported, so the user is not flooded with follow-on errors.
@@ -105,7 +110,9 @@ def analyze(
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
-                ctx = CheckContext(pack, parsed.root, data, config, parsed.lines, text, file_path)
+                ctx = CheckContext(
+                    pack, parsed.root, data, config, parsed.lines, text, file_path, derived
+                )
                 for check in CHECKS:
                     try:
                         diagnostics.extend(check(ctx))
@@ -134,4 +141,5 @@ def analyze(
         syntax_error=parsed.syntax_error,
         path=file_path,
         timings=timings,
+        derived=derived,
     )

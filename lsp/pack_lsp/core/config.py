@@ -7,6 +7,7 @@ Editor settings (``packLsp``) are merged over the file's configuration.
 
 from __future__ import annotations
 
+import enum
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -18,8 +19,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from pack_lsp.core import versions
 from pack_lsp.core.diagnostics import Diagnostic, Severity
 
+A2A_PREFIX = "a2a__"
+"""A prompt's tool ``a2a__<member>`` calls the agents member ``<member>`` over A2A."""
+
 DEFAULT_TOOL_NAMESPACES = (
-    "a2a__",
+    A2A_PREFIX,
     "mcp__",
     "workflow__",
     "memory__",
@@ -27,6 +31,19 @@ DEFAULT_TOOL_NAMESPACES = (
     "image__",
     "video__",
 )
+
+
+class Profile(enum.StrEnum):
+    """What a pack is checked against.
+
+    ``SPEC``: the PromptPack specification and its RFCs. ``PROMPTKIT``: also what
+    the reference runtime accepts and rejects (see ``core/profiles.py`` for the
+    schema and severity changes, and the rules that ask for a profile).
+    The values are the configuration's and the command line's spelling.
+    """
+
+    SPEC = "spec"
+    PROMPTKIT = "promptkit"
 
 
 class ConfigError(ValueError):
@@ -39,7 +56,7 @@ class Config(BaseModel):
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = {}
-    profile: Literal["spec", "promptkit"] = "spec"
+    profile: Profile = Profile.SPEC
     # PromptPack version every pack is checked against (`1.4.0`, `1.7`, `latest`); it
     # wins over the version a pack's `$schema` declares. None: use `$schema`, else the
     # latest version. Ignored by the promptkit profile (PromptKit embeds one schema).

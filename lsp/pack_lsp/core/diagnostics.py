@@ -45,6 +45,30 @@ class Severity(enum.IntEnum):
         )
 
 
+class FixKind(enum.Enum):
+    """A kind of quick fix. Each rule lists the kinds it offers (``Rule.fixes``);
+    ``core/language/codeactions.py`` has one handler per kind, and a test keeps the
+    two in step. A handler reads the fields it needs from the diagnostic's ``data``
+    and offers nothing when they are missing."""
+
+    REPLACE_WITH_SUGGESTION = "replace-with-suggestion"
+    """Replace the name at fault with each of ``data["suggestions"]``."""
+    REPLACE_VALUE = "replace-value"
+    """Replace the value with ``data["replacement"]`` or ``data["expected"]``."""
+    RENAME_EVENT = "rename-event"
+    """Rename an event to ``data["suggestion"]``."""
+    CREATE_TOOL = "create-tool"
+    """Add a definition for ``data["name"]`` to the pack's ``tools``."""
+    ADD_MEMBER = "add-member"
+    """Add ``data["prompt"]`` (or ``data["name"]``) to ``agents.members``."""
+    DECLARE_VARIABLE = "declare-variable"
+    """Declare ``data["name"]`` in ``data["prompt"]`` (or each of ``data["prompts"]``)."""
+    RAISE_SCHEMA = "raise-schema"
+    """Set ``$schema`` to ``data["schema_url"]`` (the version ``data["version"]``)."""
+    REMOVE_ENTRY = "remove-entry"
+    """Delete the entry at ``data["path"]`` when ``data["removable"]`` says it may go."""
+
+
 class Tag(enum.Enum):
     UNNECESSARY = "unnecessary"
     DEPRECATED = "deprecated"
@@ -52,14 +76,11 @@ class Tag(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """Another location that explains a diagnostic (e.g. the first duplicate key).
-
-    ``path`` is ``None`` for a location in the same document.
-    """
+    """Another location in the same document that explains a diagnostic (e.g. the
+    first of two duplicate keys)."""
 
     span: Span
     message: str
-    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +98,8 @@ class Rule:
     example: str
     fix: str
     category: str = ""
+    fixes: tuple[FixKind, ...] = ()
+    """The quick fixes offered for this rule's diagnostics, in the order shown."""
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -91,7 +114,6 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
     tags: tuple[Tag, ...] = ()
     data: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-    path: str | None = None  # set when the diagnostic belongs to another file
 
     def with_severity(self, severity: Severity) -> Diagnostic:
         return replace(self, severity=severity)

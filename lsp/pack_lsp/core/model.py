@@ -12,6 +12,7 @@ single place that checks types.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -95,24 +96,30 @@ class ModelOverride(Entry):
 class Eval(_Model):
     id: Located | None = None
     type: Located | None = None
-    trigger: Located | None = None
+    span: Span
+
+
+class ValidatorDef(_Model):
+    """A prompt's validator (guardrail); ``id`` lets a governance control name it."""
+
+    id: Located | None = None
+    type: Located | None = None
     span: Span
 
 
 class Prompt(Entry):
     id: Located | None = None
+    provider: Located | None = None
+    validators: list[ValidatorDef] = []
     name: Located | None = None
     version: Located | None = None
     description: Located | None = None
     system_template: Template | None = None
     variables: list[Variable] = []
-    variables_span: Span | None = None
     tools: list[Located] = []
-    tools_span: Span | None = None
     tool_policy: ToolPolicy | None = None
     model_overrides: dict[str, ModelOverride] = {}
     evals: list[Eval] = []
-    media_types: list[Located] = []
 
     def templates(self) -> list[Template]:
         out = [self.system_template] if self.system_template is not None else []
@@ -146,7 +153,6 @@ class State(Entry):
     prompt_task: Located | None = None
     description: Located | None = None
     on_event: list[Transition] = []
-    on_event_span: Span | None = None
     on_event_key_span: Span | None = None
     terminal: Located | None = None
     max_visits: Located | None = None
@@ -155,6 +161,8 @@ class State(Entry):
     orchestration: Located | None = None
     skills: Located | None = None
     artifacts: dict[str, Artifact] = {}
+    composition: Located | None = None
+    control: Located | None = None
 
     @property
     def is_terminal(self) -> bool:
@@ -164,8 +172,8 @@ class State(Entry):
 class Workflow(Entry):
     version: Located | None = None
     entry: Located | None = None
+    max_total_visits: Located | None = None  # engine.budget.max_total_visits
     states: dict[str, State] = {}
-    states_span: Span | None = None
 
 
 class Member(Entry):
@@ -182,15 +190,106 @@ class Member(Entry):
 class Agents(Entry):
     entry: Located | None = None
     members: dict[str, Member] = {}
-    members_span: Span | None = None
-    members_key_span: Span | None = None
+
+
+class Step(_Model):
+    """One step of a composition (RFC 0010); ``branches`` holds a parallel step's
+    nested steps and ``parent`` the id of the parallel step a branch belongs to."""
+
+    id: Located | None = None
+    kind: Located | None = None
+    prompt_task: Located | None = None
+    provider: Located | None = None
+    tool: Located | None = None
+    tools: list[Located] = []
+    then: Located | None = None
+    else_: Located | None = None
+    depends_on: list[Located] = []
+    output_schema: Located | None = None
+    evals: list[Located] = []
+    references: list[Located] = []  # every `${...}` string of input, args and predicates
+    branches: list[Step] = []
+    parent: str | None = None
+    span: Span
+
+    def walk(self) -> list[Step]:
+        """This step and every step nested in its parallel branches."""
+        out = [self]
+        for branch in self.branches:
+            out.extend(branch.walk())
+        return out
+
+
+class Composition(Entry):
+    steps: list[Step] = []
+    output: Located | None = None
+
+    def all_steps(self) -> list[Step]:
+        out: list[Step] = []
+        for step in self.steps:
+            out.extend(step.walk())
+        return out
+
+
+class ProviderRequirement(_Model):
+    """An entry of ``requires.providers``; a bare string is an `llm` requirement."""
+
+    key: Located | None = None
+    role: Located | None = None
+    required: Located | None = None
+    shorthand: bool = False
+    span: Span
+
+    @property
+    def role_name(self) -> str:
+        if self.shorthand:
+            return "llm"
+        return self.role.text if self.role is not None else "llm"
+
+    @property
+    def is_required(self) -> bool:
+        return self.required is None or self.required.value is not False
+
+
+class Control(_Model):
+    """One control of a governance obligation: exactly one of field/validator/eval/external."""
+
+    kind: str
+    value: Located
+    span: Span
+
+
+class Obligation(_Model):
+    id: Located | None = None
+    controls: list[Control] = []
+    span: Span
+
+
+class Review(_Model):
+    id: Located | None = None
+    cadence: Located | None = None
+    satisfies: list[Located] = []
+    eval: Located | None = None
+    span: Span
+
+
+class Governance(_Model):
+    """``metadata.governance`` or an agents member's ``governance`` (RFC 0013/0016)."""
+
+    where: str
+    obligations: list[Obligation] = []
+    reviews: list[Review] = []
+    vocabularies: list[str] = []
+    #: The properties the object declares (for `field` controls).
+    fields: list[str] = []
+    #: Open-list values that may be vocabulary terms (CURIEs), with where they are.
+    terms: list[tuple[str, Located]] = []
+    span: Span
 
 
 class Skill(_Model):
     path: Located | None = None
     name: Located | None = None
-    preload: Located | None = None
-    inline: bool = False
     span: Span
 
 
@@ -201,18 +300,26 @@ class Pack(_Model):
     description: Located | None = None
     template_engine: TemplateEngine | None = None
     prompts: dict[str, Prompt] = {}
-    prompts_span: Span | None = None
-    prompts_key_span: Span | None = None
     fragments: dict[str, Fragment] = {}
-    fragments_span: Span | None = None
     tools: dict[str, Tool] = {}
-    tools_span: Span | None = None
-    tools_key_span: Span | None = None
     workflow: Workflow | None = None
     agents: Agents | None = None
     skills: list[Skill] = []
     evals: list[Eval] = []
+    compositions: dict[str, Composition] = {}
+    compositions_span: Span | None = None
+    providers: list[ProviderRequirement] = []
+    providers_span: Span | None = None
+    governance: list[Governance] = []
     span: Span
+
+    def provider_keys(self) -> dict[str, ProviderRequirement]:
+        """Declared provider requirements by key (the first declaration wins)."""
+        out: dict[str, ProviderRequirement] = {}
+        for req in self.providers:
+            if req.key is not None and isinstance(req.key.value, str):
+                out.setdefault(req.key.value, req)
+        return out
 
 
 # --------------------------------------------------------------------------- builder
@@ -339,8 +446,21 @@ def build_evals(node: Node | None) -> list[Eval]:
                     Eval.model_construct(
                         id=_str(item, "id"),
                         type=_str(item, "type"),
-                        trigger=_str(item, "trigger"),
                         span=item.span,
+                    )
+                )
+    return out
+
+
+def _validators(node: Node | None) -> list[ValidatorDef]:
+    seq = deref(node)
+    out: list[ValidatorDef] = []
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode):
+                out.append(
+                    ValidatorDef.model_construct(
+                        id=_str(item, "id"), type=_str(item, "type"), span=item.span
                     )
                 )
     return out
@@ -377,24 +497,19 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
         overrides[okey] = ModelOverride.model_construct(
             key=okey, key_span=opair.key.span, span=_value_span(opair), templates=templates
         )
-    media_types: list[Located] = []
-    media = _mapping(m.get("media"))
-    if media is not None:
-        media_types = _str_list(media.get("supported_types"))
     fields.update(
         id=_str(m, "id"),
+        provider=_str(m, "provider"),
+        validators=_validators(m.get("validators")),
         name=_str(m, "name"),
         version=_str(m, "version"),
         description=_str(m, "description"),
         system_template=_template(m.get("system_template"), "system_template"),
         variables=variables,
-        variables_span=_span_of(m.get("variables")),
         tools=_str_list(m.get("tools")),
-        tools_span=_span_of(m.get("tools")),
         tool_policy=policy,
         model_overrides=overrides,
         evals=build_evals(m.get("evals")),
-        media_types=media_types,
     )
     return Prompt.model_construct(**fields)
 
@@ -429,7 +544,6 @@ def build_state(key: str, pair: Pair) -> State:
         prompt_task=_str(m, "prompt_task"),
         description=_str(m, "description"),
         on_event=transitions,
-        on_event_span=_span_of(m.get("on_event")),
         on_event_key_span=_key_span(m.pair("on_event")),
         terminal=_bool(m, "terminal"),
         max_visits=_int(m, "max_visits"),
@@ -438,8 +552,16 @@ def build_state(key: str, pair: Pair) -> State:
         orchestration=_str(m, "orchestration"),
         skills=_str(m, "skills"),
         artifacts=artifacts,
+        composition=_str(m, "composition"),
+        control=_str(m, "control"),
     )
     return State.model_construct(**fields)
+
+
+def _budget(m: MappingNode) -> Located | None:
+    engine = _mapping(m.get("engine"))
+    budget = _mapping(engine.get("budget")) if engine is not None else None
+    return _int(budget, "max_total_visits") if budget is not None else None
 
 
 def build_workflow(pair: Pair) -> Workflow:
@@ -455,8 +577,8 @@ def build_workflow(pair: Pair) -> Workflow:
     fields.update(
         version=_any(m, "version"),
         entry=_str(m, "entry"),
+        max_total_visits=_budget(m),
         states=states,
-        states_span=_span_of(m.get("states")),
     )
     return Workflow.model_construct(**fields)
 
@@ -488,10 +610,188 @@ def build_agents(pair: Pair) -> Agents:
     fields.update(
         entry=_str(m, "entry"),
         members=members,
-        members_span=_span_of(m.get("members")),
-        members_key_span=_key_span(m.pair("members")),
     )
     return Agents.model_construct(**fields)
+
+
+_REFERENCE = re.compile(r"\$\{[^}]*\}")
+
+
+def _references(node: Node | None, out: list[Located]) -> None:
+    """Every scalar string containing a `${...}` reference, anywhere under ``node``."""
+    node = deref(node)
+    if isinstance(node, ScalarNode):
+        if isinstance(node.value, str) and "${" in node.value:
+            out.append(Located.model_construct(value=node.value, span=node.span))
+    elif isinstance(node, MappingNode):
+        for _k, pair in node.items():
+            _references(pair.value, out)
+    elif isinstance(node, SequenceNode):
+        for item in node.values():
+            _references(item, out)
+
+
+def build_step(node: Node, parent: str | None = None) -> Step | None:
+    m = _mapping(node)
+    if m is None:
+        return None
+    step_id = _str(m, "id")
+    branches: list[Step] = []
+    seq = deref(m.get("branches"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            child = build_step(item, step_id.text if step_id is not None else "")
+            if child is not None:
+                branches.append(child)
+    references: list[Located] = []
+    for field in ("input", "args", "predicate"):
+        _references(m.get(field), references)
+    modifiers = _mapping(m.get("modifiers"))
+    return Step.model_construct(
+        id=step_id,
+        kind=_str(m, "kind"),
+        prompt_task=_str(m, "prompt_task"),
+        provider=_str(m, "provider"),
+        tool=_str(m, "tool"),
+        tools=_str_list(m.get("tools")),
+        then=_str(m, "then"),
+        else_=_str(m, "else"),
+        depends_on=_str_list(m.get("depends_on")),
+        output_schema=_str(m, "output_schema"),
+        evals=_str_list(modifiers.get("eval")) if modifiers is not None else [],
+        references=references,
+        branches=branches,
+        parent=parent,
+        span=m.span,
+    )
+
+
+def build_compositions(node: Node | None) -> dict[str, Composition]:
+    out: dict[str, Composition] = {}
+    for key, pair, cm in _entries(node):
+        steps: list[Step] = []
+        output = None
+        if cm is not None:
+            output = _str(cm, "output")
+            seq = deref(cm.get("steps"))
+            if isinstance(seq, SequenceNode):
+                for item in seq.values():
+                    step = build_step(item)
+                    if step is not None:
+                        steps.append(step)
+        out[key] = Composition.model_construct(
+            key=key, key_span=pair.key.span, span=_value_span(pair), steps=steps, output=output
+        )
+    return out
+
+
+def build_providers(node: Node | None) -> list[ProviderRequirement]:
+    seq = deref(node)
+    out: list[ProviderRequirement] = []
+    if not isinstance(seq, SequenceNode):
+        return out
+    for item in seq.values():
+        if isinstance(item, ScalarNode) and isinstance(item.value, str):
+            out.append(
+                ProviderRequirement.model_construct(
+                    key=Located.model_construct(value=item.value, span=item.span),
+                    shorthand=True,
+                    span=item.span,
+                )
+            )
+        elif isinstance(item, MappingNode):
+            out.append(
+                ProviderRequirement.model_construct(
+                    key=_str(item, "key"),
+                    role=_str(item, "role"),
+                    required=_bool(item, "required"),
+                    span=item.span,
+                )
+            )
+    return out
+
+
+def build_governance(node: Node | None, where: str) -> Governance | None:
+    m = _mapping(node)
+    if m is None:
+        return None
+    obligations: list[Obligation] = []
+    seq = deref(m.get("obligations"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if not isinstance(item, MappingNode):
+                continue
+            controls: list[Control] = []
+            cseq = deref(item.get("controls"))
+            if isinstance(cseq, SequenceNode):
+                for citem in cseq.values():
+                    if not isinstance(citem, MappingNode):
+                        continue
+                    for ckey, cpair in citem.items():
+                        value = _located(cpair.value, str)
+                        if value is not None:
+                            controls.append(
+                                Control.model_construct(kind=ckey, value=value, span=citem.span)
+                            )
+            obligations.append(
+                Obligation.model_construct(id=_str(item, "id"), controls=controls, span=item.span)
+            )
+    reviews: list[Review] = []
+    seq = deref(m.get("reviews"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode):
+                reviews.append(
+                    Review.model_construct(
+                        id=_str(item, "id"),
+                        cadence=_str(item, "cadence"),
+                        satisfies=_str_list(item.get("satisfies")),
+                        eval=_str(item, "eval"),
+                        span=item.span,
+                    )
+                )
+    vocab = _mapping(m.get("vocabularies"))
+    terms: list[tuple[str, Located]] = []
+    for field in TERM_FIELDS:
+        node = deref(m.get(field))
+        found = _str_list(node) if isinstance(node, SequenceNode) else [_str(m, field)]
+        terms.extend((field, t) for t in found if t is not None)
+    seq = deref(m.get("obligations"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode):
+                ob = _str(item, "obligation")
+                if ob is not None:
+                    terms.append(("obligations[].obligation", ob))
+                applies = _mapping(item.get("applies_to"))
+                if applies is not None:
+                    for key, _pair in applies.items():
+                        value = _str(applies, key)
+                        if value is not None:
+                            terms.append((f"obligations[].applies_to.{key}", value))
+    seq = deref(m.get("reviews"))
+    if isinstance(seq, SequenceNode):
+        for item in seq.values():
+            if isinstance(item, MappingNode) and (t := _str(item, "type")) is not None:
+                terms.append(("reviews[].type", t))
+    return Governance.model_construct(
+        where=where,
+        obligations=obligations,
+        reviews=reviews,
+        vocabularies=[k for k, _ in vocab.items()] if vocab is not None else [],
+        fields=[k for k, _ in m.items()],
+        terms=terms,
+        span=m.span,
+    )
+
+
+#: Governance properties whose values are open-list terms (RFC 0013, RFC 0016).
+TERM_FIELDS = (
+    "operator_role",
+    "risk_classification",
+    "capabilities",
+    "intended_deployment_contexts",
+)
 
 
 def build_skills(node: Node | None) -> list[Skill]:
@@ -508,15 +808,9 @@ def build_skills(node: Node | None) -> list[Skill]:
             )
         elif isinstance(item, MappingNode):
             if item.get("path") is not None:
-                out.append(
-                    Skill.model_construct(
-                        path=_str(item, "path"), preload=_bool(item, "preload"), span=item.span
-                    )
-                )
+                out.append(Skill.model_construct(path=_str(item, "path"), span=item.span))
             else:
-                out.append(
-                    Skill.model_construct(name=_str(item, "name"), inline=True, span=item.span)
-                )
+                out.append(Skill.model_construct(name=_str(item, "name"), span=item.span))
     return out
 
 
@@ -555,6 +849,22 @@ def build_pack(root: Node | None) -> Pack | None:
         )
     wf_pair = m.pair("workflow")
     ag_pair = m.pair("agents")
+    requires = _mapping(m.get("requires"))
+    providers_node = requires.get("providers") if requires is not None else None
+    governance: list[Governance] = []
+    metadata = _mapping(m.get("metadata"))
+    if metadata is not None:
+        g = build_governance(metadata.get("governance"), "metadata.governance")
+        if g is not None:
+            governance.append(g)
+    agents_m = _mapping(m.get("agents"))
+    if agents_m is not None:
+        for key, _pair, mm in _entries(agents_m.get("members")):
+            if mm is not None:
+                g = build_governance(mm.get("governance"), f"agents.members.{key}.governance")
+                if g is not None:
+                    governance.append(g)
+
     return Pack.model_construct(
         id=_str(m, "id"),
         name=_str(m, "name"),
@@ -562,18 +872,18 @@ def build_pack(root: Node | None) -> Pack | None:
         description=_str(m, "description"),
         template_engine=te,
         prompts=prompts,
-        prompts_span=_span_of(m.get("prompts")),
-        prompts_key_span=_key_span(m.pair("prompts")),
         fragments=fragments,
-        fragments_span=_span_of(m.get("fragments")),
         tools=tools,
-        tools_span=_span_of(m.get("tools")),
-        tools_key_span=_key_span(m.pair("tools")),
         workflow=build_workflow(wf_pair)
         if wf_pair is not None and _mapping(wf_pair.value)
         else None,
         agents=build_agents(ag_pair) if ag_pair is not None and _mapping(ag_pair.value) else None,
         skills=build_skills(m.get("skills")),
         evals=build_evals(m.get("evals")),
+        compositions=build_compositions(m.get("compositions")),
+        compositions_span=_span_of(m.get("compositions")),
+        providers=build_providers(providers_node),
+        providers_span=_span_of(providers_node),
+        governance=governance,
         span=m.span,
     )

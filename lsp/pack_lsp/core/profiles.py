@@ -22,27 +22,33 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pack_lsp.core import versions
-from pack_lsp.core.config import Config
+from pack_lsp.core.config import Config, Profile
 from pack_lsp.core.diagnostics import Diagnostic, Severity
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.schema import PROMPTPACK_SCHEMA, SchemaValidator, promptpack_validator
 
-SPEC = "spec"
-PROMPTKIT = "promptkit"
+SPEC = Profile.SPEC
+PROMPTKIT = Profile.PROMPTKIT
 
 # Codes whose severity a profile changes. PP202: the entry is not a member;
-# PP206: a mode that is not a media type; PP207: a blank tag.
+# PP206: a mode that is not a media type; PP207: a blank tag; PP401: a workflow
+# version other than 1 or 2; PP408/PP409: an unknown persistence or orchestration
+# (PromptKit refuses to load all of these). PP502 is raised to an error by its rule
+# when the prompt declares no variables at all (PromptKit refuses only that case).
 PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
     SPEC: {},
     PROMPTKIT: {
         "PP202": Severity.ERROR,
         "PP206": Severity.ERROR,
         "PP207": Severity.ERROR,
+        "PP401": Severity.ERROR,
+        "PP408": Severity.ERROR,
+        "PP409": Severity.ERROR,
     },
 }
 
 
-def apply_profile(profile: str, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+def apply_profile(profile: Profile, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Diagnostics with the profile's severities (before user overrides)."""
     table = PROFILE_SEVERITY.get(profile, {})
     out: list[Diagnostic] = []
@@ -339,10 +345,10 @@ def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
 PROMPTKIT_BASE = "1.4.1"
 
 
-def profile_schema(profile: str, version: str = versions.LATEST) -> dict[str, Any]:
+def profile_schema(profile: Profile, version: str = versions.LATEST) -> dict[str, Any]:
     """The PromptPack schema for ``profile`` (and ``version`` in the ``spec`` profile)."""
     base: dict[str, Any] = load_schema(PROMPTPACK_SCHEMA)
-    if profile == PROMPTKIT:
+    if profile == Profile.PROMPTKIT:
         schema = _promptkit_schema(versions.restrict(base, PROMPTKIT_BASE))
         schema["x-promptpack-version"] = versions.PROMPTKIT_VERSION
         return schema
@@ -350,9 +356,9 @@ def profile_schema(profile: str, version: str = versions.LATEST) -> dict[str, An
 
 
 @functools.cache
-def validator_for(profile: str, version: str = versions.LATEST) -> SchemaValidator:
+def validator_for(profile: Profile, version: str = versions.LATEST) -> SchemaValidator:
     """The schema validator of a profile and version (cached)."""
-    if profile == SPEC:
+    if profile == Profile.SPEC:
         return promptpack_validator(version)
     return SchemaValidator(profile_schema(profile))
 

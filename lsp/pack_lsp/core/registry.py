@@ -15,8 +15,11 @@ from pack_lsp.core.diagnostics import Diagnostic, Rule
 from pack_lsp.core.rules import (
     agents,
     cards,
+    compositions,
     document,
+    governance,
     pack,
+    providers,
     schema,
     suppressions,
     templates,
@@ -33,6 +36,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cards,
     suppressions,
     workflow,
+    compositions,
+    providers,
+    governance,
     templates,
 )
 

@@ -1,4 +1,9 @@
-"""Render docs/rules.md from the rule registry (``python -m pack_lsp.core.rulesdoc``)."""
+"""Render docs/rules.md from the rule declarations.
+
+``python -m pack_lsp.core.rulesdoc > docs/rules.md`` regenerates it;
+``python -m pack_lsp.core.rulesdoc --check docs/rules.md`` exits with status 1 when the
+file is out of date (the contributors' pre-commit hook).
+"""
 
 from __future__ import annotations
 
@@ -38,5 +43,16 @@ def render() -> str:
     return "".join(out)
 
 
-if __name__ == "__main__":
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--check"] and len(argv) == 2:
+        with open(argv[1], encoding="utf-8", newline="") as fh:
+            if fh.read() == render():
+                return 0
+        print(f"{argv[1]} is out of date: python -m pack_lsp.core.rulesdoc > {argv[1]}")
+        return 1
     sys.stdout.write(render())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

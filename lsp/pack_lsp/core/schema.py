@@ -39,7 +39,7 @@ from pack_lsp.core.rules.schema import (
     WRONG_SIZE,
     WRONG_TYPE,
 )
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import hint_for, suggestions
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
     MappingNode,
@@ -336,7 +336,7 @@ def _to_diagnostics(
             owner = "the pack root" if not path else f"`{where}`"
             yield make(
                 UNKNOWN_PROPERTY,
-                f"Unknown property `{key}` in {owner}{did_you_mean(key, candidates)}",
+                f"Unknown property `{key}` in {owner}{hint_for(found)}",
                 pair.key.span,
                 data={
                     "kind": "unknown-property",
@@ -369,8 +369,8 @@ def _to_diagnostics(
         )
         listed = ", ".join(f"`{_show(v)}`" for v in allowed_values)
         strings = [v for v in allowed_values if isinstance(v, str)]
-        hint = did_you_mean(value, strings) if isinstance(value, str) else ""
         found = suggestions(value, strings) if isinstance(value, str) else []
+        hint = hint_for(found)
         yield make(
             INVALID_VALUE,
             f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"

@@ -159,8 +159,6 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
     A UTF-16 or UTF-32 file gets one PP002 naming its encoding and is decoded in
     that encoding, so that its content is still checked.
     """
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
     wide = sniff_encoding(raw)
     if wide is not None:
         name, bom = wide
@@ -173,10 +171,10 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
         )
         return text, [diag]
     try:
-        return raw.decode("utf-8"), []
+        return strip_bom(raw.decode("utf-8")), []
     except UnicodeDecodeError as exc:
-        prefix = raw[: exc.start].decode("utf-8", errors="replace")
-        text = raw.decode("utf-8", errors="replace")
+        prefix = strip_bom(raw[: exc.start].decode("utf-8", errors="replace"))
+        text = strip_bom(raw.decode("utf-8", errors="replace"))
         offset = len(prefix)
         bad = raw[exc.start : exc.start + 1].hex()
         diag = make(
@@ -190,4 +188,5 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
 
 
 def strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark: the one place a BOM is dropped."""
     return text[1:] if text.startswith(BOM) else text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 def distance(a: str, b: str, limit: int | None = None) -> int:
@@ -78,8 +78,16 @@ def _same_stem(head_w: str, head_c: str, word: str, cand: str) -> bool:
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """A message suffix like ``; did you mean `agents`?`` or an empty string."""
-    found = suggestions(word, candidates)
+    """A message suffix like ``; did you mean `agents`?`` or an empty string.
+
+    A rule that also puts the suggestions in a quick fix's data computes them once
+    with ``suggestions`` and words them with ``hint_for``.
+    """
+    return hint_for(suggestions(word, candidates))
+
+
+def hint_for(found: Sequence[str]) -> str:
+    """The did-you-mean message suffix for suggestions already computed."""
     if not found:
         return ""
     if len(found) == 1:

@@ -1,9 +1,12 @@
 """Inline suppression comments.
 
 ``# pack-lsp: ignore[PP201, PP305]`` at the end of a line silences those codes for
-diagnostics whose range starts on that line; ``# pack-lsp: ignore-file[PP201]`` in the
-comment block at the top of a file (before its first line of content) silences them
-in the whole file. Free text may follow the closing bracket after a space, to say why.
+diagnostics whose range starts on that line (a block scalar's lines cannot carry a
+comment, so for a problem inside a ``|`` or ``>`` block the comment goes on the line
+that opens it, ``system_template: |  # pack-lsp: ignore[PP502]``);
+``# pack-lsp: ignore-file[PP201]`` in the comment block at the top of a file (before
+its first line of content) silences them in the whole file. Free text may follow the
+closing bracket after a space, to say why.
 
 Comments are found in the text, using the YAML tree to rule out a ``#`` that belongs
 to a quoted or block scalar. Suppressions are applied after the configuration, so a
@@ -87,6 +90,15 @@ class Suppressions:
     by_line: dict[int, list[Suppression]] = field(default_factory=dict)
     file_wide: list[Suppression] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    #: (first line, last line, header line) of each block scalar's content.
+    blocks: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def header_of(self, line: int) -> int | None:
+        """The line opening the block scalar that ``line`` is inside, if any."""
+        for first, last, header in self.blocks:
+            if first <= line <= last:
+                return header
+        return None
 
     def all(self) -> Iterable[Suppression]:
         for group in self.by_line.values():
@@ -95,7 +107,14 @@ class Suppressions:
 
     def matching(self, line: int, code: str) -> list[Entry]:
         found: list[Entry] = []
-        for sup in (*self.by_line.get(line, ()), *self.file_wide):
+        own = self.by_line.get(line, ())
+        header = (
+            self.header_of(line)
+            if not any(e.code == code for sup in own for e in sup.entries)
+            else None
+        )
+        extra = self.by_line.get(header, ()) if header is not None else ()
+        for sup in (*own, *extra, *self.file_wide):
             found.extend(e for e in sup.entries if e.code == code)
         return found
 
@@ -325,6 +344,23 @@ def collect(text: str, root: Node | None, lines: LineIndex) -> Suppressions:
         comment = finder.comment_on(line)
         if comment is not None:
             _parse_one(text, lines, comment, out, first_content)
+    if out.by_line:
+        out.blocks = _block_lines(root, lines, set(out.by_line))
+    return out
+
+
+def _block_lines(
+    root: Node | None, lines: LineIndex, headers: set[int]
+) -> list[tuple[int, int, int]]:
+    """(first, last, header) lines of the block scalars whose header line carries a
+    suppression comment."""
+    out: list[tuple[int, int, int]] = []
+    for node in walk(root):
+        if isinstance(node, ScalarNode) and node.style in ("|", ">"):
+            header = lines.position(node.span.start).line
+            if header in headers:
+                last = lines.position(max(node.span.end - 1, node.span.start)).line
+                out.append((header + 1, last, header))
     return out
 
 
@@ -336,12 +372,11 @@ def _filter(
 ) -> list[Diagnostic]:
     kept: list[Diagnostic] = []
     for d in diagnostics:
-        if d.path is None:
-            entries = sups.matching(lines.position(d.span.start).line, d.code)
-            if entries:
-                for entry in entries:
-                    entry.used = True
-                continue
+        entries = sups.matching(lines.position(d.span.start).line, d.code)
+        if entries:
+            for entry in entries:
+                entry.used = True
+            continue
         kept.append(d)
     return kept
 

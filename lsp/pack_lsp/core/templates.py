@@ -2,7 +2,9 @@
 
 A *template* is a prompt's ``system_template``, a model override's
 ``system_template``/``system_template_prefix``/``system_template_suffix``, or a
-fragment's text. Placeholders are written ``{{ ... }}``; this module finds them,
+fragment's text. Placeholders are written ``{{ ... }}``, or between the delimiters
+that ``template_engine.syntax`` declares (``${...}`` for ``${variable}``, see
+``delimiters``); this module finds them,
 classifies them and maps them back to the document through
 ``pack_lsp.core.scalars`` (so escapes, folding and block scalars are handled).
 
@@ -75,7 +77,6 @@ __all__ = [
     "pack_templates",
     "placeholders",
     "scan",
-    "shared_pack_templates",
     "unbalanced",
 ]
 
@@ -176,6 +177,46 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int, str]]]:
     return regions, problems
 
 
+#: The placeholder delimiters of the default ``template_engine.syntax``.
+DEFAULT_DELIMITERS = ("{{", "}}")
+_SYNTAX_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def delimiters(pack: Pack) -> tuple[str, str]:
+    """The (open, close) delimiters ``template_engine.syntax`` declares.
+
+    The syntax is written as a sample placeholder (``{{variable}}``, ``${variable}``,
+    ``<%= name %>``): what surrounds the name is the delimiter pair. A sample with no
+    name, or no delimiter on one side, falls back to ``{{ }}``.
+    """
+    te = pack.template_engine
+    sample = te.syntax.text.strip() if te is not None and te.syntax is not None else ""
+    m = _SYNTAX_NAME.search(sample)
+    if m is None:
+        return DEFAULT_DELIMITERS
+    open_, close = sample[: m.start()].strip(), sample[m.end() :].strip()
+    if not open_ or not close:
+        return DEFAULT_DELIMITERS
+    return open_, close
+
+
+def _scan_custom(text: str, open_: str, close: str) -> list[_Raw]:
+    """Regions between a custom delimiter pair (one line at most, no nesting)."""
+    regions: list[_Raw] = []
+    i = 0
+    while True:
+        start = text.find(open_, i)
+        if start < 0:
+            return regions
+        inner = start + len(open_)
+        end = text.find(close, inner)
+        if end < 0 or "\n" in text[inner:end]:
+            i = inner
+            continue
+        regions.append(_Raw(start, end + len(close), inner, end))
+        i = end + len(close)
+
+
 _STRAY_CLOSE_RE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][\w.:]*)\s*\}\}")
 
 
@@ -238,9 +279,12 @@ _SCOPE_CLOSE = re.compile(r"\{\{\{?\s*/\s*(each|with)\b")
 
 
 def _placeholders_in(
-    text: str, dialect: Dialect, fragments: Collection[str]
+    text: str,
+    dialect: Dialect,
+    fragments: Collection[str],
+    delims: tuple[str, str] = DEFAULT_DELIMITERS,
 ) -> Iterator[tuple[Kind, str, str, int, int, int, int, bool]]:
-    regions, _ = scan(text)
+    regions = scan(text)[0] if delims == DEFAULT_DELIMITERS else _scan_custom(text, *delims)
     depth = 0
     for raw in regions:
         tag = text[raw.start : raw.end]
@@ -261,12 +305,13 @@ def placeholders(
     fragment_names: Collection[str] = (),
     *,
     smap: ScalarMap | None = None,
+    delims: tuple[str, str] = DEFAULT_DELIMITERS,
 ) -> list[Placeholder]:
     """Every placeholder of ``template`` with document spans."""
     m = smap if smap is not None else scalar_map(template.node, source)
     out = []
     for kind, name, syntax, s, e, ns, ne, scoped in _placeholders_in(
-        template.text, dialect, fragment_names
+        template.text, dialect, fragment_names, delims
     ):
         out.append(
             Placeholder(
@@ -277,9 +322,16 @@ def placeholders(
 
 
 def unbalanced(
-    template: Template, source: str, *, smap: ScalarMap | None = None
+    template: Template,
+    source: str,
+    *,
+    smap: ScalarMap | None = None,
+    delims: tuple[str, str] = DEFAULT_DELIMITERS,
 ) -> list[Unbalanced]:
-    """Unclosed ``{{`` and single-brace ``{name}}`` in ``template``."""
+    """Unclosed ``{{`` and single-brace ``{name}}`` in ``template`` (only checked for
+    the default delimiters: with another syntax, braces are plain text)."""
+    if delims != DEFAULT_DELIMITERS:
+        return []
     _, problems = scan(template.text)
     if not problems:
         return []
@@ -433,29 +485,10 @@ def artifact_names(pack: Pack) -> set[str]:
     return names
 
 
-# Packs are frozen models holding dicts (not hashable cheaply) and analyses are not
-# weak-referenceable, so the memo is a short list compared by identity: the rules and
-# the editor features of one analysis share a single computation.
-_SHARED: list[tuple[Pack, str, str, PackTemplates]] = []
-_SHARED_SIZE = 8
-
-
-def shared_pack_templates(
-    pack: Pack, source: str, configured_dialect: str = "auto"
-) -> PackTemplates:
-    """``pack_templates`` memoised by the identity of ``pack`` and ``source``."""
-    for cached_pack, cached_source, dialect, result in _SHARED:
-        if cached_pack is pack and cached_source is source and dialect == configured_dialect:
-            return result
-    result = pack_templates(pack, source, configured_dialect)
-    _SHARED.append((pack, source, configured_dialect, result))
-    del _SHARED[:-_SHARED_SIZE]
-    return result
-
-
 def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") -> PackTemplates:
     """Every template of ``pack`` with its placeholders (see ``PackTemplates``)."""
     dialect = dialect_for(pack, configured_dialect)
+    delims = delimiters(pack)
     names = set(pack.fragments)
     result = PackTemplates(dialect)
     items: list[tuple[Literal["prompt", "fragment"], str, Template]] = []
@@ -471,8 +504,8 @@ def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") ->
                 owner,
                 key,
                 template,
-                placeholders(template, source, dialect, names, smap=m),
-                unbalanced(template, source, smap=m),
+                placeholders(template, source, dialect, names, smap=m, delims=delims),
+                unbalanced(template, source, smap=m, delims=delims),
                 m,
             )
         )

@@ -572,7 +572,7 @@ class _Composer:
         else:
             value = text
         node = ScalarNode(span, text, value, style, event.anchor, tag)
-        self._register_anchor(node)
+        self._record_anchor(node)
         self._add(node)
 
     def _skip(self, event: Any, name: str) -> None:
@@ -631,7 +631,7 @@ class _Composer:
             self.open_anchors.discard(node.anchor)
             self.anchors[node.anchor] = node
 
-    def _register_anchor(self, node: Node) -> None:
+    def _record_anchor(self, node: Node) -> None:
         if node.anchor:
             self.anchors[node.anchor] = node
 

@@ -7,43 +7,13 @@ are already converted to 0-based lines and code-point characters.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from pack_lsp.core.diagnostics import Diagnostic, Severity
-from pack_lsp.core.text import LineIndex, Range
+from pack_lsp.render.result import FileResult, Summary, summarize
 
+__all__ = ["FORMATS", "FileResult", "Renderer", "Summary", "renderers", "summarize"]
 
-@dataclass(frozen=True, slots=True)
-class FileResult:
-    path: str
-    diagnostics: tuple[Diagnostic, ...]
-    lines: LineIndex
-
-    def range(self, diagnostic: Diagnostic) -> Range:
-        return self.lines.range(diagnostic.span)
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    files: int
-    errors: int
-    warnings: int
-    information: int
-    hints: int
-
-
-def summarize(results: Sequence[FileResult]) -> Summary:
-    counts = dict.fromkeys(Severity, 0)
-    for result in results:
-        for d in result.diagnostics:
-            counts[d.severity] += 1
-    return Summary(
-        files=len(results),
-        errors=counts[Severity.ERROR],
-        warnings=counts[Severity.WARNING],
-        information=counts[Severity.INFORMATION],
-        hints=counts[Severity.HINT],
-    )
+#: The output formats, named without importing their renderers (``--help`` lists them).
+FORMATS = ("text", "json", "sarif", "github")
 
 
 Renderer = Callable[[Sequence[FileResult]], str]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pack_lsp.core.diagnostics import Severity
-from pack_lsp.render import FileResult
+from pack_lsp.render.result import FileResult
 
 COMMANDS = {
     Severity.ERROR: "error",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pack_lsp.core.text import Range
-from pack_lsp.render import FileResult, summarize
+from pack_lsp.render.result import FileResult, summarize
 
 
 def _range(r: Range) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
             for rel in d.related:
                 related.append(
                     {
-                        "path": rel.path or result.path,
+                        "path": result.path,
                         "range": _range(result.lines.range(rel.span)),
                         "message": rel.message,
                     }

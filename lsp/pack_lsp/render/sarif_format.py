@@ -21,8 +21,8 @@ from urllib.parse import quote
 from pack_lsp import HOMEPAGE, RULES_URL, __version__
 from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
 from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.text import LineIndex, Range
-from pack_lsp.render import FileResult
+from pack_lsp.core.text import Range
+from pack_lsp.render.result import FileResult
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -93,39 +93,14 @@ def _region(r: Range) -> dict[str, int]:
     }
 
 
-class _OtherFiles:
-    """Line indexes of files that related locations point into, read once."""
-
-    def __init__(self) -> None:
-        self._cache: dict[str, LineIndex | None] = {}
-
-    def lines(self, path: str) -> LineIndex | None:
-        if path not in self._cache:
-            try:
-                text = Path(path).read_text(encoding="utf-8", errors="replace")
-                self._cache[path] = LineIndex(text.removeprefix("\ufeff"))
-            except OSError:
-                self._cache[path] = None
-        return self._cache[path]
+def _location(path: str, span_range: Range, cwd: Path) -> dict[str, Any]:
+    return {
+        "physicalLocation": {"artifactLocation": _uri_of(path, cwd), "region": _region(span_range)}
+    }
 
 
-def _location(
-    path: str, lines: LineIndex | None, span_range: Range | None, cwd: Path
-) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": _uri_of(path, cwd)}
-    if lines is not None and span_range is not None:
-        physical["region"] = _region(span_range)
-    return {"physicalLocation": physical}
-
-
-def _related(
-    result: FileResult, rel: Related, index: int, cwd: Path, others: _OtherFiles
-) -> dict[str, Any]:
-    if rel.path is None or rel.path == result.path:
-        loc = _location(result.path, result.lines, result.lines.range(rel.span), cwd)
-    else:
-        other = others.lines(rel.path)
-        loc = _location(rel.path, other, other.range(rel.span) if other else None, cwd)
+def _related(result: FileResult, rel: Related, index: int, cwd: Path) -> dict[str, Any]:
+    loc = _location(result.path, result.lines.range(rel.span), cwd)
     loc["id"] = index
     loc["message"] = {"text": rel.message}
     return loc
@@ -136,13 +111,8 @@ def _result(
     d: Diagnostic,
     rule_index: dict[str, int],
     cwd: Path,
-    others: _OtherFiles,
 ) -> dict[str, Any]:
-    if d.path is None or d.path == result.path:
-        location = _location(result.path, result.lines, result.range(d), cwd)
-    else:
-        other = others.lines(d.path)
-        location = _location(d.path, other, other.range(d.span) if other else None, cwd)
+    location = _location(result.path, result.range(d), cwd)
     out: dict[str, Any] = {
         "ruleId": d.code,
         "level": LEVELS[d.severity],
@@ -153,7 +123,7 @@ def _result(
         out["ruleIndex"] = rule_index[d.code]
     if d.related:
         out["relatedLocations"] = [
-            _related(result, rel, i, cwd, others) for i, rel in enumerate(d.related, 1)
+            _related(result, rel, i, cwd) for i, rel in enumerate(d.related, 1)
         ]
     if d.tags:
         out["properties"] = {"tags": [t.value for t in d.tags]}
@@ -164,11 +134,8 @@ def document(results: Sequence[FileResult], cwd: Path | None = None) -> dict[str
     cwd = cwd or Path.cwd()
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     rule_index = {r.code: i for i, r in enumerate(rules)}
-    others = _OtherFiles()
     sarif_results = [
-        _result(result, d, rule_index, cwd, others)
-        for result in results
-        for d in result.diagnostics
+        _result(result, d, rule_index, cwd) for result in results for d in result.diagnostics
     ]
     base = cwd.resolve().as_uri()
     run: dict[str, Any] = {

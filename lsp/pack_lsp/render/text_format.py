@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pack_lsp.render import FileResult
+from pack_lsp.render.result import FileResult
 
 
 def render(results: Sequence[FileResult]) -> str:

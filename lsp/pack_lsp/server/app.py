@@ -45,6 +45,7 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.source import strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.positions import PositionConverter
 
@@ -301,7 +302,11 @@ class PackServer(LanguageServer):
         if doc is None:
             return None
         cached = self.analyses.get(uri)
-        if cached is not None and cached[0] == doc.version and cached[1].text == _bomless(doc.text):
+        if (
+            cached is not None
+            and cached[0] == doc.version
+            and cached[1].text == strip_bom(doc.text)
+        ):
             return cached[1]
         result = self._analyze(uri, doc.text)
         if result is not None and uri in self.documents:
@@ -353,30 +358,12 @@ class PackServer(LanguageServer):
     ) -> types.Diagnostic:
         related = []
         for r in d.related:
-            if r.path is None:
-                related.append(
-                    types.DiagnosticRelatedInformation(
-                        location=types.Location(uri=uri, range=conv.range(lines, r.span)),
-                        message=r.message,
-                    )
+            related.append(
+                types.DiagnosticRelatedInformation(
+                    location=types.Location(uri=uri, range=conv.range(lines, r.span)),
+                    message=r.message,
                 )
-            else:
-                # Another file: its positions are computed on its own text.
-                other = _read_lines(r.path)
-                rng = (
-                    conv.range(other, r.span)
-                    if other is not None
-                    else types.Range(
-                        start=types.Position(line=0, character=0),
-                        end=types.Position(line=0, character=0),
-                    )
-                )
-                related.append(
-                    types.DiagnosticRelatedInformation(
-                        location=types.Location(uri=from_fs_path(r.path) or r.path, range=rng),
-                        message=r.message,
-                    )
-                )
+            )
         return types.Diagnostic(
             range=conv.range(lines, d.span),
             severity=_SEVERITY[d.severity],
@@ -481,17 +468,6 @@ def _process_alive(pid: int) -> bool:
         return not (state and state[0] in ("Z", "X"))
     except OSError:
         return True
-
-
-def _bomless(text: str) -> str:
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def _read_lines(path: str) -> LineIndex | None:
-    try:
-        return LineIndex(_bomless(Path(path).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def _plain(value: Any) -> Any:

@@ -29,6 +29,8 @@ _SYMBOL_KINDS = {
     symbols.SymbolKind.ARTIFACT: types.SymbolKind.Field,
     symbols.SymbolKind.AGENTS: types.SymbolKind.Module,
     symbols.SymbolKind.MEMBER: types.SymbolKind.Interface,
+    symbols.SymbolKind.COMPOSITION: types.SymbolKind.Module,
+    symbols.SymbolKind.STEP: types.SymbolKind.Event,
 }
 
 _FOLD_KINDS = {

@@ -21,7 +21,6 @@ from pack_lsp.core.cards.derive import (
     LOCAL_URL,
     Card,
     CardSet,
-    Profile,
     derive,
 )
 from pack_lsp.core.cards.settings import (
@@ -31,7 +30,7 @@ from pack_lsp.core.cards.settings import (
     parse_settings,
 )
 from pack_lsp.core.cards.validate import CardProblem, validate
-from pack_lsp.core.config import Config
+from pack_lsp.core.config import Config, Profile
 from pack_lsp.core.model import Pack
 
 __all__ = [
@@ -61,11 +60,12 @@ def cards_for(
     config: Config | None = None,
     *,
     version: str | None = None,
-    profile: Profile | None = None,
+    profile: Profile | str | None = None,
 ) -> CardSet:
     """The cards of ``pack`` under ``config`` (its ``cards`` table and ``profile``).
 
-    ``version`` ("0.3.0" or "1.0") and ``profile`` override the configuration.
+    ``version`` ("0.3.0" or "1.0") and ``profile`` override the configuration;
+    ``profile`` may be given in its external spelling (``"spec"``, ``"promptkit"``).
     Raises :class:`CardsConfigError` when the ``cards`` table cannot be used.
     """
     config = config or Config()
@@ -73,7 +73,8 @@ def cards_for(
         raise CardsConfigError(
             f"unknown A2A version {version!r}; expected one of {', '.join(A2A_VERSIONS)}"
         )
-    return derive(pack, settings_for(config), profile=profile or config.profile, version=version)
+    chosen = Profile(profile) if profile else config.profile
+    return derive(pack, settings_for(config), profile=chosen, version=version)
 
 
 def describe(cards: CardSet) -> dict[str, Any]:

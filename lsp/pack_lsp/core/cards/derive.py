@@ -35,18 +35,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pack_lsp.core.cards.settings import (
     LOCAL_URL,
+    AgentSettings,
     CardsSettings,
     Extension,
     SecurityScheme,
 )
+from pack_lsp.core.config import Profile
 from pack_lsp.core.model import Located, Member, Pack, Prompt
 from pack_lsp.core.text import Span
 
-Profile = Literal["spec", "promptkit"]
 DEFAULT_MODES: tuple[str, ...] = ("text/plain",)
 DISCOVERY_PATH = "/.well-known/agent-card.json"  # from A2A 0.3.0 on (0.2.x: agent.json)
 PROTOCOL_VERSION = {"0.3.0": "0.3.0", "1.0": "1.0"}
@@ -111,7 +112,7 @@ def agent_keys(pack: Pack, profile: Profile) -> list[str]:
     keys = list(pack.agents.members)
     entry = _text(pack.agents.entry)
     if (
-        profile == "spec"
+        profile is Profile.SPEC
         and entry is not None
         and entry not in pack.agents.members
         and entry in pack.prompts
@@ -124,7 +125,7 @@ def derive(
     pack: Pack,
     settings: CardsSettings | None = None,
     *,
-    profile: Profile = "spec",
+    profile: Profile = Profile.SPEC,
     version: str | None = None,
 ) -> CardSet:
     """All cards of ``pack`` for A2A ``version`` (default: the configured one)."""
@@ -148,6 +149,25 @@ def _modes(member: Member | None, which: str) -> tuple[list[str], Span | None, l
     return list(DEFAULT_MODES), None, []
 
 
+@dataclass(slots=True)
+class _Draft:
+    """What one card is made of, gathered from the pack before it is written out.
+
+    ``origins`` maps JSON pointers of the card to the pack locations they came
+    from; ``configured`` lists the pointers set from the configuration instead.
+    """
+
+    key: str
+    anchor: Span
+    origins: dict[str, Origin]
+    configured: list[str]
+    name: str = ""
+    description: str | None = None
+    version: str | None = None
+    in_modes: list[str] = field(default_factory=list)
+    out_modes: list[str] = field(default_factory=list)
+
+
 def _card(
     pack: Pack,
     key: str,
@@ -159,79 +179,126 @@ def _card(
     assert pack.agents is not None
     member = pack.agents.members.get(key)
     prompt = pack.prompts.get(key)
-    origins: dict[str, Origin] = {}
+    own = settings.agents.get(key)
     anchor = (
         member.key_span
         if member is not None
         else (pack.agents.entry.span if pack.agents.entry is not None else pack.agents.key_span)
     )
-    origins[""] = Origin(anchor, f"agents.members.{key}" if member else "agents.entry")
-    prompt_where = f"prompts.{key}"
+    draft = _Draft(
+        key,
+        anchor,
+        {"": Origin(anchor, f"agents.members.{key}" if member else "agents.entry")},
+        [],
+    )
+    _name(draft, prompt)
+    description_configured = _description(draft, member, prompt, own)
+    _version(draft, pack, prompt, profile)
+    skill = _skill(draft, member, version, description_configured)
+    url = settings.url_for(key, _text(pack.id))
+    local_default = not settings.configured and not (own is not None and own.url is not None)
+    extensions = _extensions(settings, key)
+    if version == "1.0":
+        doc = _document_v1(draft, settings, skill, url, extensions)
+    else:
+        doc = _document_v03(draft, settings, skill, url, extensions)
+    return Card(
+        key=key,
+        entry=is_entry,
+        document=doc,
+        origins=draft.origins,
+        configured=tuple(draft.configured),
+        local_default=local_default,
+        member=member,
+        prompt=prompt,
+    )
 
-    # name
+
+def _name(draft: _Draft, prompt: Prompt | None) -> None:
+    """The prompt's ``name``, else the member key."""
     name = _text(prompt.name) if prompt is not None else None
     if name:
         assert prompt is not None and prompt.name is not None
-        origins["/name"] = Origin(prompt.name.span, f"{prompt_where}.name")
+        draft.origins["/name"] = Origin(prompt.name.span, f"prompts.{draft.key}.name")
     else:
-        name = key
-        origins["/name"] = Origin(anchor, f"the member key {key}")
-    # description: member override, else prompt
-    description: str | None = None
-    own = settings.agents.get(key)
+        name = draft.key
+        draft.origins["/name"] = Origin(draft.anchor, f"the member key {draft.key}")
+    draft.name = name
+
+
+def _description(
+    draft: _Draft, member: Member | None, prompt: Prompt | None, own: AgentSettings | None
+) -> bool:
+    """The member's description, else the prompt's, else the configured one.
+
+    Returns whether the configuration supplied it.
+    """
+    key = draft.key
     if member is not None and _text(member.description) is not None:
         assert member.description is not None
-        description = member.description.value
-        origins["/description"] = Origin(
+        draft.description = member.description.value
+        draft.origins["/description"] = Origin(
             member.description.span, f"agents.members.{key}.description"
         )
     elif prompt is not None and _text(prompt.description) is not None:
         assert prompt.description is not None
-        description = prompt.description.value
-        origins["/description"] = Origin(prompt.description.span, f"{prompt_where}.description")
+        draft.description = prompt.description.value
+        draft.origins["/description"] = Origin(
+            prompt.description.span, f"prompts.{key}.description"
+        )
     else:
-        origins["/description"] = Origin(anchor, f"agents.members.{key}")
-    description_configured = False
-    if description is None and own is not None and own.description:
-        description = own.description
-        description_configured = True
-    # version
-    card_version: str | None = None
-    if profile == "spec" and prompt is not None and _text(prompt.version):
+        draft.origins["/description"] = Origin(draft.anchor, f"agents.members.{key}")
+    if draft.description is None and own is not None and own.description:
+        draft.description = own.description
+        return True
+    return False
+
+
+def _version(draft: _Draft, pack: Pack, prompt: Prompt | None, profile: Profile) -> None:
+    """The prompt's ``version`` (``spec`` profile only), else the pack's."""
+    prompt_where = f"prompts.{draft.key}"
+    if profile is Profile.SPEC and prompt is not None and _text(prompt.version):
         assert prompt.version is not None
-        card_version = prompt.version.value
-        origins["/version"] = Origin(prompt.version.span, f"{prompt_where}.version")
+        draft.version = prompt.version.value
+        draft.origins["/version"] = Origin(prompt.version.span, f"{prompt_where}.version")
     elif _text(pack.version):
         assert pack.version is not None
-        card_version = pack.version.value
-        origins["/version"] = Origin(pack.version.span, "version")
+        draft.version = pack.version.value
+        draft.origins["/version"] = Origin(pack.version.span, "version")
     else:
-        origins["/version"] = Origin(
-            prompt.key_span if prompt is not None else anchor, prompt_where
+        draft.origins["/version"] = Origin(
+            prompt.key_span if prompt is not None else draft.anchor, prompt_where
         )
 
+
+def _skill(
+    draft: _Draft, member: Member | None, version: str, description_configured: bool
+) -> dict[str, Any]:
+    """The card's one skill (the agent itself), and the origins of its fields."""
+    key = draft.key
+    anchor = draft.anchor
     in_modes, in_span, in_items = _modes(member, "input")
     out_modes, out_span, out_items = _modes(member, "output")
+    draft.in_modes, draft.out_modes = in_modes, out_modes
     tags = [t.value for t in member.tags] if member is not None else []
-    configured: list[str] = []
     if not tags and version == "1.0":
         # A2A 1.0 needs a tag; the preview stands in the key (PP702 asks for real ones).
         tags = [key]
-        configured.append("/skills/0/tags")
+        draft.configured.append("/skills/0/tags")
     if description_configured:
-        configured.append("/description")
+        draft.configured.append("/description")
 
-    skill: dict[str, Any] = {"id": key, "name": name}
-    if description is not None:
-        skill["description"] = description
+    skill: dict[str, Any] = {"id": key, "name": draft.name}
+    if draft.description is not None:
+        skill["description"] = draft.description
     skill["tags"] = tags
     skill["inputModes"] = in_modes
     skill["outputModes"] = out_modes
-    skill_origins = {
+    origins = {
         "/skills/0": Origin(anchor, f"agents.members.{key}"),
         "/skills/0/id": Origin(anchor, f"agents.members.{key}"),
-        "/skills/0/name": origins["/name"],
-        "/skills/0/description": origins["/description"],
+        "/skills/0/name": draft.origins["/name"],
+        "/skills/0/description": draft.origins["/description"],
         "/skills/0/tags": Origin(
             member.tags_span if member is not None and member.tags_span is not None else anchor,
             f"agents.members.{key}.tags",
@@ -240,127 +307,130 @@ def _card(
     for which, span, items in (("input", in_span, in_items), ("output", out_span, out_items)):
         pointer = f"/skills/0/{which}Modes"
         where = f"agents.members.{key}.{which}_modes"
-        skill_origins[pointer] = Origin(span or anchor, where)
-        skill_origins[f"/default{which.capitalize()}Modes"] = Origin(span or anchor, where)
+        origins[pointer] = Origin(span or anchor, where)
+        origins[f"/default{which.capitalize()}Modes"] = Origin(span or anchor, where)
         for i, item in enumerate(items):
-            skill_origins[f"{pointer}/{i}"] = Origin(item.span, f"{where}[{i}]")
-            skill_origins[f"/default{which.capitalize()}Modes/{i}"] = Origin(
-                item.span, f"{where}[{i}]"
-            )
+            origins[f"{pointer}/{i}"] = Origin(item.span, f"{where}[{i}]")
+            origins[f"/default{which.capitalize()}Modes/{i}"] = Origin(item.span, f"{where}[{i}]")
     for i, tag in enumerate(member.tags if member is not None else []):
-        skill_origins[f"/skills/0/tags/{i}"] = Origin(tag.span, f"agents.members.{key}.tags[{i}]")
-    origins.update(skill_origins)
+        origins[f"/skills/0/tags/{i}"] = Origin(tag.span, f"agents.members.{key}.tags[{i}]")
+    draft.origins.update(origins)
+    return skill
 
-    url = settings.url_for(key, _text(pack.id))
-    local_default = not settings.configured and not (own is not None and own.url is not None)
-    extensions = _extensions(settings, key)
 
-    doc: dict[str, Any]
-    if version == "1.0":
-        doc = {"name": name}
-        if description is not None:
-            doc["description"] = description
-        doc["supportedInterfaces"] = [
-            {"url": url, "protocolBinding": settings.transport, "protocolVersion": "1.0"}
+def _document_v1(
+    draft: _Draft,
+    settings: CardsSettings,
+    skill: dict[str, Any],
+    url: str,
+    extensions: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The card as A2A 1.0 writes it (fields in the order of the specification)."""
+    configured = draft.configured
+    doc: dict[str, Any] = {"name": draft.name}
+    if draft.description is not None:
+        doc["description"] = draft.description
+    doc["supportedInterfaces"] = [
+        {"url": url, "protocolBinding": settings.transport, "protocolVersion": "1.0"}
+    ]
+    configured.append("/supportedInterfaces")
+    if settings.provider is not None:
+        doc["provider"] = {
+            "url": settings.provider.url,
+            "organization": settings.provider.organization,
+        }
+        configured.append("/provider")
+    if draft.version is not None:
+        doc["version"] = draft.version
+    if settings.documentation_url:
+        doc["documentationUrl"] = settings.documentation_url
+        configured.append("/documentationUrl")
+    caps: dict[str, Any] = {}
+    c = settings.capabilities
+    if c.streaming is not None:
+        caps["streaming"] = c.streaming
+    if c.push_notifications is not None:
+        caps["pushNotifications"] = c.push_notifications
+    if extensions:
+        caps["extensions"] = extensions
+    if settings.extended_card is not None:
+        caps["extendedAgentCard"] = settings.extended_card
+    doc["capabilities"] = caps
+    configured.append("/capabilities")
+    if settings.security_schemes:
+        doc["securitySchemes"] = {n: scheme_v1(s) for n, s in settings.security_schemes.items()}
+        configured.append("/securitySchemes")
+    if settings.security:
+        doc["securityRequirements"] = [
+            {"schemes": {n: {"list": list(scopes)} for n, scopes in req.items()}}
+            for req in settings.security
         ]
-        configured.append("/supportedInterfaces")
-        if settings.provider is not None:
-            doc["provider"] = {
-                "url": settings.provider.url,
-                "organization": settings.provider.organization,
-            }
-            configured.append("/provider")
-        if card_version is not None:
-            doc["version"] = card_version
-        if settings.documentation_url:
-            doc["documentationUrl"] = settings.documentation_url
-            configured.append("/documentationUrl")
-        caps: dict[str, Any] = {}
-        c = settings.capabilities
-        if c.streaming is not None:
-            caps["streaming"] = c.streaming
-        if c.push_notifications is not None:
-            caps["pushNotifications"] = c.push_notifications
-        if extensions:
-            caps["extensions"] = extensions
-        if settings.extended_card is not None:
-            caps["extendedAgentCard"] = settings.extended_card
-        doc["capabilities"] = caps
-        configured.append("/capabilities")
-        if settings.security_schemes:
-            doc["securitySchemes"] = {n: scheme_v1(s) for n, s in settings.security_schemes.items()}
-            configured.append("/securitySchemes")
-        if settings.security:
-            doc["securityRequirements"] = [
-                {"schemes": {n: {"list": list(scopes)} for n, scopes in req.items()}}
-                for req in settings.security
-            ]
-            configured.append("/securityRequirements")
-        doc["defaultInputModes"] = list(in_modes)
-        doc["defaultOutputModes"] = list(out_modes)
-        doc["skills"] = [skill]
-        if settings.icon_url:
-            doc["iconUrl"] = settings.icon_url
-            configured.append("/iconUrl")
-    else:
-        doc = {"protocolVersion": PROTOCOL_VERSION["0.3.0"], "name": name}
-        if description is not None:
-            doc["description"] = description
-        doc["url"] = url
-        doc["preferredTransport"] = settings.transport
-        configured += ["/protocolVersion", "/url", "/preferredTransport"]
-        if settings.provider is not None:
-            doc["provider"] = {
-                "organization": settings.provider.organization,
-                "url": settings.provider.url,
-            }
-            configured.append("/provider")
-        if settings.icon_url:
-            doc["iconUrl"] = settings.icon_url
-            configured.append("/iconUrl")
-        if card_version is not None:
-            doc["version"] = card_version
-        if settings.documentation_url:
-            doc["documentationUrl"] = settings.documentation_url
-            configured.append("/documentationUrl")
-        caps = {}
-        c = settings.capabilities
-        if c.streaming is not None:
-            caps["streaming"] = c.streaming
-        if c.push_notifications is not None:
-            caps["pushNotifications"] = c.push_notifications
-        if c.state_transition_history is not None:
-            caps["stateTransitionHistory"] = c.state_transition_history
-        if extensions:
-            caps["extensions"] = extensions
-        doc["capabilities"] = caps
-        configured.append("/capabilities")
-        if settings.security_schemes:
-            doc["securitySchemes"] = {
-                n: scheme_v03(s) for n, s in settings.security_schemes.items()
-            }
-            configured.append("/securitySchemes")
-        if settings.security:
-            doc["security"] = [
-                {n: list(scopes) for n, scopes in req.items()} for req in settings.security
-            ]
-            configured.append("/security")
-        doc["defaultInputModes"] = list(in_modes)
-        doc["defaultOutputModes"] = list(out_modes)
-        doc["skills"] = [skill]
-        if settings.extended_card is not None:
-            doc["supportsAuthenticatedExtendedCard"] = settings.extended_card
-            configured.append("/supportsAuthenticatedExtendedCard")
-    return Card(
-        key=key,
-        entry=is_entry,
-        document=doc,
-        origins=origins,
-        configured=tuple(configured),
-        local_default=local_default,
-        member=member,
-        prompt=prompt,
-    )
+        configured.append("/securityRequirements")
+    doc["defaultInputModes"] = list(draft.in_modes)
+    doc["defaultOutputModes"] = list(draft.out_modes)
+    doc["skills"] = [skill]
+    if settings.icon_url:
+        doc["iconUrl"] = settings.icon_url
+        configured.append("/iconUrl")
+    return doc
+
+
+def _document_v03(
+    draft: _Draft,
+    settings: CardsSettings,
+    skill: dict[str, Any],
+    url: str,
+    extensions: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The card as A2A 0.3.0 writes it."""
+    configured = draft.configured
+    doc: dict[str, Any] = {"protocolVersion": PROTOCOL_VERSION["0.3.0"], "name": draft.name}
+    if draft.description is not None:
+        doc["description"] = draft.description
+    doc["url"] = url
+    doc["preferredTransport"] = settings.transport
+    configured += ["/protocolVersion", "/url", "/preferredTransport"]
+    if settings.provider is not None:
+        doc["provider"] = {
+            "organization": settings.provider.organization,
+            "url": settings.provider.url,
+        }
+        configured.append("/provider")
+    if settings.icon_url:
+        doc["iconUrl"] = settings.icon_url
+        configured.append("/iconUrl")
+    if draft.version is not None:
+        doc["version"] = draft.version
+    if settings.documentation_url:
+        doc["documentationUrl"] = settings.documentation_url
+        configured.append("/documentationUrl")
+    caps: dict[str, Any] = {}
+    c = settings.capabilities
+    if c.streaming is not None:
+        caps["streaming"] = c.streaming
+    if c.push_notifications is not None:
+        caps["pushNotifications"] = c.push_notifications
+    if c.state_transition_history is not None:
+        caps["stateTransitionHistory"] = c.state_transition_history
+    if extensions:
+        caps["extensions"] = extensions
+    doc["capabilities"] = caps
+    configured.append("/capabilities")
+    if settings.security_schemes:
+        doc["securitySchemes"] = {n: scheme_v03(s) for n, s in settings.security_schemes.items()}
+        configured.append("/securitySchemes")
+    if settings.security:
+        doc["security"] = [
+            {n: list(scopes) for n, scopes in req.items()} for req in settings.security
+        ]
+        configured.append("/security")
+    doc["defaultInputModes"] = list(draft.in_modes)
+    doc["defaultOutputModes"] = list(draft.out_modes)
+    doc["skills"] = [skill]
+    if settings.extended_card is not None:
+        doc["supportsAuthenticatedExtendedCard"] = settings.extended_card
+        configured.append("/supportsAuthenticatedExtendedCard")
+    return doc
 
 
 def _extensions(settings: CardsSettings, key: str) -> list[dict[str, Any]]:

@@ -6,10 +6,23 @@ of the pack's ``tools`` is that tool, not an agent. Nodes are the agents (the
 members, plus an entry that is not listed as one); edges keep the tool item that
 implies them, so diagnostics point at it.
 
-- a member the entry cannot reach through calls is reported (information);
-- agents that call each other in a cycle are reported (warning), once per cycle,
-  on the call that closes it. An agent listing itself is the agents rules'
-  PP204, not a cycle here.
+Only members can be called as agents: an entry outside ``members`` is a node (it
+starts the calls) but a tools item naming it is a plain prompt reference, which the
+agents rules report (PP205) — one model for both checks.
+
+The workflow also routes to agents: a member with ``state`` (RFC 0011) runs the
+workflow from that state, a member without it from the states that run its prompt;
+every member whose prompt a state reached from there runs (as the state's
+``prompt_task``, or as a ``prompt``/``agent`` step of the composition the state runs,
+RFC 0010) is reached through it. These *routes* count
+for reachability and are drawn, but are not calls: a workflow loop is not a call
+cycle.
+
+- a member the entry cannot reach through calls or routes is reported (information);
+- each elementary cycle of calls is reported (warning) on the call that closes it,
+  up to ``MAX_CYCLES`` per group of agents; a group with more is reported once,
+  saying how many cycles were found among which agents. An agent listing itself is
+  the agents rules' PP204, not a cycle here.
 """
 
 from __future__ import annotations
@@ -20,11 +33,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.model import Located, Pack
 from pack_lsp.core.text import Span
 
-A2A_PREFIX = "a2a__"
 FORMATS = ("mermaid", "dot", "json")
+#: Elementary cycles reported one by one per group of agents calling each other.
+MAX_CYCLES = 8
+#: Search steps spent enumerating the cycles of one group (a guard on dense graphs).
+MAX_CYCLE_STEPS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,22 +62,45 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
+class CycleGroup:
+    """The call cycles among one group of agents that call each other.
+
+    ``cycles`` lists elementary cycles (each as its edges, in call order);
+    ``complete`` is False when the group has more than ``MAX_CYCLES`` of them (or the
+    search was cut short), and ``count`` is then a lower bound.
+    """
+
+    agents: tuple[str, ...]
+    cycles: tuple[tuple[Edge, ...], ...]
+    count: int
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Topology:
     entry: str | None
     nodes: dict[str, Node] = field(default_factory=dict)
     edges: tuple[Edge, ...] = ()
+    #: Workflow routes (``via`` names the state): reachability, not calls.
+    routes: tuple[Edge, ...] = ()
 
     def calls(self, key: str) -> list[Edge]:
         return [e for e in self.edges if e.source == key]
+
+    def callers(self, key: str) -> list[str]:
+        """Agents whose tools name ``key``."""
+        return [e.source for e in self.edges if e.target == key]
 
     def reachable(self) -> set[str]:
         if self.entry is None or self.entry not in self.nodes:
             return set()
         seen = {self.entry}
         stack = [self.entry]
+        links = self.edges + self.routes
         while stack:
-            for edge in self.calls(stack.pop()):
-                if edge.target not in seen:
+            node = stack.pop()
+            for edge in links:
+                if edge.source == node and edge.target not in seen:
                     seen.add(edge.target)
                     stack.append(edge.target)
         return seen
@@ -72,15 +112,23 @@ class Topology:
         return [n for k, n in self.nodes.items() if k not in seen]
 
     def cycles(self) -> list[list[Edge]]:
-        """One cycle (as its edges, in call order) per group of agents calling each other."""
-        out: list[list[Edge]] = []
+        """Every elementary cycle found (each as its edges, in call order)."""
+        return [list(c) for g in self.cycle_groups() for c in g.cycles]
+
+    def cycle_groups(self) -> list[CycleGroup]:
+        """The elementary cycles of each group of agents that call each other."""
+        out: list[CycleGroup] = []
+        order = {k: i for i, k in enumerate(self.nodes)}
         for component in _components(self):
             if len(component) < 2:
                 continue
-            start = next(k for k in self.nodes if k in component)
-            path = _cycle_through(self, start, component)
-            if path:
-                out.append(path)
+            members = sorted(component, key=order.__getitem__)
+            found, complete = _elementary_cycles(self, members)
+            shown = tuple(tuple(c) for c in found[:MAX_CYCLES])
+            out.append(
+                CycleGroup(tuple(members), shown, len(found), complete and len(found) <= MAX_CYCLES)
+            )
+        out.sort(key=lambda g: order[g.agents[0]])
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -98,6 +146,7 @@ class Topology:
                 for n in self.nodes.values()
             ],
             "edges": [{"from": e.source, "to": e.target, "via": e.via} for e in self.edges],
+            "routes": [{"from": e.source, "to": e.target, "state": e.via} for e in self.routes],
         }
 
 
@@ -140,7 +189,8 @@ def build(pack: Pack, *, include_entry: bool = True) -> Topology:
             else entry
         )
         nodes[entry] = Node(entry, name, entry_loc.span, True, False)
-    agents = set(nodes)
+    # Only members are called as agents (see the module docstring).
+    agents = {k for k, n in nodes.items() if n.member}
     edges: list[Edge] = []
     for key in nodes:
         prompt = pack.prompts.get(key)
@@ -153,7 +203,63 @@ def build(pack: Pack, *, include_entry: bool = True) -> Topology:
                 continue
             seen.add(target)
             edges.append(Edge(key, target, item.value, item.span))
-    return Topology(entry=entry if entry in nodes else None, nodes=nodes, edges=tuple(edges))
+    routes = _routes(pack, nodes, agents)
+    return Topology(
+        entry=entry if entry in nodes else None,
+        nodes=nodes,
+        edges=tuple(edges),
+        routes=tuple(routes),
+    )
+
+
+def _routes(pack: Pack, nodes: dict[str, Node], agents: set[str]) -> list[Edge]:
+    """Workflow routes: from a member with ``state`` to the members the workflow runs
+    from that state on (through ``prompt_task`` or a composition's steps)."""
+    wf = pack.workflow
+    if wf is None or pack.agents is None:
+        return []
+    out: list[Edge] = []
+    for key, member in pack.agents.members.items():
+        if key not in nodes:
+            continue
+        if member.state is not None:
+            starts = [member.state.text]
+        else:  # the states that run the member's prompt hand the conversation on
+            starts = [
+                name
+                for name, st in wf.states.items()
+                if st.prompt_task is not None and st.prompt_task.text == key
+            ]
+        seen: set[str] = set()
+        stack = list(starts)
+        targets: dict[str, tuple[str, Span]] = {}
+        while stack:
+            name = stack.pop()
+            if name in seen or name not in wf.states:
+                continue
+            seen.add(name)
+            state = wf.states[name]
+            for ref in _prompts_run_by(pack, state):
+                if ref.text in agents and ref.text != key:
+                    targets.setdefault(ref.text, (name, ref.span))
+            stack.extend(t.target.text for t in state.on_event if t.target is not None)
+            if state.on_max_visits is not None:
+                stack.append(state.on_max_visits.text)
+        for target, (state_name, span) in targets.items():
+            out.append(Edge(key, target, state_name, span))
+    return out
+
+
+def _prompts_run_by(pack: Pack, state: Any) -> list[Located]:
+    """The prompt references a state runs: its ``prompt_task`` or its composition's
+    ``prompt``/``agent`` steps."""
+    out: list[Located] = []
+    if state.prompt_task is not None:
+        out.append(state.prompt_task)
+    comp = pack.compositions.get(state.composition.text) if state.composition else None
+    if comp is not None:
+        out.extend(s.prompt_task for s in comp.all_steps() if s.prompt_task is not None)
+    return out
 
 
 def _components(topo: Topology) -> list[set[str]]:
@@ -205,30 +311,38 @@ def _components(topo: Topology) -> list[set[str]]:
     return out
 
 
-def _cycle_through(topo: Topology, start: str, component: set[str]) -> list[Edge]:
-    """A shortest cycle from ``start`` back to itself within ``component`` (BFS)."""
-    parent: dict[str, Edge] = {}
-    frontier = [start]
-    seen = {start}
-    while frontier:
-        nxt: list[str] = []
-        for node in frontier:
-            for edge in topo.calls(node):
-                if edge.target not in component:
-                    continue
-                if edge.target == start:
-                    path = [edge]
-                    cur = node
-                    while cur != start:
-                        path.append(parent[cur])
-                        cur = parent[cur].source
-                    return list(reversed(path))
-                if edge.target not in seen:
-                    seen.add(edge.target)
-                    parent[edge.target] = edge
-                    nxt.append(edge.target)
-        frontier = nxt
-    return []
+def _elementary_cycles(topo: Topology, members: list[str]) -> tuple[list[list[Edge]], bool]:
+    """Elementary cycles among ``members`` (in graph order), each found once from its
+    first member; stops after ``MAX_CYCLES`` + 1 cycles or ``MAX_CYCLE_STEPS`` steps.
+
+    Returns the cycles and whether the enumeration finished.
+    """
+    rank = {k: i for i, k in enumerate(members)}
+    out: list[list[Edge]] = []
+    steps = 0
+    for start in members:
+        # Cycles whose first member is `start` use only members ranked after it.
+        allowed = {k for k in members if rank[k] >= rank[start]}
+        path: list[Edge] = []
+        on_path = {start}
+        work: list[Iterator[Edge]] = [iter(topo.calls(start))]
+        while work:
+            steps += 1
+            if steps > MAX_CYCLE_STEPS or len(out) > MAX_CYCLES:
+                return out, False
+            edge = next(work[-1], None)
+            if edge is None:
+                work.pop()
+                if path:
+                    on_path.discard(path.pop().target)
+                continue
+            if edge.target == start:
+                out.append([*path, edge])
+            elif edge.target in allowed and edge.target not in on_path:
+                path.append(edge)
+                on_path.add(edge.target)
+                work.append(iter(topo.calls(edge.target)))
+    return out, True
 
 
 # ----------------------------------------------------------------------------- output
@@ -267,6 +381,11 @@ def to_mermaid(topo: Topology) -> str:
             f"    {_mermaid_id(edge.source, ids)} -->|{_mermaid_text(edge.via)}| "
             f"{_mermaid_id(edge.target, ids)}"
         )
+    for route in topo.routes:
+        lines.append(
+            f"    {_mermaid_id(route.source, ids)} -.->|{_mermaid_text('state ' + route.via)}| "
+            f"{_mermaid_id(route.target, ids)}"
+        )
     reach = topo.reachable()
     unreachable = [
         ids[n.key] for n in topo.nodes.values() if topo.entry is not None and n.key not in reach
@@ -295,6 +414,11 @@ def to_dot(topo: Topology) -> str:
         lines.append(
             f"    {_dot_quote(edge.source)} -> {_dot_quote(edge.target)} "
             f"[label={_dot_quote(edge.via)}];"
+        )
+    for route in topo.routes:
+        lines.append(
+            f"    {_dot_quote(route.source)} -> {_dot_quote(route.target)} "
+            f"[label={_dot_quote('state ' + route.via)}, style=dashed];"
         )
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -43,7 +43,7 @@ from pack_lsp.core.cards.settings import CardsSettings
 from pack_lsp.core.diagnostics import Related
 from pack_lsp.core.model import Pack
 from pack_lsp.core.resources import load_schema
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.text import Span
 
 SCHEMAS = {
@@ -229,17 +229,18 @@ def _security(cards: CardSet, agents_key: Span) -> Iterator[CardProblem]:
                 if schemes
                 else "; it defines none"
             )
+            found = suggestions(name, schemes)
             yield CardProblem(
                 "PP703",
                 f"A security requirement in {where} names scheme `{name}`, which "
-                f"`security-schemes` does not define{did_you_mean(name, schemes) or known}",
+                f"`security-schemes` does not define{hint_for(found) or known}",
                 agents_key,
                 None,
                 None,
                 data={
                     "kind": "unknown-scheme",
                     "name": name,
-                    "suggestions": suggestions(name, schemes),
+                    "suggestions": found,
                 },
             )
 
@@ -254,33 +255,35 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
         for p in check_params(ext.uri, ext.params):
             yield CardProblem("PP704", f"Extension in {where}: {p.message}", agents_key)
         for p in check_skills(ext.uri, ext.params, all_skills, all_skills):
+            found = suggestions(p.skill or "", all_skills)
             yield CardProblem(
                 "PP705",
                 f"Extension {short(ext.uri)} in {where} names skill `{p.skill}`, which no "
-                f"agent of this pack has{did_you_mean(p.skill or '', all_skills)}",
+                f"agent of this pack has{hint_for(found)}",
                 agents_key,
                 None,
                 None,
                 data={
                     "kind": "unknown-skill",
                     "skill": p.skill,
-                    "suggestions": suggestions(p.skill or "", all_skills),
+                    "suggestions": found,
                 },
             )
     for key, own in settings.agents.items():
         card = cards.cards.get(key)
         if card is None:
+            found = suggestions(key, cards.cards)
             yield CardProblem(
                 "PP706",
                 f"{where} configures the card of `{key}`, which is not an agent of this "
-                f"pack{did_you_mean(key, list(cards.cards))}",
+                f"pack{hint_for(found)}",
                 agents_key,
                 None,
                 None,
                 data={
                     "kind": "unknown-agent",
                     "name": key,
-                    "suggestions": suggestions(key, list(cards.cards)),
+                    "suggestions": found,
                 },
             )
             continue

@@ -11,13 +11,11 @@ analysis and shared by the rules and the features that read placeholders.
 from __future__ import annotations
 
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.templates import PackTemplates, shared_pack_templates
+from pack_lsp.core.templates import PackTemplates
 
 __all__ = ["templates_for"]
 
 
 def templates_for(analysis: Analysis) -> PackTemplates | None:
     """The templates of ``analysis.pack`` (``None`` without a pack), shared with the rules."""
-    if analysis.pack is None:
-        return None
-    return shared_pack_templates(analysis.pack, analysis.text, analysis.config.fragment_dialect)
+    return analysis.derived.templates

@@ -1,8 +1,9 @@
 """Quick fixes computed from the ``data`` of diagnostics.
 
-Each rule puts what a fix needs in its diagnostic's ``data`` (``kind`` plus fields
-such as ``name``, ``suggestions``, ``expected``, ``replacement``, ``prompt``). The
-fixes offered:
+Each rule declares the kinds of fix it offers (``Rule.fixes``, a ``FixKind`` each)
+and puts what they need in its diagnostics' ``data`` (fields such as ``name``,
+``suggestions``, ``expected``, ``replacement``, ``prompt``). This module has one
+handler per kind:
 
 - replace a name with a did-you-mean suggestion (tools, prompts, states,
   fragments, unknown keys, enum values);
@@ -24,13 +25,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.diagnostics import Diagnostic
+from pack_lsp.core.diagnostics import Diagnostic, FixKind
 from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
+from pack_lsp.core.registry import REGISTRY
+from pack_lsp.core.rules.templates import UNDECLARED_VARIABLE, UNDEFINED_FRAGMENT
+from pack_lsp.core.rules.workflow import UNDECLARED_ARTIFACT
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
     MappingNode,
@@ -283,7 +287,10 @@ def _mapping_at(root: Node | None, path: Sequence[str]) -> MappingNode | None:
 # --------------------------------------------------------------------------- fixes
 
 
-_PLACEHOLDER_KINDS = frozenset({"undeclared-variable", "undefined-fragment", "undeclared-artifact"})
+#: Rules whose diagnostics point at a bare name inside a placeholder.
+_PLACEHOLDER_CODES = frozenset(
+    r.code for r in (UNDECLARED_VARIABLE, UNDEFINED_FRAGMENT, UNDECLARED_ARTIFACT)
+)
 
 
 def _replace_name(analysis: Analysis, diag: Diagnostic, new: str) -> Edit:
@@ -292,7 +299,7 @@ def _replace_name(analysis: Analysis, diag: Diagnostic, new: str) -> Edit:
     span = diag.span
     seg = text[span.start : span.end]
     old = diag.data.get("name") or diag.data.get("key") or diag.data.get("value")
-    if diag.data.get("kind") in _PLACEHOLDER_KINDS and seg == old:
+    if diag.code in _PLACEHOLDER_CODES and seg == old:
         return Edit(span, new)  # a name inside a placeholder: no quoting there
     if seg.startswith("{{") and isinstance(old, str) and old in seg:
         # A placeholder: change only the name inside it.
@@ -465,32 +472,27 @@ def _remove_entry(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     return [Fix(f"Remove `{key}`", (Edit(span, ""),), diag, preferred=True)]
 
 
-_HANDLERS = {
-    "needs-version": (_raise_schema,),
-    "deprecated-property": (_remove_entry,),
-    "undefined-tool": (_create_tool, _suggestion_fixes),
-    "not-a-member": (_add_member,),
-    "entry-not-member": (_add_member,),
-    "undeclared-variable": (_declare_variable, _suggestion_fixes),
-    "event-name-case": (_rename_event,),
-    "media-type": (_replacement_fix,),
-    "prompt-id": (_replacement_fix,),
-    "tool-name": (_replacement_fix,),
-    "tool-choice": (_replacement_fix,),
+Handler = Callable[[Analysis, Diagnostic], list[Fix]]
+
+HANDLERS: Mapping[FixKind, Handler] = {
+    FixKind.REPLACE_WITH_SUGGESTION: _suggestion_fixes,
+    FixKind.REPLACE_VALUE: _replacement_fix,
+    FixKind.RENAME_EVENT: _rename_event,
+    FixKind.CREATE_TOOL: _create_tool,
+    FixKind.ADD_MEMBER: _add_member,
+    FixKind.DECLARE_VARIABLE: _declare_variable,
+    FixKind.RAISE_SCHEMA: _raise_schema,
+    FixKind.REMOVE_ENTRY: _remove_entry,
 }
 
 
 def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    """Every fix for one diagnostic of ``analysis`` (none when its data says nothing)."""
-    data: Mapping[str, Any] = diag.data or {}
-    kind = data.get("kind")
-    handlers = (
-        _HANDLERS.get(kind, (_suggestion_fixes,)) if isinstance(kind, str) else (_suggestion_fixes,)
-    )
+    """Every fix for one diagnostic of ``analysis``: those its rule offers."""
+    rule = REGISTRY.get(diag.code)
     fixes: list[Fix] = []
-    for handler in handlers:
+    for kind in rule.fixes if rule is not None else ():
         try:
-            fixes.extend(handler(analysis, diag))
+            fixes.extend(HANDLERS[kind](analysis, diag))
         except (ValueError, IndexError, KeyError):
             continue
     # Suggestions first are preferred only when nothing else is.

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.language import schema_docs
 from pack_lsp.core.model import Pack
 from pack_lsp.core.templates import artifact_names
@@ -140,6 +141,12 @@ def _place_from_tree(analysis: Analysis, offset: int) -> Place | None:
         return Place(
             VALUE, path, replace, prefix, analysis.lines.position(node.span.start).character, quote
         )
+    if isinstance(node, ScalarNode) and node.span.length == 0 and node.value is None:
+        # The empty value of `key:` in a flow mapping (`{state: }`): a value of key.
+        parent = chain[-2][1] if len(chain) >= 2 else None
+        if isinstance(parent, MappingNode) and parent.flow and node.span.start == offset:
+            path = tuple(s for s in steps if s is not None)
+            return Place(VALUE, path, Span(offset, offset), "", column)
     if (
         isinstance(node, SequenceNode)
         and node.flow
@@ -155,8 +162,8 @@ def _place_from_tree(analysis: Analysis, offset: int) -> Place | None:
         and node.span.contains(offset)
         and offset > node.span.start
     ):
-        # Between entries of a flow mapping / JSON object: a new key.
         path = tuple(s for s in steps if s is not None)
+        # Between entries of a flow mapping / JSON object: a new key.
         return Place(KEY, path, Span(offset, offset), "", column)
     return None
 
@@ -216,6 +223,9 @@ def _dashes(stripped: str, indent: int) -> tuple[list[int], int, str]:
     return cols, col, stripped
 
 
+_OPENER = re.compile(r"(?P<key>\"[^\"]*\"|'[^']*'|[^\s:#{}\[\],-][^:#{}\[\]]*?)[ ]*:[ ]*(?:#.*)?$")
+
+
 def _parent_path(
     analysis: Analysis, line: int, col: int, dash_cols: list[int]
 ) -> tuple[PathItem, ...] | None:
@@ -226,12 +236,24 @@ def _parent_path(
         path.append(0)
         col = dash_cols[0]
     target = col
+    #: A list item may sit at the column of the key that opens it (``tools:`` then
+    #: ``- x`` below, both at the same indentation): the first key line above at
+    #: that column with nothing after the colon is then the list's owner.
+    indentless = bool(dash_cols)
     for ln in range(line - 1, -1, -1):
         content = lines.line_text(ln)
         stripped = content.lstrip(" ")
         if not stripped or stripped.startswith("#"):
             continue
         indent = len(content) - len(stripped)
+        if indentless and indent <= target and not stripped.startswith("-"):
+            indentless = False
+            opener = _OPENER.match(stripped) if indent == target else None
+            if opener is not None:
+                path.append(opener.group("key").strip("\"'"))
+                if target == 0:
+                    break
+                continue
         if indent >= target and not stripped.startswith("-"):
             continue
         # Columns of the dashes and of the first key on this line.
@@ -426,6 +448,7 @@ _STATE_REFS = (
     ("workflow", "entry"),
     ("workflow", "states", "*", "on_event", "*"),
     ("workflow", "states", "*", "on_max_visits"),
+    ("agents", "members", "*", "state"),
 )
 
 
@@ -449,6 +472,9 @@ def _values(analysis: Analysis, place: Place) -> list[Completion]:
                 )
                 for key, state in states.items()
             ]
+        found = _rfc_values(pack, place)
+        if found is not None:
+            return found
         if _matches(path, ("workflow", "states", "*", "prompt_task")):
             return [
                 Completion(
@@ -499,6 +525,65 @@ def _values(analysis: Analysis, place: Place) -> list[Completion]:
     return out
 
 
+def _names(
+    place: Place, names: Sequence[str], kind: str, detail: str, docs: dict[str, str] | None = None
+) -> list[Completion]:
+    return [
+        Completion(
+            name, kind, detail, (docs or {}).get(name, ""), name, replace=place.replace, sort=name
+        )
+        for name in dict.fromkeys(names)
+    ]
+
+
+def _rfc_values(pack: Pack, place: Place) -> list[Completion] | None:
+    """Names for the references of RFCs 0010–0017 (None when ``place`` is none of them)."""
+    path = place.path
+    last = path[-1] if path else None
+    in_step = len(path) >= 4 and path[0] == "compositions" and path[2] == "steps"
+    if _matches(path, ("workflow", "states", "*", "composition")):
+        docs = {
+            k: c.steps[0].kind.text if c.steps and c.steps[0].kind else ""
+            for k, c in pack.compositions.items()
+        }
+        return _names(place, list(pack.compositions), "composition", "composition", docs)
+    if last == "provider" and (_matches(path, ("prompts", "*", "provider")) or in_step):
+        keys = ["default", *pack.provider_keys()]
+        docs = {k: f"role `{r.role_name}`" for k, r in pack.provider_keys().items()}
+        return _names(place, keys, "provider", "provider requirement", docs)
+    if in_step:
+        comp = pack.compositions.get(str(path[1]))
+        steps = [s.id.text for s in comp.all_steps() if s.id is not None] if comp else []
+        if last in ("then", "else") or (len(path) >= 2 and path[-2] == "depends_on"):
+            return _names(place, steps, "step", "step of this composition")
+        if last == "prompt_task":
+            return _names(place, list(pack.prompts), "prompt", "prompt")
+        if last == "tool" or (len(path) >= 2 and path[-2] == "tools"):
+            return _names(place, list(pack.tools), "tool", "tool")
+        if len(path) >= 2 and path[-2] == "eval":
+            return _names(place, sorted(_eval_ids(pack)), "eval", "eval")
+    if _matches(path, ("compositions", "*", "output")):
+        comp = pack.compositions.get(str(path[1]))
+        steps = [s.id.text for s in comp.all_steps() if s.id is not None] if comp else []
+        return _names(place, steps, "step", "step of this composition")
+    governance = len(path) >= 3 and (
+        path[:2] == ("metadata", "governance") or (path[0] == "agents" and "governance" in path)
+    )
+    if governance and last == "validator":
+        ids = [v.id.text for p in pack.prompts.values() for v in p.validators if v.id is not None]
+        return _names(place, ids, "validator", "validator id")
+    if governance and last == "eval":
+        return _names(place, sorted(_eval_ids(pack)), "eval", "eval id")
+    return None
+
+
+def _eval_ids(pack: Pack) -> set[str]:
+    ids = {e.id.text for e in pack.evals if e.id is not None}
+    for prompt in pack.prompts.values():
+        ids.update(e.id.text for e in prompt.evals if e.id is not None)
+    return ids
+
+
 def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion]:
     listed: set[str] = set()
     node, _ = resolve(analysis.root, list(place.path[:-1]))
@@ -510,6 +595,23 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 and not item.span.contains(place.replace.start)
             ):
                 listed.add(item.value)
+    # A prompt never lists itself (RFC 0007 rule 5: an agent calling itself).
+    own = place.path[1] if len(place.path) > 1 and place.path[0] == "prompts" else None
+    members = pack.agents.members if pack.agents else {}
+    if place.prefix.startswith(A2A_PREFIX):
+        return [
+            Completion(
+                A2A_PREFIX + key,
+                "member",
+                "agent member called over A2A",
+                _prompt_summary(pack, key),
+                A2A_PREFIX + key,
+                replace=place.replace,
+                sort=key,
+            )
+            for key in members
+            if key != own and A2A_PREFIX + key not in listed and key not in listed
+        ]
     out: list[Completion] = []
     for key, tool in pack.tools.items():
         if key in listed:
@@ -525,9 +627,8 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 sort=f"0{key}",
             )
         )
-    members = pack.agents.members if pack.agents else {}
     for key, member in members.items():
-        if key in listed or key in pack.tools:
+        if key in listed or key in pack.tools or key == own:
             continue
         description = member.description.text if member.description else ""
         if not description and key in pack.prompts and pack.prompts[key].description:

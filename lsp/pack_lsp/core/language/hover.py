@@ -102,7 +102,55 @@ def _value(pack: Pack | None, path: tuple[PathItem, ...], node: ScalarNode) -> s
             ),
         ):
             return _state(pack, name)
+        if _matches(path, ("agents", "members", "*", "state")):
+            return _state(pack, name)
+        if _matches(path, ("workflow", "states", "*", "composition")):
+            return _composition(pack, name)
+        if path and path[-1] == "provider":
+            return _provider(pack, name)
+        if (
+            path
+            and path[0] == "compositions"
+            and (
+                path[-1] in ("then", "else", "output")
+                or (len(path) > 1 and path[-2] == "depends_on")
+            )
+        ):
+            return _step(pack, str(path[1]), name)
     return ""
+
+
+def _composition(pack: Pack, key: str) -> str:
+    comp = pack.compositions.get(key)
+    if comp is None:
+        return ""
+    steps = [f"`{s.id.text}` ({s.kind.text if s.kind else '?'})" for s in comp.steps if s.id]
+    return f"**composition `{key}`**\n\nSteps: " + (", ".join(steps) or "none")
+
+
+def _provider(pack: Pack, key: str) -> str:
+    req = pack.provider_keys().get(key)
+    if req is None:
+        return "**provider `default`**\n\nThe primary LLM." if key == "default" else ""
+    required = "required" if req.is_required else "optional"
+    return f"**provider `{key}`** — role `{req.role_name}`, {required}"
+
+
+def _step(pack: Pack, composition: str, step_id: str) -> str:
+    comp = pack.compositions.get(composition)
+    step = (
+        next((s for s in comp.all_steps() if s.id is not None and s.id.text == step_id), None)
+        if comp
+        else None
+    )
+    if step is None:
+        return ""
+    parts = [f"**step `{step_id}`** ({step.kind.text if step.kind else '?'})"]
+    if step.prompt_task is not None:
+        parts.append(f"Prompt: `{step.prompt_task.text}`")
+    if step.tool is not None:
+        parts.append(f"Tool: `{step.tool.text}`")
+    return "\n\n".join(parts)
 
 
 def _any_match(path: Sequence[PathItem], patterns: Sequence[Sequence[str]]) -> bool:

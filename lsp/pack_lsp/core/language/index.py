@@ -1,7 +1,9 @@
 """The symbol index of one pack: every definition and every reference, with spans.
 
 A *symbol* is something a pack defines by name: a prompt, a tool, a fragment, a
-prompt's variable, a workflow state or an artifact slot. Each place that writes the
+prompt's variable, a workflow state, an artifact slot, a composition, a step of a
+composition (scoped to its composition), a provider requirement, a validator id or
+an eval id. Each place that writes the
 name is an ``Occurrence`` — the definition (the map key, or a variable's ``name``)
 or a reference (``agents.entry``, a member key, a prompt's ``tools`` item,
 ``a2a__<member>``, ``prompt_task``, an ``on_event`` target, a template placeholder,
@@ -19,17 +21,16 @@ the fragment. Artifacts are identified by name across the workflow (a prompt rea
 from __future__ import annotations
 
 import enum
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.config import Config
+from pack_lsp.core.config import A2A_PREFIX, Config
 from pack_lsp.core.model import Located, Pack
-from pack_lsp.core.templates import Placeholder, shared_pack_templates
+from pack_lsp.core.templates import PackTemplates, Placeholder, pack_templates
 from pack_lsp.core.text import Span
-
-A2A_PREFIX = "a2a__"
 
 
 class Kind(enum.StrEnum):
@@ -39,10 +40,28 @@ class Kind(enum.StrEnum):
     VARIABLE = "variable"
     STATE = "state"
     ARTIFACT = "artifact"
+    COMPOSITION = "composition"
+    STEP = "step"
+    PROVIDER = "provider"
+    VALIDATOR = "validator"
+    EVAL = "eval"
 
 
 #: Kinds that can be renamed.
-RENAMEABLE = frozenset({Kind.PROMPT, Kind.TOOL, Kind.FRAGMENT, Kind.VARIABLE, Kind.STATE})
+RENAMEABLE = frozenset(
+    {
+        Kind.PROMPT,
+        Kind.TOOL,
+        Kind.FRAGMENT,
+        Kind.VARIABLE,
+        Kind.STATE,
+        Kind.COMPOSITION,
+        Kind.STEP,
+        Kind.PROVIDER,
+        Kind.VALIDATOR,
+        Kind.EVAL,
+    }
+)
 
 
 class Role(enum.StrEnum):
@@ -63,17 +82,25 @@ class Role(enum.StrEnum):
     ON_MAX_VISITS = "on-max-visits"
     MEMBER_STATE = "member-state"
     PLACEHOLDER = "placeholder"
+    ID = "id"  # a step, validator, eval or provider requirement naming itself
+    COMPOSITION_REF = "composition-ref"  # a state's `composition`
+    STEP_REF = "step-ref"  # then / else / depends_on / a composition's output
+    STEP_PATH = "step-path"  # the first segment of a `${step.output...}` reference
+    PROVIDER_REF = "provider-ref"  # `provider:` of a prompt or a step
+    CONTROL = "control"  # a governance control or review naming a validator or an eval
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class SymbolId:
     kind: Kind
     name: str
-    scope: str | None = None  # the prompt key for variables
+    scope: str | None = None  # the prompt key for variables, the composition for steps
 
     def describe(self) -> str:
         if self.kind is Kind.VARIABLE and self.scope is not None:
             return f"variable `{self.name}` of prompt `{self.scope}`"
+        if self.kind is Kind.STEP and self.scope is not None:
+            return f"step `{self.name}` of composition `{self.scope}`"
         return f"{self.kind.value} `{self.name}`"
 
 
@@ -164,10 +191,11 @@ def name_span(text: str, span: Span, value: str) -> tuple[Span, bool]:
 
 
 class _Builder:
-    def __init__(self, pack: Pack, text: str, config: Config) -> None:
+    def __init__(self, pack: Pack, text: str, config: Config, templates: PackTemplates) -> None:
         self.pack = pack
         self.text = text
         self.config = config
+        self.templates = templates
         self.index = Index()
 
     def located(
@@ -306,11 +334,103 @@ class _Builder:
                 )
                 for akey, art in state.artifacts.items():
                     self.key(akey, art.key_span, SymbolId(Kind.ARTIFACT, akey))
+        self.compositions()
+        self.providers()
+        self.governance()
         self.placeholders()
         return self.index
 
+    def compositions(self) -> None:
+        pack = self.pack
+        if pack.workflow is not None:
+            for state in pack.workflow.states.values():
+                self.located(
+                    state.composition,
+                    SymbolId(Kind.COMPOSITION, _text(state.composition)),
+                    Role.COMPOSITION_REF,
+                )
+        for key, comp in pack.compositions.items():
+            self.key(key, comp.key_span, SymbolId(Kind.COMPOSITION, key))
+            steps = comp.all_steps()
+            for step in steps:
+                if step.id is not None:
+                    self.located(
+                        step.id, SymbolId(Kind.STEP, step.id.text, key), Role.ID, definition=True
+                    )
+            for step in steps:
+                self.located(
+                    step.prompt_task,
+                    SymbolId(Kind.PROMPT, _text(step.prompt_task)),
+                    Role.PROMPT_TASK,
+                )
+                for tool in ([step.tool] if step.tool is not None else []) + step.tools:
+                    self.located(tool, SymbolId(Kind.TOOL, _text(tool)), Role.TOOL_ITEM)
+                for ref in [step.then, step.else_, *step.depends_on]:
+                    self.located(ref, SymbolId(Kind.STEP, _text(ref), key), Role.STEP_REF)
+                for ev in step.evals:
+                    self.located(ev, SymbolId(Kind.EVAL, _text(ev)), Role.CONTROL)
+                for ref in step.references:
+                    self.step_paths(ref, key)
+            self.located(comp.output, SymbolId(Kind.STEP, _text(comp.output), key), Role.STEP_REF)
+
+    def step_paths(self, ref: Located, composition: str) -> None:
+        """``${step.output...}`` inside a string: the step id's characters, when the
+        scalar is written without escapes."""
+        span, exact = name_span(self.text, ref.span, ref.text)
+        if not exact:
+            return
+        for match in _STEP_PATH.finditer(ref.text):
+            name = match.group(1)
+            if name == "input":
+                continue
+            at = span.start + match.start(1)
+            self.index.add(
+                Occurrence(
+                    SymbolId(Kind.STEP, name, composition),
+                    Span(at, at + len(name)),
+                    Role.STEP_PATH,
+                    False,
+                    ref.span,
+                    True,
+                )
+            )
+
+    def providers(self) -> None:
+        pack = self.pack
+        for req in pack.providers:
+            self.located(req.key, SymbolId(Kind.PROVIDER, _text(req.key)), Role.ID, True)
+        for prompt in pack.prompts.values():
+            self.located(
+                prompt.provider, SymbolId(Kind.PROVIDER, _text(prompt.provider)), Role.PROVIDER_REF
+            )
+        for comp in pack.compositions.values():
+            for step in comp.all_steps():
+                self.located(
+                    step.provider, SymbolId(Kind.PROVIDER, _text(step.provider)), Role.PROVIDER_REF
+                )
+
+    def governance(self) -> None:
+        pack = self.pack
+        for prompt in pack.prompts.values():
+            for v in prompt.validators:
+                self.located(v.id, SymbolId(Kind.VALIDATOR, _text(v.id)), Role.ID, True)
+            for ev in prompt.evals:
+                self.located(ev.id, SymbolId(Kind.EVAL, _text(ev.id)), Role.ID, True)
+        for ev in pack.evals:
+            self.located(ev.id, SymbolId(Kind.EVAL, _text(ev.id)), Role.ID, True)
+        for gov in pack.governance:
+            for ob in gov.obligations:
+                for control in ob.controls:
+                    kind = {"validator": Kind.VALIDATOR, "eval": Kind.EVAL}.get(control.kind)
+                    if kind is not None:
+                        self.located(
+                            control.value, SymbolId(kind, control.value.text), Role.CONTROL
+                        )
+            for review in gov.reviews:
+                self.located(review.eval, SymbolId(Kind.EVAL, _text(review.eval)), Role.CONTROL)
+
     def placeholders(self) -> None:
-        templates = shared_pack_templates(self.pack, self.text, self.config.fragment_dialect)
+        templates = self.templates
         users: dict[str, set[str]] = defaultdict(set)
         for key in self.pack.prompts:
             for name in templates.fragments_included_by(key):
@@ -327,30 +447,33 @@ class _Builder:
         self.index.fragment_users = dict(users)
 
 
+_STEP_PATH = re.compile(r"\$\{\s*([A-Za-z_][A-Za-z0-9_]*)")
+
+
 def _text(loc: Located | None) -> str:
     return loc.value if loc is not None and isinstance(loc.value, str) else ""
 
 
-def build_index(pack: Pack, text: str, config: Config | None = None) -> Index:
-    return _Builder(pack, text, config or Config()).build()
-
-
-_CACHE: list[tuple[Analysis, Index]] = []
-_CACHE_SIZE = 8
+def build_index(
+    pack: Pack, text: str, config: Config | None = None, templates: PackTemplates | None = None
+) -> Index:
+    config = config or Config()
+    if templates is None:
+        templates = pack_templates(pack, text, config.fragment_dialect)
+    return _Builder(pack, text, config, templates).build()
 
 
 def index_for(analysis: Analysis) -> Index:
-    """The index of an analysis, built once per analysis object."""
-    for cached, index in _CACHE:
-        if cached is analysis:
-            return index
-    if analysis.pack is None:
-        index = Index()
-    else:
-        index = build_index(analysis.pack, analysis.text, analysis.config)
-    _CACHE.append((analysis, index))
-    del _CACHE[:-_CACHE_SIZE]
-    return index
+    """The index of an analysis, built once per analysis (kept in ``analysis.derived``)."""
+
+    def build() -> Index:
+        if analysis.pack is None:
+            return Index()
+        return build_index(
+            analysis.pack, analysis.text, analysis.config, analysis.derived.templates
+        )
+
+    return analysis.derived.memo(index_for, build)
 
 
 def iter_symbols(index: Index, kind: Kind) -> Iterator[SymbolId]:

@@ -90,6 +90,8 @@ def _schema_patterns() -> dict[Kind, tuple[str, str]]:
         Kind.TOOL: ("Tool", "name"),
         Kind.VARIABLE: ("Variable", "name"),
         Kind.PROMPT: ("Prompt", "id"),
+        Kind.STEP: ("Step", "id"),
+        Kind.VALIDATOR: ("Validator", "id"),
     }.items():
         found = pattern(defname, prop)
         if found is not None:
@@ -99,6 +101,8 @@ def _schema_patterns() -> dict[Kind, tuple[str, str]]:
 
 #: Fragment names appear inside placeholders, so they must read as one there.
 _FRAGMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+#: Provider requirement keys (RFC 0012).
+_PROVIDER_KEY = re.compile(r"^[a-zA-Z0-9_-]+$")
 _PLAIN_SAFE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$")
 
 
@@ -117,7 +121,9 @@ def _check_name(symbol: SymbolId, new: str, index: Index) -> None:
                 f"`{new}` cannot be the key of prompt `{symbol.name}`: its `id` follows the "
                 f"key, and a prompt id must be {hint}"
             )
-    elif symbol.kind in (Kind.TOOL, Kind.VARIABLE):
+    elif symbol.kind is Kind.PROVIDER and not _PROVIDER_KEY.match(new):
+        raise RenameError(f"`{new}` is not a valid provider key: letters, digits, `_` and `-` only")
+    elif symbol.kind in (Kind.TOOL, Kind.VARIABLE, Kind.STEP, Kind.VALIDATOR):
         hint = _mismatch(symbol.kind, new)
         if hint is not None:
             raise RenameError(f"`{new}` is not a valid {what} name: it must be {hint}")
@@ -142,6 +148,10 @@ def _collisions(symbol: SymbolId, new: str, index: Index, scopes: set[str | None
         for scope in sorted(scopes, key=str):
             if new in index.defined(Kind.VARIABLE, scope):
                 raise RenameError(f"Prompt `{scope}` already declares a variable named `{new}`")
+        return
+    if kind is Kind.STEP:
+        if new in index.defined(Kind.STEP, symbol.scope):
+            raise RenameError(f"Composition `{symbol.scope}` already has a step named `{new}`")
         return
     if new in index.defined(kind):
         article = "an" if kind.value[0] in "aeiou" else "a"

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from pack_lsp.core import versions
-from pack_lsp.core.config import Config
+from pack_lsp.core.config import Config, Profile
 from pack_lsp.core.profiles import PROMPTKIT, profile_schema, target_of
 
 PathItem = str | int
@@ -69,7 +69,7 @@ def schema_key(config: Config, data: Any) -> str:
 def _root(schema: str = LATEST) -> dict[str, Any]:
     if schema == PROMPTKIT:
         return profile_schema(PROMPTKIT)
-    return profile_schema("spec", schema)
+    return profile_schema(Profile.SPEC, schema)
 
 
 def _deref(schema: Any, root: dict[str, Any]) -> dict[str, Any]:

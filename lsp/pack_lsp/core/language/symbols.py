@@ -35,6 +35,8 @@ class SymbolKind(enum.StrEnum):
     ARTIFACT = "artifact"
     AGENTS = "agents"
     MEMBER = "member"
+    COMPOSITION = "composition"
+    STEP = "step"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +187,42 @@ def document_symbols(pack: Pack | None, root: Node | None) -> list[DocumentSymbo
                 members,
             )
         )
+    if pack.compositions:
+        comps = []
+        for key, comp in pack.compositions.items():
+            steps = tuple(
+                DocumentSymbol(
+                    step.id.text,
+                    SymbolKind.STEP,
+                    step.span,
+                    step.id.span,
+                    step.kind.text if step.kind is not None else "",
+                )
+                for step in comp.all_steps()
+                if step.id is not None
+            )
+            comps.append(
+                DocumentSymbol(
+                    key,
+                    SymbolKind.COMPOSITION,
+                    _entry(comp.key_span, comp.span),
+                    comp.key_span,
+                    f"{len(steps)} steps",
+                    steps,
+                )
+            )
+        where = _section(mapping, "compositions")
+        if where is not None:
+            out.append(
+                DocumentSymbol(
+                    "compositions",
+                    SymbolKind.SECTION,
+                    where[0],
+                    where[1],
+                    f"{len(comps)}",
+                    tuple(comps),
+                )
+            )
     out.sort(key=lambda s: s.span.start)
     return out
 

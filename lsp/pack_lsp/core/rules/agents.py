@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import hint_for, suggestions
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -30,6 +30,7 @@ UNDEFINED_ENTRY_AGENT = Rule(
     "agents:\n  entry: routr          # did you mean `router`?\n  members: {router: {}}",
     "Set `entry` to the key of the prompt that receives incoming requests.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 ENTRY_NOT_A_MEMBER = Rule(
@@ -42,6 +43,7 @@ ENTRY_NOT_A_MEMBER = Rule(
     "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
     "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
     CATEGORY,
+    fixes=(FixKind.ADD_MEMBER,),
 )
 
 MEMBER_NOT_A_PROMPT = Rule(
@@ -53,6 +55,7 @@ MEMBER_NOT_A_PROMPT = Rule(
     "# the prompt is `billing_agent`",
     "Rename the member to the key of an existing prompt, or add the prompt.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 AGENT_CALLS_ITSELF = Rule(
@@ -77,6 +80,7 @@ TOOL_NAMES_NON_MEMBER_PROMPT = Rule(
     "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
     "Add the prompt to `agents.members` (a quick fix does it), or remove it from `tools`.",
     CATEGORY,
+    fixes=(FixKind.ADD_MEMBER,),
 )
 
 MODE_NOT_A_MEDIA_TYPE = Rule(
@@ -90,6 +94,7 @@ MODE_NOT_A_MEDIA_TYPE = Rule(
     "agents:\n  members:\n    describer:\n      input_modes: [text, image]",
     "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 BLANK_TAG = Rule(
@@ -129,12 +134,12 @@ UNDEFINED_MEMBER_STATE = Rule(
     "PP210",
     "undefined-member-state",
     E,
-    "(`promptkit` profile) A member's `state` does not name a state of the pack's "
-    "workflow, or the pack has no workflow. Calling the agent runs the workflow from "
-    "that state.",
+    "A member's `state` (RFC 0011) does not name a state of the pack's workflow, or "
+    "the pack has no workflow. Calling the agent runs the workflow from that state.",
     "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
     "Use the key of a state under `workflow.states`, or add a workflow.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 RULES = (
@@ -200,15 +205,15 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
     entry = agents.entry
     name = entry.value
     if name not in pack.prompts:
-        candidates = list(pack.prompts)
+        found = suggestions(name, pack.prompts)
         yield make(
             UNDEFINED_ENTRY_AGENT,
-            f"Entry agent `{name}` is not a prompt of the pack{did_you_mean(name, candidates)}",
+            f"Entry agent `{name}` is not a prompt of the pack{hint_for(found)}",
             entry.span,
             data={
                 "kind": "undefined-prompt",
                 "name": name,
-                "suggestions": suggestions(name, candidates),
+                "suggestions": found,
             },
         )
     elif agents.members and name not in agents.members:
@@ -280,14 +285,15 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
     for key, member in agents.members.items():
         prompt = pack.prompts.get(key)
         if prompt is None:
+            found = suggestions(key, prompts)
             yield make(
                 MEMBER_NOT_A_PROMPT,
-                f"Agent `{key}` is not a prompt of the pack{did_you_mean(key, prompts)}",
+                f"Agent `{key}` is not a prompt of the pack{hint_for(found)}",
                 member.key_span,
                 data={
                     "kind": "undefined-prompt",
                     "name": key,
-                    "suggestions": suggestions(key, prompts),
+                    "suggestions": found,
                 },
             )
         elif _blank(member.description) and _blank(prompt.description):
@@ -301,7 +307,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
         yield from _check_modes(key, "input_modes", member.input_modes)
         yield from _check_modes(key, "output_modes", member.output_modes)
         yield from _check_tags(key, member)
-        if member.state is not None and ctx.config.profile == "promptkit":
+        if member.state is not None:
             yield from _check_state(pack, key, member.state)
 
 
@@ -318,13 +324,13 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
         return
     if name in workflow.states:
         return
-    states = list(workflow.states)
+    found = suggestions(name, workflow.states)
     yield make(
         UNDEFINED_MEMBER_STATE,
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
-        f"workflow{did_you_mean(name, states)}",
+        f"workflow{hint_for(found)}",
         state.span,
-        data={"kind": "undefined-state", "name": name, "suggestions": suggestions(name, states)},
+        data={"kind": "undefined-state", "name": name, "suggestions": found},
     )
 
 

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Iterator
 from pack_lsp.core.cards import CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import build
 from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
+from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -55,6 +56,8 @@ UNKNOWN_SECURITY_SCHEME = Rule(
     _CONFIG + 'security = [{ oauth = ["read"] }]',
     "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
     CATEGORY,
+    # No quick fix: the fault is in the configuration file, not in the pack
+    # this diagnostic is anchored on.
 )
 
 INVALID_EXTENSION_PARAMS = Rule(
@@ -84,6 +87,8 @@ EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
     'params = { skills = { research = { mode = "autonomous" } } }',
     "Rename the skill in the configuration to the member key.",
     CATEGORY,
+    # No quick fix: the fault is in the configuration file, not in the pack
+    # this diagnostic is anchored on.
 )
 
 CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
@@ -95,6 +100,7 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
     '[tool.pack-lsp.cards.agents.reseacher]\nurl = "https://r.example.com"',
     "Use the member key (after a rename, update the configuration too).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 INVALID_AGENT_CARD = Rule(
@@ -113,9 +119,11 @@ UNREACHABLE_AGENT = Rule(
     "PP710",
     "unreachable-agent",
     I,
-    "No chain of calls from the entry agent reaches this member: no agent lists it "
-    "(by key or as `a2a__<key>`) in its `tools`. External clients may still call it "
-    "directly through its card.",
+    "No chain of calls from the entry agent reaches this member: no agent reachable "
+    "from the entry lists it (by key or as `a2a__<key>`) in its `tools`, and no "
+    "workflow state that such an agent leads to (from its `state`, RFC 0011, or from "
+    "the states that run its prompt) runs it. "
+    "External clients may still call it directly through its card.",
     "agents:\n  entry: coordinator\n  members:\n    coordinator: {}\n    analyst: {}",
     "List the member in the `tools` of an agent that should delegate to it, or remove "
     "it from `members` if it is not meant to be an agent.",
@@ -127,7 +135,8 @@ AGENT_CALL_CYCLE = Rule(
     "agent-call-cycle",
     W,
     "Agents call each other in a cycle, which can recurse without end at run time. "
-    "Reported once per cycle, on the call that closes it.",
+    "Each elementary cycle is reported on the call that closes it; a group of agents "
+    "with very many cycles is reported once, with the number found.",
     "prompts:\n  a: {tools: [b]}\n  b: {tools: [a]}",
     "Break the cycle: let one agent return its result instead of calling back.",
     CATEGORY,
@@ -173,7 +182,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             related=problem.related,
             data=problem.data or None,
         )
-    yield from _topology(ctx, include_entry=ctx.config.profile == "spec")
+    yield from _topology(ctx, include_entry=ctx.config.profile is Profile.SPEC)
 
 
 def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
@@ -207,20 +216,43 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
     for node in topo.unreachable():
         if node.key in meant:
             continue
+        callers = topo.callers(node.key)
+        if callers:
+            named = ", ".join(f"`{c}`" for c in callers)
+            why = (
+                f"only {named} (not reachable either) {'lists' if len(callers) == 1 else 'list'} it"
+            )
+        else:
+            why = "no agent lists it in its `tools`"
         yield make(
             UNREACHABLE_AGENT,
-            f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: no "
-            f"agent lists it in its `tools`",
+            f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: {why}",
             node.span,
-            data={"kind": "unreachable-agent", "member": node.key},
+            data={"kind": "unreachable-agent", "member": node.key, "callers": callers},
         )
-    for cycle in topo.cycles():
-        closing = cycle[-1]
-        chain = " → ".join([e.source for e in cycle] + [cycle[0].source])
+    for group in topo.cycle_groups():
+        if group.complete:
+            for cycle in group.cycles:
+                closing = cycle[-1]
+                chain = " → ".join([e.source for e in cycle] + [cycle[0].source])
+                yield make(
+                    AGENT_CALL_CYCLE,
+                    f"Agents call each other in a cycle: {chain}",
+                    closing.span,
+                    related=[
+                        Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in cycle[:-1]
+                    ],
+                    data={"kind": "agent-cycle", "agents": [e.source for e in cycle]},
+                )
+            continue
+        first = group.cycles[0]
+        names = ", ".join(f"`{a}`" for a in group.agents)
+        chain = " → ".join([e.source for e in first] + [first[0].source])
         yield make(
             AGENT_CALL_CYCLE,
-            f"Agents call each other in a cycle: {chain}",
-            closing.span,
-            related=[Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in cycle[:-1]],
-            data={"kind": "agent-cycle", "agents": [e.source for e in cycle]},
+            f"Agents call each other in at least {group.count} cycles among {names} "
+            f"(for example {chain})",
+            first[-1].span,
+            related=[Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in first[:-1]],
+            data={"kind": "agent-cycle", "agents": list(group.agents), "cycles": group.count},
         )

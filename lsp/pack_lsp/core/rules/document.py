@@ -29,6 +29,19 @@ YAML_SYNTAX = Rule(
     CATEGORY,
 )
 
+JSON_SYNTAX = Rule(
+    "PP013",
+    "json-syntax",
+    E,
+    "A `.json` file is not strict JSON: single quotes, unquoted property names, "
+    "trailing commas, comments, NaN and other YAML-only forms are reported at their "
+    "exact position (a `.yaml` file may use them).",
+    "{'id': 'demo', name: \"Demo\", \"prompts\": {},}",
+    "Write the file as JSON: double-quoted strings and property names, no comma after "
+    "the last item, no comments. Or rename it to `.yaml` if it is meant to be YAML.",
+    CATEGORY,
+)
+
 INVALID_ENCODING = Rule(
     "PP002",
     "invalid-encoding",
@@ -159,4 +172,5 @@ RULES = (
     COMPLEX_KEY,
     INVALID_MERGE,
     NESTING_TOO_DEEP,
+    JSON_SYNTAX,
 )

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Eval, Located
 
 CATEGORY = "Pack"
@@ -22,6 +22,7 @@ PROMPT_ID_DIFFERS_FROM_KEY = Rule(
     "prompts:\n  support:\n    id: customer_support     # the key is `support`",
     "Make the `id` equal to the key (a quick fix does it).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 DUPLICATE_PROMPT_ID = Rule(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pack_lsp.core.diagnostics import Rule, Severity
+from pack_lsp.core.diagnostics import FixKind, Rule, Severity
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -29,6 +29,7 @@ UNKNOWN_PROPERTY = Rule(
     "agent:            # did you mean `agents`?\n  entry: triage",
     "Rename the key to the suggested property (a quick fix does it) or remove it.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 WRONG_TYPE = Rule(
@@ -49,6 +50,7 @@ INVALID_VALUE = Rule(
     "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
     "Use one of the listed values.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 PATTERN_MISMATCH = Rule(
@@ -106,6 +108,7 @@ NEEDS_NEWER_VERSION = Rule(
     "Raise `$schema` to the version named (a quick fix does it) when the runtime "
     "supports it, or remove the property.",
     CATEGORY,
+    fixes=(FixKind.RAISE_SCHEMA,),
 )
 
 DEPRECATED_PROPERTY = Rule(
@@ -121,6 +124,7 @@ DEPRECATED_PROPERTY = Rule(
     "`fail_on_violation: false` by an eval in `evals`, or switch the validator off "
     "with `enabled: false`.",
     CATEGORY,
+    fixes=(FixKind.REMOVE_ENTRY,),
 )
 
 SCHEMA_VIOLATION = Rule(

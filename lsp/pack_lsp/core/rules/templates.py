@@ -13,15 +13,15 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.templates import (
     PackTemplates,
     implicit_variables,
-    shared_pack_templates,
     workflow_tasks,
 )
+from pack_lsp.core.text import Span
 
 CATEGORY = "Templates, variables and fragments"
 
@@ -36,6 +36,7 @@ UNDEFINED_FRAGMENT = Rule(
     '    system_template: "{{fragments.tnoe}}"   # did you mean `tone`?',
     "Correct the name (a quick fix offers the suggestions) or add the fragment under `fragments`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_VARIABLE = Rule(
@@ -48,12 +49,17 @@ UNDECLARED_VARIABLE = Rule(
     "variable, and callers cannot know they must supply it. Two names the reference "
     "runtime supplies itself are not reported: `input` (the whole structured input) and, "
     "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
-    "transition).",
+    "transition). PromptKit refuses a prompt that uses variables and declares none: "
+    "that case is an error under the `promptkit` profile.",
     'prompts:\n  support:\n    system_template: "Hello {{customer}}"\n'
     "    variables: [{name: company, type: string, required: true}]",
     "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
     "the placeholder's name.",
     CATEGORY,
+    fixes=(
+        FixKind.DECLARE_VARIABLE,
+        FixKind.REPLACE_WITH_SUGGESTION,
+    ),
 )
 
 UNUSED_VARIABLE = Rule(
@@ -124,6 +130,18 @@ UNBALANCED_BRACES = Rule(
     CATEGORY,
 )
 
+FRAGMENT_INCLUDE_CYCLE = Rule(
+    "PP509",
+    "fragment-include-cycle",
+    Severity.ERROR,
+    "Fragments include each other in a circle (`a` includes `b`, `b` includes `a`, or a "
+    "fragment includes itself): expanding them never ends, and runtimes either fail or "
+    "leave a placeholder in the text.",
+    'fragments:\n  header: "{{fragments.footer}} Welcome"\n  footer: "Bye {{fragments.header}}"',
+    "Remove one of the includes; move shared text into a third fragment both include.",
+    CATEGORY,
+)
+
 RULES = (
     UNDEFINED_FRAGMENT,
     UNDECLARED_VARIABLE,
@@ -133,7 +151,10 @@ RULES = (
     DEFAULT_TYPE_MISMATCH,
     DEFAULT_NOT_IN_ENUM,
     UNBALANCED_BRACES,
+    FRAGMENT_INCLUDE_CYCLE,
 )
+#: The longest cycle of fragments listed in full in a message.
+MAX_LISTED = 8
 
 _TYPES: dict[str, str] = {
     "string": "a string",
@@ -149,7 +170,7 @@ _TYPES: dict[str, str] = {
 
 def templates_of(ctx: CheckContext) -> PackTemplates:
     """The pack's templates and placeholders, computed once per analysis."""
-    return shared_pack_templates(ctx.pack, ctx.text, ctx.config.fragment_dialect)
+    return ctx.templates
 
 
 # ----------------------------------------------------------------------------- check
@@ -159,9 +180,10 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     info = templates_of(ctx)
     yield from _undefined_fragments(pack, info)
-    yield from _undeclared_variables(pack, info)
+    yield from _undeclared_variables(pack, info, ctx.config.profile == "promptkit")
     yield from _unused_variables(pack, info)
     yield from _unused_fragments(pack, info)
+    yield from _include_cycles(pack, info)
     for prompt in pack.prompts.values():
         for variable in prompt.variables:
             yield from _variable_defaults(prompt, variable)
@@ -199,9 +221,7 @@ def _undefined_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic
             if not names:
                 message = f"Fragment `{p.name}` is not defined: the pack has no `fragments`"
             else:
-                message = f"Fragment `{p.name}` is not defined in `fragments`" + did_you_mean(
-                    p.name, names
-                )
+                message = f"Fragment `{p.name}` is not defined in `fragments`" + hint_for(found)
             yield make(
                 UNDEFINED_FRAGMENT,
                 message,
@@ -222,7 +242,7 @@ def _declared(prompt: Prompt) -> dict[str, Variable]:
     return out
 
 
-def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+def _undeclared_variables(pack: Pack, info: PackTemplates, promptkit: bool) -> Iterator[Diagnostic]:
     tasks = workflow_tasks(pack)
     for key, prompt in pack.prompts.items():
         declared = _declared(prompt)
@@ -234,11 +254,11 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
             message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
             if t.owner == "fragment":
                 message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
-            message += did_you_mean(p.name, declared)
+            message += hint_for(found)
             if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
                 message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
             related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
-            yield make(
+            diagnostic = make(
                 UNDECLARED_VARIABLE,
                 message,
                 p.name_span,
@@ -250,6 +270,69 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
                     "suggestions": found,
                 },
             )
+            if promptkit and not declared:
+                # PromptKit refuses a prompt whose templates use variables when it
+                # declares none (with some declared it only warns, as we do).
+                diagnostic = diagnostic.with_severity(Severity.ERROR)
+            yield diagnostic
+
+
+def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    """One report per fragment on a cycle of includes, on its first include of the
+    next fragment of the cycle (so each place can be fixed where it is written)."""
+    edges: dict[str, list[tuple[str, Span]]] = {}
+    for key in pack.fragments:
+        edges[key] = [
+            (p.name, p.name_span)
+            for t in info.of_fragment(key)
+            for p in t.placeholders
+            if p.kind == "fragment" and p.name in pack.fragments
+        ]
+    reported: set[str] = set()
+    for start in pack.fragments:
+        if start in reported:
+            continue
+        path = _cycle_from(start, edges)
+        if path is None:
+            continue
+        listed = " → ".join(f"`{k}`" for k in path[:MAX_LISTED])
+        more = f" … ({len(path)} fragments)" if len(path) > MAX_LISTED else ""
+        for i, key in enumerate(path):
+            if key in reported:
+                continue
+            reported.add(key)
+            nxt = path[(i + 1) % len(path)]
+            span = next(sp for name, sp in edges[key] if name == nxt)
+            message = (
+                f"Fragment `{key}` includes itself"
+                if len(path) == 1
+                else f"Fragment `{key}` includes `{nxt}`, which leads back to it: "
+                f"{listed} → `{path[0]}`{more}"
+            )
+            yield make(
+                FRAGMENT_INCLUDE_CYCLE,
+                message,
+                span,
+                data={"kind": "fragment-include-cycle", "name": nxt, "cycle": path},
+            )
+
+
+def _cycle_from(start: str, edges: dict[str, list[tuple[str, Span]]]) -> list[str] | None:
+    """A cycle of includes through ``start`` (shortest by breadth-first search)."""
+    parents: dict[str, str] = {}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for nxt, _ in edges.get(node, ()):
+            if nxt == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(parents[path[-1]])
+                return list(reversed(path))
+            if nxt not in parents:
+                parents[nxt] = node
+                queue.append(nxt)
+    return None
 
 
 def _unused_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:

@@ -16,13 +16,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Located, Pack, Prompt
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 
 CATEGORY = "Tools"
-A2A_PREFIX = "a2a__"
 MCP_PREFIX = "mcp__"
 TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
@@ -41,6 +41,10 @@ UNDEFINED_TOOL = Rule(
     "Correct the name (a quick fix offers the suggestions), or declare the tool under "
     "the pack's `tools`.",
     CATEGORY,
+    fixes=(
+        FixKind.CREATE_TOOL,
+        FixKind.REPLACE_WITH_SUGGESTION,
+    ),
 )
 
 UNDEFINED_A2A_AGENT = Rule(
@@ -52,6 +56,7 @@ UNDEFINED_A2A_AGENT = Rule(
     "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
     "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TOOL_NAME_DIFFERS_FROM_KEY = Rule(
@@ -65,6 +70,7 @@ TOOL_NAME_DIFFERS_FROM_KEY = Rule(
     "Make `name` equal to the key (a quick fix does it), or rename the key and the "
     "prompts that list it.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 UNKNOWN_BLOCKLISTED_TOOL = Rule(
@@ -76,6 +82,7 @@ UNKNOWN_BLOCKLISTED_TOOL = Rule(
     "# did you mean `delete_account`?",
     "Correct the name or remove it from the blocklist.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TOOL_LISTED_AND_BLOCKLISTED = Rule(
@@ -98,6 +105,7 @@ REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS = Rule(
     "prompts:\n  support:\n    tool_policy:\n      tool_choice: required   # no tools",
     "List the tools the prompt must use, or set `tool_choice` to `auto`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_VALUE,),
 )
 
 UNUSED_TOOL = Rule(
@@ -260,15 +268,16 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
         ref = resolve_tool(name, None, pack, ctx.config.tool_namespaces)
         if ref.kind in (RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.INCOMPLETE):
             candidates = list(pack.tools) + list(_members(pack))
+            found = suggestions(name, candidates)
             yield make(
                 UNKNOWN_BLOCKLISTED_TOOL,
                 f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
-                f"known tool, so it blocks nothing{did_you_mean(name, candidates)}",
+                f"known tool, so it blocks nothing{hint_for(found)}",
                 item.span,
                 data={
                     "kind": "unknown-blocklisted-tool",
                     "name": name,
-                    "suggestions": suggestions(name, candidates),
+                    "suggestions": found,
                 },
             )
     choice = policy.tool_choice

@@ -12,12 +12,13 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core import versions
+from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Located, State, Workflow
 from pack_lsp.core.profiles import target_of
 from pack_lsp.core.rules.templates import templates_of
-from pack_lsp.core.suggest import did_you_mean, suggestions
+from pack_lsp.core.suggest import hint_for, suggestions
 
 CATEGORY = "Workflow"
 PERSISTENCE = ("transient", "persistent")
@@ -30,7 +31,8 @@ UNSUPPORTED_WORKFLOW_VERSION = Rule(
     "PP401",
     "unsupported-workflow-version",
     Severity.WARNING,
-    "`workflow.version` is neither 1 nor 2, the versions runtimes understand.",
+    "`workflow.version` is neither 1 nor 2, the versions runtimes understand. PromptKit "
+    "refuses such a pack: an error under the `promptkit` profile.",
     "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
     "Use `version: 1`.",
     CATEGORY,
@@ -46,6 +48,7 @@ UNDEFINED_STATE = Rule(
     "  states:\n    triage: {prompt_task: triage, on_event: {Done: closing}}",
     "Correct the name (a quick fix offers the suggestions) or add the state.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_PROMPT_TASK = Rule(
@@ -56,6 +59,7 @@ UNDEFINED_PROMPT_TASK = Rule(
     "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
     "Use the key of a prompt, or add the prompt.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TERMINAL_STATE_WITH_TRANSITIONS = Rule(
@@ -79,6 +83,7 @@ EVENT_NAME_NOT_PASCAL_CASE = Rule(
     "on_event:\n  resolved: closing",
     "Rename the event (`Resolved`) here and wherever it is emitted.",
     CATEGORY,
+    fixes=(FixKind.RENAME_EVENT,),
 )
 
 UNREACHABLE_STATE = Rule(
@@ -109,10 +114,12 @@ UNKNOWN_PERSISTENCE = Rule(
     "unknown-persistence",
     Severity.WARNING,
     "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
-    "the field open, but runtimes only know these two values.",
+    "the field open, but runtimes only know these two values. PromptKit refuses other "
+    "values: an error under the `promptkit` profile.",
     "states:\n  billing: {prompt_task: billing, persistence: permanent}",
     "Use `persistent` (keep the conversation) or `transient` (start afresh).",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNKNOWN_ORCHESTRATION = Rule(
@@ -121,10 +128,12 @@ UNKNOWN_ORCHESTRATION = Rule(
     Severity.WARNING,
     "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
     "targeting v1.5 or later the schema itself reports it, as PP104; the "
-    "`promptkit` profile also accepts `composition`).",
+    "`promptkit` profile also accepts `composition`, and makes any other value an "
+    "error, as PromptKit refuses it).",
     "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_ARTIFACT = Rule(
@@ -140,6 +149,7 @@ UNDECLARED_ARTIFACT = Rule(
     "Declare the artifact under the `artifacts` of the state that produces it (with its "
     "media `type`), or correct the placeholder.",
     CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 STATE_WITHOUT_TRANSITIONS = Rule(
@@ -150,6 +160,81 @@ STATE_WITHOUT_TRANSITIONS = Rule(
     "transitions. The reference runtime refuses to load such a workflow.",
     'states:\n  closing: {prompt_task: closing}     # profile = "promptkit"',
     "Mark the state `terminal: true`, or give it `on_event` transitions.",
+    CATEGORY,
+)
+
+STATE_WITHOUT_EXIT = Rule(
+    "PP412",
+    "state-without-exit",
+    Severity.WARNING,
+    "In a version 2 workflow, a state that is not `terminal: true` has no `on_event` "
+    "transitions and no `on_max_visits`: version 2 marks the end of a workflow "
+    "explicitly, so the conversation is stuck in this state.",
+    "workflow:\n  version: 2\n  states:\n    closing: {prompt_task: closing}",
+    "Mark the state `terminal: true`, or give it transitions.",
+    CATEGORY,
+)
+
+ON_MAX_VISITS_WITHOUT_MAX_VISITS = Rule(
+    "PP413",
+    "on-max-visits-without-max-visits",
+    Severity.WARNING,
+    "A state declares `on_max_visits` but no `max_visits`, so the redirect never fires.",
+    "states:\n  retry: {prompt_task: retry, on_max_visits: give_up, on_event: {Again: retry}}",
+    "Add `max_visits: <n>` to the state, or remove `on_max_visits`.",
+    CATEGORY,
+)
+
+ON_MAX_VISITS_CHAIN = Rule(
+    "PP414",
+    "on-max-visits-chain",
+    Severity.WARNING,
+    "The `on_max_visits` target of a state itself has `max_visits`: when the budget of "
+    "the first state runs out, the workflow is redirected to a state whose own budget "
+    "may already be spent, a chain of redirects that is hard to follow.",
+    "states:\n  draft: {prompt_task: a, max_visits: 3, on_max_visits: review}\n"
+    "  review: {prompt_task: b, max_visits: 2, on_max_visits: done}",
+    "Redirect to a state without `max_visits` (a fallback or a terminal state).",
+    CATEGORY,
+)
+
+AGENT_CONTROL_ON_TERMINAL_STATE = Rule(
+    "PP415",
+    "agent-control-on-terminal-state",
+    Severity.WARNING,
+    "A `terminal: true` state says `control: agent`; a terminal state ends the "
+    "conversation whoever holds the turn, so the setting has no effect (RFC 0014).",
+    "states:\n  done: {prompt_task: closing, terminal: true, control: agent}",
+    "Remove `control: agent` (a quick fix does), or `terminal: true` if the state should continue.",
+    CATEGORY,
+    fixes=(FixKind.REMOVE_ENTRY,),
+)
+
+AGENT_CONTROL_LOOP = Rule(
+    "PP416",
+    "agent-control-loop",
+    Severity.WARNING,
+    "States with `control: agent` form a cycle from which no `control: user` or terminal "
+    "state can be reached and none of them has `max_visits`: the agent keeps the turn "
+    "until a budget stops it (RFC 0014).",
+    "states:\n  plan: {prompt_task: a, control: agent, on_event: {Next: act}}\n"
+    "  act: {prompt_task: b, control: agent, on_event: {Next: plan}}",
+    "Give one of the states `max_visits` (with `on_max_visits`), or a transition to a "
+    "`control: user` or terminal state.",
+    CATEGORY,
+)
+
+BUDGET_BELOW_MAX_VISITS = Rule(
+    "PP417",
+    "budget-below-max-visits",
+    Severity.WARNING,
+    "`engine.budget.max_total_visits` is smaller than the sum of the `max_visits` of the "
+    "states reachable from `entry`: the global budget runs out first, so some per-state "
+    "limits (and their `on_max_visits` redirects) can never be reached (RFC 0009).",
+    "workflow:\n  engine: {budget: {max_total_visits: 3}}\n  states:\n"
+    "    draft: {prompt_task: a, max_visits: 3, on_max_visits: review}\n"
+    "    review: {prompt_task: b, max_visits: 2, on_max_visits: done}",
+    "Raise the budget to at least the sum of the reachable limits, or lower the limits.",
     CATEGORY,
 )
 
@@ -165,7 +250,15 @@ RULES = (
     UNKNOWN_ORCHESTRATION,
     UNDECLARED_ARTIFACT,
     STATE_WITHOUT_TRANSITIONS,
+    STATE_WITHOUT_EXIT,
+    ON_MAX_VISITS_WITHOUT_MAX_VISITS,
+    ON_MAX_VISITS_CHAIN,
+    AGENT_CONTROL_ON_TERMINAL_STATE,
+    AGENT_CONTROL_LOOP,
+    BUDGET_BELOW_MAX_VISITS,
 )
+#: The longest list of states a loop diagnostic names in full.
+MAX_LISTED = 8
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
@@ -180,6 +273,8 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
         yield from _state(ctx, key, state, states)
     yield from _reachability(wf)
     yield from _artifacts(ctx, wf)
+    yield from _agent_loops(wf)
+    yield from _budget(wf)
 
 
 def _version(wf: Workflow) -> Iterator[Diagnostic]:
@@ -205,7 +300,7 @@ def _undefined_state(
     found = suggestions(name, states)
     return make(
         UNDEFINED_STATE,
-        f"{what} names `{name}`, which is not a state of the workflow" + did_you_mean(name, states),
+        f"{what} names `{name}`, which is not a state of the workflow" + hint_for(found),
         ref.span,
         data={
             "kind": "undefined-state",
@@ -230,7 +325,7 @@ def _state(
         yield make(
             UNDEFINED_PROMPT_TASK,
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
-            + did_you_mean(task.text, prompts),
+            + hint_for(found),
             task.span,
             data={
                 "kind": "undefined-prompt",
@@ -273,7 +368,8 @@ def _state(
         ("persistence", PERSISTENCE),
         (
             "orchestration",
-            ORCHESTRATION + (ORCHESTRATION_PROMPTKIT if ctx.config.profile == "promptkit" else ()),
+            ORCHESTRATION
+            + (ORCHESTRATION_PROMPTKIT if ctx.config.profile is Profile.PROMPTKIT else ()),
         ),
     ):
         value = getattr(state, field)
@@ -283,19 +379,20 @@ def _state(
             continue  # the schema reports it (PP104), with `composition` allowed
         rule = UNKNOWN_PERSISTENCE if field == "persistence" else UNKNOWN_ORCHESTRATION
         options = ", ".join(f"`{a}`" for a in allowed)
+        found = suggestions(value.text, allowed)
         yield make(
             rule,
             f"`{field}: {value.text}` of state `{key}` is not a known value (expected "
-            f"{options})" + did_you_mean(value.text, allowed),
+            f"{options})" + hint_for(found),
             value.span,
             data={
                 "kind": f"unknown-{field}",
                 "value": value.text,
                 "allowed": list(allowed),
-                "suggestions": suggestions(value.text, allowed),
+                "suggestions": found,
             },
         )
-    if ctx.config.profile == "promptkit" and not state.is_terminal and not state.on_event:
+    if ctx.config.profile is Profile.PROMPTKIT and not state.is_terminal and not state.on_event:
         yield make(
             STATE_WITHOUT_TRANSITIONS,
             f"State `{key}` is not terminal and has no `on_event` transitions; PromptKit "
@@ -303,14 +400,171 @@ def _state(
             state.key_span,
             data={"kind": "state-without-transitions", "state": key},
         )
+    elif (
+        _version_of(ctx) == 2
+        and not state.is_terminal
+        and not state.on_event
+        and state.on_max_visits is None
+    ):
+        yield make(
+            STATE_WITHOUT_EXIT,
+            f"State `{key}` is not `terminal: true` and has no way out (no `on_event`, no "
+            "`on_max_visits`); a version 2 workflow would be stuck here",
+            state.key_span,
+            data={"kind": "state-without-exit", "state": key},
+        )
+    yield from _loop_guards(key, state, states)
 
 
 def _schema_closes_orchestration(ctx: CheckContext) -> bool:
     """From v1.5 the schema itself restricts `orchestration` (spec profile only)."""
-    if ctx.config.profile != "spec":
+    if ctx.config.profile is not Profile.SPEC:
         return False
     target = target_of(ctx.config, ctx.data)
     return versions.key(target.version) >= versions.key("1.5.0")
+
+
+def _version_of(ctx: CheckContext) -> int | None:
+    wf = ctx.pack.workflow
+    v = wf.version.value if wf is not None and wf.version is not None else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[Diagnostic]:
+    redirect = state.on_max_visits
+    if redirect is not None and state.max_visits is None:
+        yield make(
+            ON_MAX_VISITS_WITHOUT_MAX_VISITS,
+            f"State `{key}` has `on_max_visits` but no `max_visits`, so the redirect to "
+            f"`{redirect.text}` never happens",
+            redirect.span,
+            data={"kind": "on-max-visits-without-max-visits", "state": key},
+        )
+    target = states.get(redirect.text) if redirect is not None else None
+    if redirect is not None and target is not None and target.max_visits is not None:
+        yield make(
+            ON_MAX_VISITS_CHAIN,
+            f"`on_max_visits` of state `{key}` redirects to `{redirect.text}`, which has its "
+            "own `max_visits`: a chain of redirects",
+            redirect.span,
+            related=[Related(target.max_visits.span, f"`max_visits` of `{redirect.text}`")],
+            data={"kind": "on-max-visits-chain", "state": key, "target": redirect.text},
+        )
+    control = state.control
+    if control is not None and control.value == "agent" and state.is_terminal:
+        yield make(
+            AGENT_CONTROL_ON_TERMINAL_STATE,
+            f"State `{key}` is terminal, so `control: agent` has no effect",
+            control.span,
+            related=[Related(state.terminal.span, "marked terminal here")]
+            if state.terminal is not None
+            else [],
+            tags=[Tag.UNNECESSARY],
+            data={
+                "kind": "agent-control-on-terminal-state",
+                "state": key,
+                "path": ["workflow", "states", key, "control"],
+                "key": "control: agent",
+                "removable": True,
+            },
+        )
+
+
+def _budget(wf: Workflow) -> Iterator[Diagnostic]:
+    budget = wf.max_total_visits
+    if budget is None or wf.entry is None or wf.entry.value not in wf.states:
+        return
+    reachable = _reachable(wf)
+    limits = [
+        (key, state.max_visits)
+        for key, state in wf.states.items()
+        if key in reachable and state.max_visits is not None
+    ]
+    total = sum(int(v.value) for _, v in limits if v is not None)
+    if not limits or total <= budget.value:
+        return
+    yield make(
+        BUDGET_BELOW_MAX_VISITS,
+        f"`max_total_visits: {budget.value}` is below the {total} visits the reachable "
+        "states' `max_visits` allow ("
+        + ", ".join(f"`{k}`: {v.value}" for k, v in limits if v is not None)
+        + "); the budget ends the workflow first",
+        budget.span,
+        data={"kind": "budget-below-max-visits", "budget": budget.value, "total": total},
+    )
+
+
+def _is_agent(state: State) -> bool:
+    return state.control is not None and state.control.value == "agent" and not state.is_terminal
+
+
+def _successors(state: State) -> list[str]:
+    out = [t.target.text for t in state.on_event if t.target is not None]
+    if state.on_max_visits is not None:
+        out.append(state.on_max_visits.text)
+    return out
+
+
+def _agent_loops(wf: Workflow) -> Iterator[Diagnostic]:
+    """Groups of `control: agent` states that can only reach each other (RFC 0014 rule 4).
+
+    A group is the set of agent states reachable from a cycle of agent states; it is a
+    problem when every state reachable from it is an agent state, none of them has
+    ``max_visits``, and none is terminal.
+    """
+    states = wf.states
+    agents = {k for k, s in states.items() if _is_agent(s)}
+    reported: set[str] = set()
+    for start in sorted(agents, key=list(states).index):
+        if start in reported:
+            continue
+        closure: list[str] = []
+        seen = {start}
+        stack = [start]
+        escapes = False
+        while stack:
+            name = stack.pop()
+            closure.append(name)
+            state = states[name]
+            if name not in agents or state.max_visits is not None or _is_terminal(state):
+                escapes = True
+                break
+            for nxt in _successors(state):
+                if nxt not in states:
+                    escapes = True  # an undefined target is reported on its own
+                    break
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+            if escapes:
+                break
+        if escapes or start not in _reaches_itself(start, states):
+            continue
+        group = sorted(seen, key=list(states).index)
+        reported.update(group)
+        listed = ", ".join(f"`{g}`" for g in group[:MAX_LISTED])
+        more = f" and {len(group) - MAX_LISTED} more" if len(group) > MAX_LISTED else ""
+        yield make(
+            AGENT_CONTROL_LOOP,
+            f"The `control: agent` states {listed}{more} only lead to each other: no "
+            "`control: user` or terminal state is reachable and none has `max_visits`",
+            states[group[0]].key_span,
+            related=[Related(states[g].key_span, f"state `{g}`") for g in group[1:MAX_LISTED]],
+            data={"kind": "agent-control-loop", "states": group},
+        )
+
+
+def _reaches_itself(start: str, states: dict[str, State]) -> set[str]:
+    """The states reachable from ``start`` in one or more steps."""
+    seen: set[str] = set()
+    stack = list(_successors(states[start]))
+    while stack:
+        name = stack.pop()
+        if name in seen or name not in states:
+            continue
+        seen.add(name)
+        stack.extend(_successors(states[name]))
+    return seen
 
 
 def _pascal(name: str) -> str:
@@ -384,10 +638,11 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 if t.owner == "prompt"
                 else (f"fragment `{t.key}` (included by prompt `{task.text}`)")
             )
+            found = suggestions(p.name, declared)
             yield make(
                 UNDECLARED_ARTIFACT,
                 f"`{{{{artifacts.{p.name}}}}}` in {place} is not declared in the `artifacts` "
-                "of any workflow state" + did_you_mean(p.name, declared),
+                "of any workflow state" + hint_for(found),
                 p.name_span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
                 data={
@@ -395,6 +650,6 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                     "name": p.name,
                     "state": key,
                     "prompt": task.text,
-                    "suggestions": suggestions(p.name, declared),
+                    "suggestions": found,
                 },
             )
