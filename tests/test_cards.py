@@ -21,7 +21,7 @@ from pack_lsp.core.cards.extensions import BLAST, EFFECT_DOMAIN, HITL, check_par
 from pack_lsp.core.cards.validate import schema_errors
 from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.model import Pack
-from paths import ROOT, SHARED
+from paths import ROOT, SHARED, needs_shared
 
 FIXTURES = ROOT / "tests" / "fixtures" / "cards"
 CORPUS = SHARED / "corpus" / "valid"
@@ -397,6 +397,7 @@ def _variants() -> list[dict[str, Any]]:
     return out
 
 
+@needs_shared
 def test_own_0_3_schema_agrees_with_the_official_one() -> None:
     from jsonschema import Draft7Validator
 
@@ -408,6 +409,7 @@ def test_own_0_3_schema_agrees_with_the_official_one() -> None:
     assert verdicts[0] == (True, True) and sum(a for a, _ in verdicts) == 2
 
 
+@needs_shared
 def test_own_1_0_schema_agrees_with_the_derived_one() -> None:
     from jsonschema import Draft202012Validator
 
@@ -472,6 +474,7 @@ def all_cards(version: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+@needs_shared
 def test_corpus_has_agent_packs() -> None:
     names = [p.name for p in corpus_packs()]
     assert len(names) >= 8
@@ -479,6 +482,7 @@ def test_corpus_has_agent_packs() -> None:
     assert len(all_cards("0.3.0")) >= 30
 
 
+@needs_shared
 def test_cards_validate_under_the_official_0_3_schema() -> None:
     from jsonschema import Draft7Validator
 
@@ -490,6 +494,7 @@ def test_cards_validate_under_the_official_0_3_schema() -> None:
         assert schema_errors(card, "0.3.0") == [], label
 
 
+@needs_shared
 def test_cards_validate_under_the_derived_1_0_schema() -> None:
     from jsonschema import Draft202012Validator
 

@@ -22,7 +22,7 @@ from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.source import decode
+from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.render import FORMATS, FileResult, Summary, renderers, summarize
 
@@ -184,6 +184,15 @@ class Overrides:
         return config.merged(data) if data else config
 
 
+def _identity(path: Path) -> Path:
+    """The resolved path, or the absolute one for a symbolic-link loop (which
+    ``resolve`` refuses with RuntimeError; reading it later reports the loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def _collect(
     paths: list[str], errors: list[str], overrides: Overrides, seen: set[Path] | None = None
 ) -> list[tuple[Path, bool]]:
@@ -196,21 +205,29 @@ def _collect(
     seen = set() if seen is None else seen
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        if path.is_dir() and kinds.kind_from_name(path.name) is not None:
+            # `--check x.pack.json` on a directory: searching it would check nothing.
+            errors.append(f"{raw}: a directory, not a pack file")
+        elif path.is_dir():
             try:
                 config = load_for(path / "_")
             except ConfigError:
                 config = Config()
             for found in find_packs(path, config.exclude + overrides.exclude):
-                if found.resolve() not in seen:
-                    seen.add(found.resolve())
+                if _identity(found) not in seen:
+                    seen.add(_identity(found))
                     out.append((found, False))
         elif path.is_file():
-            if path.resolve() not in seen:
-                seen.add(path.resolve())
+            if _identity(path) not in seen:
+                seen.add(_identity(path))
                 out.append((path, True))
-        elif path.exists():
-            errors.append(f"{raw}: not a regular file or directory")
+        elif path.exists() or path.is_symlink():
+            try:
+                check_regular(path)
+            except OSError as exc:
+                errors.append(f"{raw}: {exc.strerror or exc}")
+            else:  # pragma: no cover - is_file() said otherwise a moment ago
+                errors.append(f"{raw}: not a regular file or directory")
         else:
             errors.append(f"{raw}: no such file or directory")
     return out
@@ -229,7 +246,7 @@ def check_text(
 
 
 def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
-    return check_text(path.read_bytes(), str(path), config, explicit=explicit)
+    return check_text(read_source(path), str(path), config, explicit=explicit)
 
 
 def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:

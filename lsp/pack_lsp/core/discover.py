@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core import kinds
+from pack_lsp.core.source import SourceError, check_regular, read_source
 
 SKIP_DIRS = frozenset(
     {
@@ -45,15 +46,25 @@ def _excluded(path: Path, root: Path, exclude: Iterable[str]) -> bool:
 
 
 def is_pack_file(path: Path) -> bool:
-    """True for files named like packs, or YAML/JSON files whose content is a pack."""
-    if kinds.kind_from_name(path.name) is not None:
-        return True
-    if not kinds.is_data_file(path.name):
+    """True for files named like packs, or YAML/JSON files whose content is a pack.
+
+    Anything named like a pack or a YAML/JSON file that is not a regular file (a
+    FIFO, a device, a directory, a symbolic-link loop) also counts: it is never
+    opened here, and reading it later fails with a message that says why.
+    """
+    named = kinds.kind_from_name(path.name) is not None
+    if not named and not kinds.is_data_file(path.name):
         return False
     try:
-        if path.stat().st_size > SNIFF_LIMIT:
-            return False
-        raw = path.read_bytes()
+        check_regular(path)
+    except SourceError:
+        return True
+    except OSError:
+        return named
+    if named:
+        return True
+    try:
+        raw = read_source(path, SNIFF_LIMIT)
     except OSError:
         return False
     text = raw.decode("utf-8", errors="replace")
@@ -68,7 +79,10 @@ def find_packs(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
         dirs[:] = sorted(
             d for d in dirs if d not in SKIP_DIRS and not _excluded(here / d, directory, exclude)
         )
-        for name in sorted(files):
+        # A directory named like a pack is listed too: checking it then says that
+        # it is a directory, instead of silently checking nothing.
+        misnamed = [d for d in dirs if kinds.kind_from_name(d) is not None]
+        for name in sorted([*files, *misnamed]):
             candidate = here / name
             if _excluded(candidate, directory, exclude):
                 continue

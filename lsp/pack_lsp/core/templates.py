@@ -138,6 +138,16 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int, str]]]:
     problems: list[tuple[str, int, str]] = []
     i = 0
     n = len(text)
+    # The next "}}", "{" and line break after a position, found once and reused
+    # until passed: searching again from every unclosed "{{" made 100,000 of
+    # them quadratic.
+    next_close = next_brace = next_break = -2
+
+    def after(what: str, cached: int, start: int) -> int:
+        if cached == -1 or cached >= start:
+            return cached
+        return text.find(what, start)
+
     while True:
         open_ = text.find("{{", i)
         close_search_from = i
@@ -147,9 +157,14 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int, str]]]:
         _stray_closes(text, close_search_from, open_, problems)
         triple = text.startswith("{{{", open_)
         inner_start = open_ + (3 if triple else 2)
-        close = text.find("}}", inner_start)
+        close = next_close = after("}}", next_close, inner_start)
         again = text.find("{{", inner_start)
-        if close < 0 or (0 <= again < close) or _runs_on(text, inner_start, close):
+        next_brace = after("{", next_brace, inner_start)
+        next_break = after("\n", next_break, inner_start)
+        # A single "{" or a line break before the "}}": the "{{" was left open and
+        # the "}}" closes something later (``{{name, ... {id}}``).
+        runs_on = 0 <= next_brace < close or 0 <= next_break < close
+        if close < 0 or (0 <= again < close) or runs_on:
             # Never closed: the next "}}" belongs to something else (or is missing).
             problems.append(("{{", open_, ""))
             i = inner_start
@@ -200,12 +215,6 @@ def _scan_custom(text: str, open_: str, close: str) -> list[_Raw]:
             continue
         regions.append(_Raw(start, end + len(close), inner, end))
         i = end + len(close)
-
-
-def _runs_on(text: str, start: int, end: int) -> bool:
-    """A single ``{`` or a line break before the ``}}``: the ``{{`` was left open and
-    the ``}}`` closes something later (``{{name, ... {id}}``)."""
-    return text.find("{", start, end) >= 0 or text.find("\n", start, end) >= 0
 
 
 _STRAY_CLOSE_RE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][\w.:]*)\s*\}\}")
@@ -385,12 +394,28 @@ class TemplateInfo:
 class PackTemplates:
     dialect: Dialect
     templates: list[TemplateInfo] = field(default_factory=list)
+    # (owner, key) → templates, rebuilt when ``templates`` grew: every rule asks for
+    # the templates of every prompt, so a scan of all templates per question made
+    # checking a pack quadratic in its number of prompts.
+    _index: dict[tuple[str, str], list[TemplateInfo]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _indexed: int = field(default=-1, init=False, repr=False, compare=False)
+
+    def _owned(self, owner: str, key: str) -> list[TemplateInfo]:
+        if self._indexed != len(self.templates):
+            index: dict[tuple[str, str], list[TemplateInfo]] = {}
+            for t in self.templates:
+                index.setdefault((t.owner, t.key), []).append(t)
+            self._index = index
+            self._indexed = len(self.templates)
+        return list(self._index.get((owner, key), ()))
 
     def of_prompt(self, key: str) -> list[TemplateInfo]:
-        return [t for t in self.templates if t.owner == "prompt" and t.key == key]
+        return self._owned("prompt", key)
 
     def of_fragment(self, key: str) -> list[TemplateInfo]:
-        return [t for t in self.templates if t.owner == "fragment" and t.key == key]
+        return self._owned("fragment", key)
 
     def at(self, offset: int) -> tuple[TemplateInfo, Placeholder] | None:
         """The placeholder whose ``{{...}}`` contains ``offset`` (ends included)."""

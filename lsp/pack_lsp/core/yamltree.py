@@ -26,6 +26,7 @@ from pack_lsp.core.rules.document import (
     COMPLEX_KEY,
     DUPLICATE_KEY,
     EMPTY_DOCUMENT,
+    INVALID_ENCODING,
     INVALID_MERGE,
     MULTIPLE_DOCUMENTS,
     NESTING_TOO_DEEP,
@@ -163,6 +164,12 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUES = frozenset({"true", "True", "TRUE"})
 _FALSES = frozenset({"false", "False", "FALSE"})
 _SPECIAL_START = frozenset("-+.0123456789nNtTfF~")
+#: Longest integer literal read as an exact ``int``. Python refuses to convert
+#: longer decimal strings (its 4,300-digit limit against quadratic conversion),
+#: and a longer hex literal could not be printed in a message; such a literal is
+#: read as an infinite float instead, which a typed field then reports as out of
+#: range or of the wrong type.
+MAX_INT_CHARS = 1000
 
 TAG_PREFIX = "tag:yaml.org,2002:"
 _KNOWN_TAGS = frozenset(
@@ -180,6 +187,10 @@ def resolve_plain(text: str) -> Scalar:
         return True
     if text in _FALSES:
         return False
+    if len(text) > MAX_INT_CHARS and (
+        _INT_RE.match(text) or _OCT_RE.match(text) or _HEX_RE.match(text)
+    ):
+        return -math.inf if text.startswith("-") else math.inf
     if _INT_RE.match(text):
         return int(text)
     if _OCT_RE.match(text):
@@ -296,6 +307,7 @@ class _Remap:
 def _events(text: str) -> Iterator[Any]:
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
 
+    original = text
     remap: _Remap | None = None
     if "\\u" in text and text.lstrip()[:1] in ("{", "[") and _SURROGATE_PAIR.search(text):
         remap = _Remap(text)
@@ -312,6 +324,18 @@ def _events(text: str) -> Iterator[Any]:
             if type(event).__name__ == "StreamEndEvent":
                 return
     except Exception as exc:  # ruamel's MarkedYAMLError and friends
+        character = getattr(exc, "character", None)
+        if isinstance(character, int) and not hasattr(exc, "problem_mark"):
+            # A reader error (a control character such as NUL): its position is not
+            # a mark and its text names libyaml's input buffer; locate it ourselves.
+            found = original.find(chr(character))
+            raise _SyntaxError(
+                max(found, 0),
+                f"the character U+{character:04X} is not allowed in YAML "
+                "(control characters other than tab and line breaks cannot appear)",
+                None,
+                None,
+            ) from None
         mark = getattr(exc, "problem_mark", None)
         ctx_mark = getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -344,6 +368,7 @@ class _Composer:
         self.node_count = 0
         self.skip = 0  # > 0 while inside a collection nested deeper than MAX_DEPTH
         self.skip_start = 0
+        self.reported_first: set[tuple[int, int]] = set()  # key spans already reported
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -437,15 +462,22 @@ class _Composer:
                         data={"key": pair.key_text},
                     )
                 )
-                first_diag = make(
-                    DUPLICATE_KEY,
-                    f"Duplicate key `{pair.key_text}`: defined again later in this mapping",
-                    first.key.span,
-                    related=[Related(pair.key.span, f"`{pair.key_text}` defined again here")],
-                    data={"key": pair.key_text},
-                )
-                if first_diag not in self.diags:
-                    self.diags.append(first_diag)
+                # The first occurrence is reported once, pointing at its first repeat
+                # (a set, not a search of all diagnostics: 10,000 repeats stay linear).
+                first_at = (first.key.span.start, first.key.span.end)
+                if first_at not in self.reported_first:
+                    self.reported_first.add(first_at)
+                    self.diags.append(
+                        make(
+                            DUPLICATE_KEY,
+                            f"Duplicate key `{pair.key_text}`: defined again later in this mapping",
+                            first.key.span,
+                            related=[
+                                Related(pair.key.span, f"`{pair.key_text}` defined again here")
+                            ],
+                            data={"key": pair.key_text},
+                        )
+                    )
             own[pair.key_text] = pair
         effective: dict[str, Pair] = {}
         for merge in merges:
@@ -687,10 +719,96 @@ def _blank_line(text: str, index: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
+#: Flow collections (``[``/``{``) nested deeper than this are refused before libyaml
+#: sees the text: its scanner spends time proportional to the nesting depth on every
+#: token, so 100,000 ``[`` take tens of seconds before the first event arrives.
+MAX_FLOW_DEPTH = 1000
+
+_FLOW_TOKEN = re.compile(r"[\[\]{}\"'#]")
+_DOUBLE_QUOTED_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+_VALUE_START = re.compile(r"(?:^|[:\-?,])[ \t]*\Z")
+_AFTER_INDICATOR = re.compile(r"[:\-?,][ \t]*\Z")
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset where flow collections first nest deeper than ``MAX_FLOW_DEPTH``.
+
+    A cheap approximation of YAML's flow context, in linear time: outside flow
+    collections a bracket or quote counts only where a value starts; inside them
+    every bracket counts, quoted scalars and comments are skipped. It can only
+    under-count (then libyaml and the composer's own limit still apply).
+    """
+    if text.count("[") + text.count("{") <= MAX_FLOW_DEPTH:
+        return None
+    depth = 0
+    pos = 0
+    search = _FLOW_TOKEN.search
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return None
+        i = m.start()
+        c = text[i]
+        pos = i + 1
+        if depth == 0:
+            # Only the few characters before it matter (searching back to the line
+            # start with rfind would make this quadratic on long single-line text).
+            window = text[max(0, i - 80) : i]
+            cut = max(window.rfind("\n"), window.rfind("\r"))
+            if cut >= 0 or i <= 80:
+                starts_value = _VALUE_START.search(window[cut + 1 :]) is not None
+            else:
+                starts_value = _AFTER_INDICATOR.search(window) is not None
+            if not starts_value:
+                continue
+        if c in "[{":
+            depth += 1
+            if depth > MAX_FLOW_DEPTH:
+                return i
+        elif c in "]}":
+            depth = max(depth - 1, 0)
+        elif c == '"':
+            end = _DOUBLE_QUOTED_END.match(text, pos)
+            pos = end.end() if end is not None else len(text)
+        elif c == "'":
+            end_q = text.find("'", pos)
+            pos = end_q + 1 if end_q >= 0 else len(text)
+        elif i == 0 or text[i - 1] in " \t\r\n":  # a comment
+            end_n = text.find("\n", pos)
+            pos = end_n if end_n >= 0 else len(text)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def parse(text: str) -> ParseResult:
     """Parse ``text`` (BOM already removed) into a tree with diagnostics."""
+    pre: list[Diagnostic] = []
+    bad = _LONE_SURROGATE.search(text)
+    if bad is not None:
+        # Possible in text sent by an editor (JSON-RPC allows `\ud800`), never in a
+        # file: the parser cannot encode it. Replaced by U+FFFD, offsets unchanged.
+        pre.append(
+            make(
+                INVALID_ENCODING,
+                f"The text contains a lone surrogate U+{ord(bad.group()):04X}, which is not a "
+                "character and cannot be saved as UTF-8; it is read as U+FFFD",
+                Span(bad.start(), bad.end()),
+            )
+        )
+        text = _LONE_SURROGATE.sub("\ufffd", text)
     lines = LineIndex(text)
+    deep = _too_deep(text)
+    if deep is not None:
+        diag = make(
+            NESTING_TOO_DEEP,
+            f"Collections are nested more than {MAX_FLOW_DEPTH:,} levels deep here; "
+            "the file is not read",
+            Span(deep, deep + 1),
+        )
+        return ParseResult(None, [*pre, diag], True, lines, text)
     composer = _Composer(text)
+    composer.diags.extend(pre)
     syntax_error: _SyntaxError | None = None
     try:
         composer.feed(_events(text))

@@ -793,7 +793,10 @@ def _tool_summary(pack: Pack, key: str) -> str:
         parts.append(tool.description.text)
     params = tool.parameters
     if isinstance(params, dict) and isinstance(params.get("properties"), dict):
-        required = set(params.get("required") or ())
+        listed = params.get("required")
+        # Only the strings of a list count: the file may hold anything here
+        # (a mapping, a list of mappings), which the schema rules report.
+        required = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
         rows = []
         for name, schema in params["properties"].items():
             kind = schema.get("type", "") if isinstance(schema, dict) else ""

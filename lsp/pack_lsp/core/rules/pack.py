@@ -160,10 +160,16 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
         if ctx.path is None:
             continue
         base = Path(ctx.path).parent
-        if not (base / value).exists():
+        try:
+            found = (base / value).exists()
+            reason = "does not exist"
+        except (OSError, ValueError) as exc:  # a name too long, a NUL byte...
+            found = False
+            reason = f"cannot exist ({getattr(exc, 'strerror', None) or exc})"
+        if not found:
             yield make(
                 SKILL_PATH_NOT_FOUND,
-                f"Skill path `{value}` does not exist (relative to {base.name or base}/)",
+                f"Skill path `{value}` {reason} (relative to {base.name or base}/)",
                 path.span,
                 data={"kind": "skill-not-found", "path": value},
             )
