@@ -16,6 +16,7 @@ from pack_lsp.core.rules import (
     agents,
     cards,
     document,
+    manifest,
     pack,
     schema,
     suppressions,
@@ -34,6 +35,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     suppressions,
     workflow,
     templates,
+    manifest,
 )
 
 
