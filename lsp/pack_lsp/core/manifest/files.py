@@ -30,5 +30,5 @@ def index_files(paths: Iterable[Path], manifest_globs: tuple[str, ...] = ()) -> 
     for path in paths:
         manifest = read_manifest(path, manifest_globs)
         if manifest is not None:
-            index.put(manifest)
+            index.put(manifest, track=False)
     return index

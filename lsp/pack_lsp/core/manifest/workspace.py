@@ -52,7 +52,7 @@ class ManifestIndex:
         self._definers: dict[str, list[str]] = {}  # id → paths, in insertion order
         self._referrers: dict[str, set[str]] = {}  # id → paths naming it
         for manifest in manifests:
-            self.put(manifest)
+            self.put(manifest, track=False)
 
     # ----------------------------------------------------------------- queries
 
@@ -103,17 +103,23 @@ class ManifestIndex:
 
     # ---------------------------------------------------------------- updates
 
-    def put(self, manifest: Manifest) -> frozenset[str]:
-        """Add or replace the manifest at ``manifest.path``; return the other paths to re-check."""
+    def put(self, manifest: Manifest, *, track: bool = True) -> frozenset[str]:
+        """Add or replace the manifest at ``manifest.path``; return the other paths to re-check.
+
+        ``track=False`` skips computing them (an empty set is returned): for loading
+        a whole workspace, when everything is checked anyway.
+        """
         path = manifest.path or ""
         old = self._by_path.get(path)
-        before = affected(self, old, manifest)
+        before = affected(self, old, manifest) if track else frozenset()
         self._unlink(path, old)
         self._by_path[path] = manifest
         if manifest.ext_id is not None:
             self._definers.setdefault(manifest.ext_id, []).append(path)
         for ref_id in _ref_ids(manifest):
             self._referrers.setdefault(ref_id, set()).add(path)
+        if not track:
+            return frozenset()
         return (before | affected(self, old, manifest)) - {path}
 
     def remove(self, path: str) -> frozenset[str]:
