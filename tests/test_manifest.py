@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from paths import HERE, SHARED
 from pack_lsp.cli import main
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
@@ -18,6 +17,7 @@ from pack_lsp.core.manifest.files import index_files, read_manifest
 from pack_lsp.core.manifest.model import build_manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex, affected
 from pack_lsp.core.yamltree import parse
+from paths import HERE, SHARED
 
 WORKSPACE = HERE / "fixtures" / "manifests" / "workspace"
 ADR = SHARED / "spec" / "adr-003-agent-as-extension.txt"

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from paths import HERE
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.language.manifest_features import (
@@ -19,6 +18,7 @@ from pack_lsp.core.language.manifest_features import (
 from pack_lsp.core.language.rename import apply_edits
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
+from paths import HERE
 
 WORKSPACE = HERE / "fixtures" / "manifests" / "workspace"
 REVIEWER = WORKSPACE / "code_reviewer" / "manifest.yaml"

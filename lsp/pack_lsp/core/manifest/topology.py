@@ -24,11 +24,11 @@ def build_manifest_topology(index: ManifestIndex) -> Topology:
         nodes[ext_id] = Node(ext_id, name, span, False, manifest.agent is not None)
     edges: list[Edge] = []
     for ext_id in nodes:
-        manifest = index.first(ext_id)
-        if manifest is None:
+        first = index.first(ext_id)
+        if first is None:
             continue
         seen: set[tuple[str, str]] = set()
-        for ref in manifest.references:
+        for ref in first.references:
             if ref.id not in nodes or (ref.field, ref.id) in seen:
                 continue
             seen.add((ref.field, ref.id))
