@@ -2,7 +2,10 @@
 
 A case is ``tests/golden/<area>/<name>.yaml`` (or ``.json``, or ``.bin`` for raw
 bytes) with ``<name>.expected`` beside it. An optional ``<name>.toml`` holds
-pack-lsp configuration for the case. The expected file is the spec: it shows each
+pack-lsp configuration for the case. Cases under ``manifests/`` are
+agent-extension manifests; those below ``manifests/<folder>/`` form one workspace
+(each other's ids are known to the cross-file rules), and a related location in
+another file is shown with that file's path and lines. The expected file is the spec: it shows each
 diagnostic on the source it flags, so a reviewer sees in one file what is
 reported, where, and how the offered quick fixes change the pack::
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from pack_lsp.core.text import Range
 from pack_lsp.render import FileResult, summarize
+from pack_lsp.render.sarif_format import _OtherFiles
 
 
 def _range(r: Range) -> dict[str, Any]:
@@ -19,15 +20,19 @@ def _range(r: Range) -> dict[str, Any]:
 
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
     files = []
+    others = _OtherFiles()  # related locations in other files use their own lines
     for result in results:
         diagnostics = []
         for d in result.diagnostics:
             related = []
             for rel in d.related:
+                lines = result.lines
+                if rel.path is not None and rel.path != result.path:
+                    lines = others.lines(rel.path) or result.lines
                 related.append(
                     {
                         "path": rel.path or result.path,
-                        "range": _range(result.lines.range(rel.span)),
+                        "range": _range(lines.range(rel.span)),
                         "message": rel.message,
                     }
                 )
