@@ -13,6 +13,7 @@ from pack_lsp.cli import main
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.discover import find_packs
+from pack_lsp.core.manifest.check import update_index
 from pack_lsp.core.manifest.files import index_files, read_manifest
 from pack_lsp.core.manifest.model import build_manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex, affected
@@ -252,3 +253,21 @@ def test_the_design_documents_examples_get_exactly_the_problems_a_reader_finds(
             ("PP005", "description"),
             ("PP005", "description"),
         ], path
+
+
+def test_update_index_then_analyze_refreshes_the_referrers(tmp_path: Path) -> None:
+    """The editor's sequence: update the index, re-analyse what it names, then the document."""
+    root = _copy(tmp_path)
+    index = index_files(sorted(root.rglob("manifest.yaml")))
+    kv = root / "kv" / "manifest.yaml"
+    text = kv.read_text(encoding="utf-8").replace("entrypoint: main:KvExtension\n", "")
+    text += "agent: {model: m, instructions: Store values.}\n"
+    to_recheck = update_index(index, text, str(kv))
+    assert sorted(Path(p).parent.name for p in to_recheck) == ["builder_agent", "code_reviewer"]
+    for path in to_recheck:
+        codes = [
+            d.code
+            for d in analyze(Path(path).read_text("utf-8"), path=path, workspace=index).diagnostics
+        ]
+        assert codes == ["PM007"]
+    assert analyze(text, path=kv, workspace=index).diagnostics == ()

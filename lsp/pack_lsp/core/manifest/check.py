@@ -16,7 +16,8 @@ from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.rules.manifest import check_manifest
 from pack_lsp.core.schema import SchemaValidator
-from pack_lsp.core.yamltree import Node
+from pack_lsp.core.source import strip_bom
+from pack_lsp.core.yamltree import Node, parse
 
 MANIFEST_SCHEMA = "agent-extension-manifest.schema.json"
 
@@ -61,3 +62,14 @@ def analyze_manifest(
         index.put(manifest)
     out.extend(check_manifest(manifest, index))
     return manifest, out
+
+
+def update_index(index: ManifestIndex, text: str, path: str) -> frozenset[str]:
+    """Put the manifest ``text`` at ``path`` into ``index``; the other paths to re-check.
+
+    An editor calls it when a manifest is opened, changed or saved (before
+    ``analyze``, whose own update of the index then changes nothing), and then
+    re-analyses the returned manifests, opened or not, so that their diagnostics
+    follow the change.
+    """
+    return index.put(build_manifest(parse(strip_bom(text)).root, path))
