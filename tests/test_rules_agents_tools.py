@@ -255,20 +255,21 @@ def test_member_state_is_checked_only_under_promptkit() -> None:
         "prompts:\n  s: {id: s, name: S, version: 1.0.0, description: x, system_template: x}\n"
         "agents:\n  entry: s\n  members:\n    s: {state: intake}\n"
     )
-    assert [d.code for d in run(body).diagnostics] == ["PP102"]
+    pinned = "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n" + body
+    assert [d.code for d in run(pinned).diagnostics] == ["PP110"]  # state is v1.4.1+
     assert [(d.code, d.data["kind"]) for d in run(body, "promptkit").diagnostics] == [
         ("PP210", "undefined-state")
     ]
 
 
 def test_promptkit_schema_is_derived_without_changing_ours() -> None:
-    spec = profile_schema("spec")
+    spec = profile_schema("spec", "1.4.0")
     before = json.dumps(spec, sort_keys=True)
     pk = profile_schema("promptkit")
     assert "compositions" in pk["properties"] and "compositions" not in spec["properties"]
     assert "state" in pk["$defs"]["AgentDef"]["properties"]
     assert "state" not in spec["$defs"]["AgentDef"]["properties"]
-    assert json.dumps(profile_schema("spec"), sort_keys=True) == before
+    assert json.dumps(profile_schema("spec", "1.4.0"), sort_keys=True) == before
     Draft202012Validator.check_schema(pk)
 
 

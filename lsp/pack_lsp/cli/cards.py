@@ -57,8 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile",
         choices=("spec", "promptkit"),
         default=None,
-        help="with --card/--topology: derive as RFC 0007 says (spec) or as PromptKit does "
-        "(promptkit); default: the configured profile",
+        help="checking profile: with --check, the schema and severities of the spec or of "
+        "PromptKit; with --card/--topology, derive as RFC 0007 says (spec) or as PromptKit "
+        "does (promptkit); default: the configured profile",
     )
     group.add_argument(
         "--topology",

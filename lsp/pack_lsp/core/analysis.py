@@ -22,7 +22,7 @@ from pack_lsp.core.manifest.check import analyze_manifest
 from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.profiles import apply_profile, validator_for
+from pack_lsp.core.profiles import apply_profile, schema_diagnostics
 from pack_lsp.core.registry import CHECKS
 from pack_lsp.core.rules.document import INTERNAL_ERROR
 from pack_lsp.core.source import strip_bom
@@ -120,7 +120,7 @@ def analyze(
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            diagnostics.extend(validator_for(config.profile).validate(parsed.root, data))
+            diagnostics.extend(schema_diagnostics(config, parsed.root, data))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()

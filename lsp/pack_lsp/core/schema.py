@@ -1,5 +1,9 @@
 """Schema validation of a pack tree, reported on the exact key or value at fault.
 
+The schema is ours cut to the version the pack targets (see ``versions``). A property
+that only a later version has is reported as PP110 (which version it needs) rather
+than as an unknown property, and a deprecated property in use as PP111.
+
 The pack is validated in units: the root (with each prompt only type-checked) and
 every prompt against ``#/$defs/Prompt`` on its own. Errors are the same as one
 whole-document validation, and a unit can later be re-validated alone when only
@@ -16,14 +20,17 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
-from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core import versions
+from pack_lsp.core.diagnostics import Diagnostic, Tag, make
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.rules.schema import (
+    DEPRECATED_PROPERTY,
     INVALID_VALUE,
     MISSING_PROPERTY,
+    NEEDS_NEWER_VERSION,
     NO_MATCHING_FORM,
     OUT_OF_RANGE,
     PATTERN_MISMATCH,
@@ -94,6 +101,24 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _deprecated(
+    validator: Any, value: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """``x-deprecated``: the value is present although its property is deprecated.
+
+    Reported as a warning (PP111), never as a schema failure; only properties outside
+    any ``oneOf``/``anyOf`` carry the keyword, so it cannot change which form matches.
+    """
+    if isinstance(value, dict):
+        yield ValidationError("deprecated property", validator_value=value)
+
+
+#: Draft 2020-12 plus our ``x-deprecated`` keyword.
+_Validator = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"x-deprecated": _deprecated}
+)
+
+
 class SchemaValidator:
     """Validates pack trees against one PromptPack schema."""
 
@@ -105,8 +130,8 @@ class SchemaValidator:
         root_schema = copy.deepcopy(schema)
         if self.split:
             root_schema["properties"]["prompts"]["additionalProperties"] = {"type": "object"}
-        self.root = Draft202012Validator(root_schema)
-        self.prompt = Draft202012Validator(
+        self.root = _Validator(root_schema)
+        self.prompt = _Validator(
             {
                 "$schema": schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
                 "$defs": schema.get("$defs", {}),
@@ -127,13 +152,22 @@ class SchemaValidator:
                         err.path.appendleft("prompts")
                         yield err
 
-    def validate(self, root: Node | None, data: Any) -> list[Diagnostic]:
+    def validate(
+        self, root: Node | None, data: Any, target: versions.Target | None = None
+    ) -> list[Diagnostic]:
+        """Diagnostics for ``data`` (the plain data of ``root``).
+
+        ``target`` says which version is checked and why, for the wording of PP110.
+        """
+        if target is None:
+            version = self.schema.get("x-promptpack-version", versions.LATEST)
+            target = versions.Target(str(version), versions.SOURCE_DEFAULT)
         out: list[Diagnostic] = []
         seen: set[tuple[str, int, int, str]] = set()
         for err in self.errors(data):
             if through_broken_alias(root, tuple(err.absolute_path)):
                 continue  # the alias itself is reported (PP007/PP008/PP009)
-            for diag in _to_diagnostics(err, root):
+            for diag in _to_diagnostics(err, root, target):
                 extra = diag.data.get("property") or diag.data.get("key") or ""
                 key = (diag.code, diag.span.start, diag.span.end, str(extra))
                 if key not in seen:
@@ -143,8 +177,9 @@ class SchemaValidator:
 
 
 @functools.cache
-def promptpack_validator() -> SchemaValidator:
-    return SchemaValidator(load_schema(PROMPTPACK_SCHEMA))
+def promptpack_validator(version: str = versions.LATEST) -> SchemaValidator:
+    """The validator of our schema cut to ``version`` (one per version, cached)."""
+    return SchemaValidator(versions.restrict(load_schema(PROMPTPACK_SCHEMA), version))
 
 
 # ------------------------------------------------------------------- error → diagnostic
@@ -189,7 +224,72 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnostic]:
+def _published_since(since: str) -> str:
+    """The first published version that has a property introduced in ``since``."""
+    for known in versions.KNOWN_VERSIONS:
+        if versions.key(known) >= versions.key(since):
+            return known
+    return versions.LATEST
+
+
+def _needs_version(
+    key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
+) -> Diagnostic:
+    since = str(later.get("since", versions.LATEST))
+    rfc = later.get("rfc")
+    needed = _published_since(since)
+    data: dict[str, Any] = {
+        "kind": "needs-version",
+        "key": key,
+        "since": since,
+        "target": target.version,
+        "version": needed,
+        "path": list(path),
+    }
+    if target.source in (versions.SOURCE_SCHEMA, versions.SOURCE_DEFAULT):
+        data["schema_url"] = versions.schema_url(needed)
+    return make(
+        NEEDS_NEWER_VERSION,
+        f"`{key}` needs PromptPack ≥ {since}"
+        + (f" (RFC {rfc})" if rfc else "")
+        + f"; {target.describe()}",
+        span,
+        data=data,
+    )
+
+
+def _deprecation(err: ValidationError, root: Node | None) -> Diagnostic:
+    path = tuple(err.absolute_path)
+    info = err.validator_value if isinstance(err.validator_value, dict) else {}
+    name = str(path[-1]) if path else "property"
+    since = info.get("since", "")
+    rfc = info.get("rfc")
+    _, pair = resolve(root, path)
+    span = pair.key.span if pair is not None else _value_span(root, path)
+    origin = f"deprecated since PromptPack {since}" + (f" (RFC {rfc})" if rfc else "")
+    value = err.instance
+    data: dict[str, Any] = {"kind": "deprecated-property", "key": name, "path": list(path)}
+    if name == "fail_on_violation":
+        if value is False:
+            message = (
+                f"`{name}: false` is {origin} and ignored: the validator is enforced anyway. "
+                "To observe without enforcing, declare an eval in `evals` instead; "
+                "`enabled: false` switches the validator off"
+            )
+        else:
+            message = (
+                f"`{name}` is {origin} and has no effect: a triggered validator is always "
+                "enforced; remove it"
+            )
+            data["removable"] = value is True
+    else:
+        message = f"`{name}` is {origin}"
+    return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data)
+
+
+def _to_diagnostics(
+    err: ValidationError, root: Node | None, target: versions.Target
+) -> Iterable[Diagnostic]:
     path = tuple(err.absolute_path)
     where = dotted(path)
     validator = err.validator
@@ -224,8 +324,12 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             yield make(UNKNOWN_PROPERTY, err.message, _value_span(root, path))
             return
         present = set(node.effective)
+        later = schema.get("x-later", {})
         for key, pair in node.effective.items():
             if key in allowed or any(p.search(key) for p in patterns):
+                continue
+            if isinstance(later, dict) and isinstance(later.get(key), dict):
+                yield _needs_version(key, later[key], pair.key.span, path, target)
                 continue
             candidates = [a for a in allowed if a not in present]
             found = suggestions(key, candidates)
@@ -243,6 +347,9 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             )
         return
 
+    if validator == "x-deprecated":
+        yield _deprecation(err, root)
+        return
     span = _value_span(root, path)
     data: dict[str, Any] = {"path": list(path)}
     if validator == "type":
@@ -324,13 +431,16 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         yield make(WRONG_SIZE, msg, span, data=data)
     elif validator in ("oneOf", "anyOf"):
         yield make(
-            NO_MATCHING_FORM, f"`{where}` {_explain_alternatives(err, root)}", span, data=data
+            NO_MATCHING_FORM,
+            f"`{where}` {_explain_alternatives(err, root, target)}",
+            span,
+            data=data,
         )
     else:
         yield make(SCHEMA_VIOLATION, f"`{where}`: {err.message}", span, data=data)
 
 
-def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
+def _explain_alternatives(err: ValidationError, root: Node | None, target: versions.Target) -> str:
     """Plain words for a value that matches none (or several) of a oneOf's forms."""
     by_alt: dict[int, list[ValidationError]] = {}
     for sub in err.context or ():
@@ -358,7 +468,7 @@ def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
     best = min(candidates, key=len)
     reasons: list[str] = []
     for sub in best:
-        for diag in _to_diagnostics(sub, root):
+        for diag in _to_diagnostics(sub, root, target):
             reasons.append(diag.message)
     if not reasons:
         chosen = best_match(best)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pack_lsp.core.diagnostics import Rule, Severity
 
 E = Severity.ERROR
+W = Severity.WARNING
 CATEGORY = "Schema"
 
 MISSING_PROPERTY = Rule(
@@ -91,6 +92,37 @@ NO_MATCHING_FORM = Rule(
     CATEGORY,
 )
 
+NEEDS_NEWER_VERSION = Rule(
+    "PP110",
+    "needs-newer-version",
+    E,
+    "A property that the PromptPack version the pack targets does not have yet; the "
+    "message names the version (and RFC) that introduced it. The target is the "
+    "`spec-version` setting when set, else the version in the pack's `$schema` URL, "
+    "else the latest version (the promptkit profile always targets PromptKit's "
+    "embedded schema and reports such keys as unknown, PP102).",
+    "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
+    "workflow:\n  states:\n    triage:\n      control: agent   # needs 1.7.0 (RFC 0014)",
+    "Raise `$schema` to the version named (a quick fix does it) when the runtime "
+    "supports it, or remove the property.",
+    CATEGORY,
+)
+
+DEPRECATED_PROPERTY = Rule(
+    "PP111",
+    "deprecated-property",
+    W,
+    "A property deprecated in the targeted version. `fail_on_violation` (deprecated "
+    "in 1.7.0 by RFC 0015) is ignored by runtimes: a triggered validator is always "
+    "enforced. With `true` it is inert; with `false` the pack expected observation "
+    "without enforcement, which an eval now provides.",
+    "validators:\n  - type: banned_words\n    fail_on_violation: true",
+    "Remove an inert `fail_on_violation: true` (a quick fix does it); replace "
+    "`fail_on_violation: false` by an eval in `evals`, or switch the validator off "
+    "with `enabled: false`.",
+    CATEGORY,
+)
+
 SCHEMA_VIOLATION = Rule(
     "PP199",
     "schema-violation",
@@ -110,5 +142,7 @@ RULES = (
     OUT_OF_RANGE,
     WRONG_SIZE,
     NO_MATCHING_FORM,
+    NEEDS_NEWER_VERSION,
+    DEPRECATED_PROPERTY,
     SCHEMA_VIOLATION,
 )

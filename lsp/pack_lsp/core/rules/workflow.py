@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pack_lsp.core import versions
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, State, Workflow
+from pack_lsp.core.profiles import target_of
 from pack_lsp.core.rules.templates import templates_of
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -117,7 +119,8 @@ UNKNOWN_ORCHESTRATION = Rule(
     "PP409",
     "unknown-orchestration",
     Severity.WARNING,
-    "A state's `orchestration` is not `internal`, `external` or `hybrid` (the "
+    "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
+    "targeting v1.5 or later the schema itself reports it, as PP104; the "
     "`promptkit` profile also accepts `composition`).",
     "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
@@ -276,6 +279,8 @@ def _state(
         value = getattr(state, field)
         if not isinstance(value, Located) or value.value in allowed:
             continue
+        if field == "orchestration" and _schema_closes_orchestration(ctx):
+            continue  # the schema reports it (PP104), with `composition` allowed
         rule = UNKNOWN_PERSISTENCE if field == "persistence" else UNKNOWN_ORCHESTRATION
         options = ", ".join(f"`{a}`" for a in allowed)
         yield make(
@@ -298,6 +303,14 @@ def _state(
             state.key_span,
             data={"kind": "state-without-transitions", "state": key},
         )
+
+
+def _schema_closes_orchestration(ctx: CheckContext) -> bool:
+    """From v1.5 the schema itself restricts `orchestration` (spec profile only)."""
+    if ctx.config.profile != "spec":
+        return False
+    target = target_of(ctx.config, ctx.data)
+    return versions.key(target.version) >= versions.key("1.5.0")
 
 
 def _pascal(name: str) -> str:
