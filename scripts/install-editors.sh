@@ -21,7 +21,8 @@ run_with_timeout() {
 }
 
 # ---------------------------------------------------------------- Debian packages
-APT_PACKAGES=(neovim emacs-nox elpa-eglot elpa-yaml-mode)
+APT_PACKAGES=(neovim emacs-nox elpa-eglot elpa-yaml-mode
+  chromium ripgrep libkrb5-dev build-essential fonts-noto-color-emoji)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
@@ -62,5 +63,41 @@ if [ ! -f "$LOCK_STAMP" ] || [ "$(cat "$LOCK_STAMP")" != "$want" ]; then
   run_with_timeout 600 "npm ci in vscode-client" \
     npm --prefix vscode-client ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$LOCK_STAMP"
+fi
+# ---------------------------------------------------------------- code-server (a real VS Code)
+# code-server 4.100.3 is VS Code 1.100.3 and the last release whose engines.node is 20.
+CODE_SERVER_VERSION="4.100.3"
+CODE_SERVER_DIR="$TOOLS/code-server"
+if [ ! -x "$CODE_SERVER_DIR/node_modules/.bin/code-server" ] \
+  || ! grep -qs "$CODE_SERVER_VERSION" "$CODE_SERVER_DIR/.version"; then
+  step "code-server $CODE_SERVER_VERSION from npm"
+  # @vscode/ripgrep downloads rg from the network at install time: seed its cache with
+  # Debian's rg under the name it looks for, so the install works offline.
+  RG_CACHE="${TMPDIR:-/tmp}/vscode-ripgrep-cache-1.15.11"
+  mkdir -p "$RG_CACHE"
+  if [ ! -f "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" ]; then
+    rg_tmp="$(mktemp -d)"
+    cp /usr/bin/rg "$rg_tmp/rg"
+    tar -C "$rg_tmp" -czf "$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" rg
+    rm -rf "$rg_tmp"
+  fi
+  rm -rf "$CODE_SERVER_DIR"
+  mkdir -p "$CODE_SERVER_DIR"
+  echo '{"name": "pack-lsp-code-server", "private": true}' > "$CODE_SERVER_DIR/package.json"
+  # As root, code-server's postinstall needs unsafe_perm; node-pty's postinstall runs npx.
+  run_with_timeout 900 "npm install code-server@$CODE_SERVER_VERSION" \
+    env npm_config_unsafe_perm=true npm_config_yes=true \
+    npm --prefix "$CODE_SERVER_DIR" install --no-audit --no-fund --loglevel=error \
+    "code-server@$CODE_SERVER_VERSION"
+  echo "$CODE_SERVER_VERSION" > "$CODE_SERVER_DIR/.version"
+fi
+
+# ---------------------------------------------------------------- Playwright (Python)
+# Drives Debian's Chromium (executable_path): no browser download.
+PLAYWRIGHT_VERSION="1.55.0"
+if [ -x .venv/bin/python ] && ! .venv/bin/python -c "import playwright" 2>/dev/null; then
+  step "playwright $PLAYWRIGHT_VERSION into .venv"
+  run_with_timeout 300 "pip install playwright" \
+    .venv/bin/python -m pip install --quiet "playwright==$PLAYWRIGHT_VERSION"
 fi
 step "done"

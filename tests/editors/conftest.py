@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 
 HERE = Path(__file__).resolve().parent
@@ -122,3 +123,26 @@ def workspace(tmp_path: Path) -> Path:
     (tmp_path / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
     shutil.copy(PACK_FIXTURE, tmp_path / PACK_FIXTURE.name)
     return tmp_path
+
+
+CLIENT = ROOT / "vscode-client"
+VSIX = CLIENT / "pack-lsp.vsix"
+
+
+@pytest.fixture(scope="session")
+def vsix() -> Path:
+    """The extension packaged by ``npm run package`` (built once per test session)."""
+    npm = shutil.which("npm")
+    if npm is None or not (CLIENT / "node_modules").is_dir():
+        require(None, "npm with vscode-client/node_modules (npm ci)")
+    proc = subprocess.run(
+        [str(npm), "run", "package"],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, f"npm run package failed:\n{proc.stdout}\n{proc.stderr}"
+    assert VSIX.is_file()
+    return VSIX

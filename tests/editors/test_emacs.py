@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from conftest import PACK_FIXTURE, doc_block, elisp_with_test_server, emacs, expected_problems
 
 pytestmark = pytest.mark.editor

@@ -15,14 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from conftest import (
     PACK_FIXTURE,
     Problem,
     doc_block,
     expected_problems,
     lua_with_test_server,
-    nvim_07,
     nvim_011,
+    nvim_07,
 )
 
 pytestmark = pytest.mark.editor
@@ -130,9 +131,7 @@ def test_neovim_as_documented(name: str, workspace: Path) -> None:
     # After fixing the typo, the fixed problem is gone and nothing stale remains.
     edited = workspace / "edited.promptpack.yaml"
     edited.write_text(text.replace("usr_name", "user_name"), encoding="utf-8")
-    after = [
-        Problem(p.code, p.line, p.character, p.message) for p in expected_problems(edited)
-    ]
+    after = [Problem(p.code, p.line, p.character, p.message) for p in expected_problems(edited)]
     assert keyed(data["after_edit"]) == sorted(
         (p.code, p.line, p.column(edited.read_text(encoding="utf-8"), "utf-8")) for p in after
     )

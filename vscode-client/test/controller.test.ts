@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { expect } from "./expect";
 import { type ClientHandle, ServerController } from "../src/controller";
 import type { Discovery, ServerCommand } from "../src/discovery";
 import type { LogLevel } from "../src/log";

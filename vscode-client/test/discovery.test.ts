@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { expect } from "./expect";
 import { discoverServer, type DiscoveryProbes } from "../src/discovery";
 
 function probes(over: Partial<DiscoveryProbes> & { onPath?: Record<string, string> }): DiscoveryProbes {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect } from "./expect";
 import { reactionTo, SERVER_SETTING_KEYS, serverSettings } from "../src/settings";
 
 type Scopes = { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown };
@@ -51,7 +51,7 @@ describe("settings → initializationOptions", () => {
   });
 
   it("contributes every server setting in package.json", () => {
-    const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8"));
     const props = Object.keys(pkg.contributes.configuration.properties);
     for (const key of SERVER_SETTING_KEYS) {
       expect(props).toContain(`packLsp.${key}`);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { expect } from "./expect";
 import { parseQuery, previewUri, renderCards } from "../src/cards";
 import { layers, place, renderSvg, type Topology } from "../src/layout";
 import { FilteredChannel } from "../src/log";

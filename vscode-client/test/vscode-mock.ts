@@ -2,8 +2,6 @@
  * The part of the `vscode` API the extension's logic uses, recorded for assertions. Tests set
  * `state` (configuration values, the answer to the next notification) and read the calls back.
  */
-import { vi } from "vitest";
-
 export const state = {
   config: {} as Record<string, unknown>,
   errorChoice: undefined as string | undefined,
@@ -60,28 +58,28 @@ export class EventEmitter<T> {
 }
 
 export const window = {
-  createStatusBarItem: vi.fn(() => ({
+  createStatusBarItem: (() => ({
     text: "",
     tooltip: "",
     name: "",
     command: "",
-    show: vi.fn(),
-    dispose: vi.fn(),
+    show: () => undefined,
+    dispose: () => undefined,
   })),
-  showErrorMessage: vi.fn(async (message: string, ...actions: string[]) => {
+  showErrorMessage: (async (message: string, ...actions: string[]) => {
     calls.errors.push({ message, actions });
     return state.errorChoice;
   }),
-  showWarningMessage: vi.fn(async () => undefined),
-  showQuickPick: vi.fn(async (items: { label: string }[]) => {
+  showWarningMessage: (async () => undefined),
+  showQuickPick: (async (items: { label: string }[]) => {
     const next = state.quickPicks.shift();
     return next === undefined ? undefined : next(items);
   }),
-  createTerminal: vi.fn((options: { name?: string }) => {
+  createTerminal: ((options: { name?: string }) => {
     const terminal = {
       name: options.name,
       sent: [] as string[],
-      show: vi.fn(),
+      show: () => undefined,
       sendText(text: string) {
         terminal.sent.push(text);
       },
@@ -111,7 +109,7 @@ export const workspace = {
 };
 
 export const commands = {
-  executeCommand: vi.fn(async (...args: unknown[]) => {
+  executeCommand: (async (...args: unknown[]) => {
     calls.commands.push(args);
     return undefined;
   }),
@@ -123,4 +121,8 @@ export const Uri = {
     toString: () => `${parts.scheme}:${parts.path}?${parts.query}`,
   }),
   parse: (value: string) => ({ toString: () => value }),
+};
+
+export const languages = {
+  setTextDocumentLanguage: async <T>(document: T): Promise<T> => document,
 };
