@@ -88,6 +88,7 @@ class Problem:
     line: int
     character: int
     message: str
+    severity: str = "error"
 
     def column(self, text: str, encoding: str) -> int:
         """The column of this problem in ``encoding`` units on its line of ``text``."""
@@ -113,7 +114,9 @@ def expected_problems(path: Path) -> list[Problem]:
     for file in data["files"]:
         for d in file["diagnostics"]:
             start = d["range"]["start"]
-            problems.append(Problem(d["code"], start["line"], start["character"], d["message"]))
+            problems.append(
+                Problem(d["code"], start["line"], start["character"], d["message"], d["severity"])
+            )
     return sorted(problems, key=lambda p: (p.line, p.character, p.code))
 
 
