@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 from pack_lsp import __version__
-from pack_lsp.core.diagnostics import REGISTRY
+from pack_lsp.core.registry import REGISTRY
 from pack_lsp.render import FileResult
 from pack_lsp.render.github_format import escape_data, escape_property
 from pack_lsp.render.sarif_format import RULES_DOC_URL, first_sentence

@@ -22,7 +22,7 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag, make
 from pack_lsp.core.model import build_pack
 from pack_lsp.core.profiles import PROFILE_SEVERITY, apply_profile, profile_schema
-from pack_lsp.core.rules.agents import MEDIA_TYPE, media_type_replacement
+from pack_lsp.core.rules.agents import ENTRY_NOT_A_MEMBER, MEDIA_TYPE, media_type_replacement
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import parse
@@ -234,7 +234,7 @@ def test_namespaces_come_from_the_configuration() -> None:
 
 
 def test_profile_table_is_applied_before_user_overrides() -> None:
-    d = make("PP202", "entry not a member", Span(0, 1))
+    d = make(ENTRY_NOT_A_MEMBER, "entry not a member", Span(0, 1))
     assert d.severity == Severity.WARNING
     (raised,) = apply_profile("promptkit", [d])
     assert raised.severity == Severity.ERROR
@@ -244,7 +244,7 @@ def test_profile_table_is_applied_before_user_overrides() -> None:
 
 
 def test_profile_table_names_only_registered_codes() -> None:
-    from pack_lsp.core.diagnostics import REGISTRY
+    from pack_lsp.core.registry import REGISTRY
 
     for table in PROFILE_SEVERITY.values():
         assert set(table) <= set(REGISTRY)
@@ -255,20 +255,21 @@ def test_member_state_is_checked_only_under_promptkit() -> None:
         "prompts:\n  s: {id: s, name: S, version: 1.0.0, description: x, system_template: x}\n"
         "agents:\n  entry: s\n  members:\n    s: {state: intake}\n"
     )
-    assert [d.code for d in run(body).diagnostics] == ["PP102"]
+    pinned = "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n" + body
+    assert [d.code for d in run(pinned).diagnostics] == ["PP110"]  # state is v1.4.1+
     assert [(d.code, d.data["kind"]) for d in run(body, "promptkit").diagnostics] == [
         ("PP210", "undefined-state")
     ]
 
 
 def test_promptkit_schema_is_derived_without_changing_ours() -> None:
-    spec = profile_schema("spec")
+    spec = profile_schema("spec", "1.4.0")
     before = json.dumps(spec, sort_keys=True)
     pk = profile_schema("promptkit")
     assert "compositions" in pk["properties"] and "compositions" not in spec["properties"]
     assert "state" in pk["$defs"]["AgentDef"]["properties"]
     assert "state" not in spec["$defs"]["AgentDef"]["properties"]
-    assert json.dumps(profile_schema("spec"), sort_keys=True) == before
+    assert json.dumps(profile_schema("spec", "1.4.0"), sort_keys=True) == before
     Draft202012Validator.check_schema(pk)
 
 

@@ -77,7 +77,9 @@ def test_orchestration_composition_accepted_by_promptkit_profile() -> None:
     body = WORKFLOW.replace(
         "{prompt_task: done}", "{prompt_task: done, orchestration: composition}"
     )
-    assert any(d.code == "PP409" for d in _run(body).diagnostics)
+    # Before v1.5 the spec has no `composition` orchestration; from v1.5 the schema checks it.
+    assert any(d.code == "PP409" for d in _run(body, Config(spec_version="1.4.0")).diagnostics)
+    assert not any(d.code == "PP409" for d in _run(body).diagnostics)
     assert not any(d.code == "PP409" for d in _run(body, Config(profile="promptkit")).diagnostics)
 
 

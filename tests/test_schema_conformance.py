@@ -1,14 +1,19 @@
-"""Conformance of schemas/promptpack.schema.json with the official PromptPack v1.4.0 schema.
+"""Conformance of schemas/promptpack.schema.json with the official PromptPack schemas.
 
-Our schema is written in our own words (descriptions, hints, examples) but must give the
-same verdict and the same error locations as the official one. The official schema is used
-here as a test oracle only; it lives in the shared directory next to the repository.
+Our schema is written in our own words (descriptions, hints, examples) and describes the
+latest version; cut to a version (``versions.restrict``) it must give the same verdict and
+the same error locations as that version's official schema, for every official version
+from 1.3.0 to 1.9.0 (and have the same assertions for 1.0 and 1.1 too). The official
+schemas are used here as test oracles only; they live in the shared directory next to
+the repository. Every official copy declares the same $id, so they are keyed by version.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,12 +22,15 @@ import pytest
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
+from pack_lsp.core import versions
+
 REPO = Path(__file__).resolve().parents[1]
 OUR_SCHEMA_PATH = REPO / "schemas" / "promptpack.schema.json"
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
 MANIFEST = CORPUS / "manifest.json"
-OFFICIAL_SCHEMA_PATH = SHARED / "reference" / "promptpack" / "v1.4.0_promptpack.schema.json"
+REFERENCE = SHARED / "reference" / "promptpack"
+OFFICIAL_SCHEMA_PATH = REFERENCE / "v1.4.0_promptpack.schema.json"
 
 if not (CORPUS.is_dir() and OFFICIAL_SCHEMA_PATH.is_file()):
     pytest.skip(
@@ -32,6 +40,7 @@ if not (CORPUS.is_dir() and OFFICIAL_SCHEMA_PATH.is_file()):
     )
 
 SUFFIXES = {".json", ".yaml", ".yml"}
+METADATA = {"manifest.json", "SOURCES.json", "v1_9_errors.json"}
 ANNOTATIONS = {"description", "title", "examples", "default", "$comment"}
 
 # Keywords whose value is a single subschema / a map of subschemas / a list of subschemas.
@@ -64,18 +73,42 @@ def load_document(path: Path) -> Any:
         return yaml.load(fh)
 
 
-OURS: dict[str, Any] = _load_json(OUR_SCHEMA_PATH)
-OFFICIAL: dict[str, Any] = _load_json(OFFICIAL_SCHEMA_PATH)
-# Separate validators, no shared registry: every official copy declares the same $id.
-OUR_VALIDATOR = Draft202012Validator(OURS)
-OFFICIAL_VALIDATOR = Draft202012Validator(OFFICIAL)
-OUR_FMT_VALIDATOR = Draft202012Validator(OURS, format_checker=Draft202012Validator.FORMAT_CHECKER)
-OFFICIAL_FMT_VALIDATOR = Draft202012Validator(
-    OFFICIAL, format_checker=Draft202012Validator.FORMAT_CHECKER
+def _official_version(path: Path) -> str | None:
+    """``v1.4.0_promptpack...`` → ``1.4.0``; None for snapshots and forks."""
+    label = path.name.split("_", 1)[0]
+    match = re.fullmatch(r"v(1\.\d+)(\.\d+)?", label)
+    if match is None:
+        return None
+    return match.group(1) + (match.group(2) or ".0")
+
+
+OFFICIAL_BY_VERSION: dict[str, dict[str, Any]] = {
+    version: _load_json(path)
+    for path in sorted(REFERENCE.glob("v*_promptpack.schema.json"))
+    if (version := _official_version(path)) is not None
+}
+#: Versions compared file by file (the issue's range); 1.0 and 1.1 are compared by assertions.
+COMPARED = sorted(
+    (v for v in OFFICIAL_BY_VERSION if versions.key(v) >= (1, 3, 0)), key=versions.key
 )
+ASSERTION_VERSIONS = sorted(OFFICIAL_BY_VERSION, key=versions.key)
+
+OURS: dict[str, Any] = _load_json(OUR_SCHEMA_PATH)
+OURS_AT: dict[str, dict[str, Any]] = {v: versions.restrict(OURS, v) for v in OFFICIAL_BY_VERSION}
+OFFICIAL: dict[str, Any] = OFFICIAL_BY_VERSION["1.4.0"]
+FMT = Draft202012Validator.FORMAT_CHECKER
+# Separate validators, no shared registry: every official copy declares the same $id.
+OURS_V = {v: Draft202012Validator(s) for v, s in OURS_AT.items()}
+OFFICIAL_V = {v: Draft202012Validator(s) for v, s in OFFICIAL_BY_VERSION.items()}
+OURS_FMT_V = {v: Draft202012Validator(s, format_checker=FMT) for v, s in OURS_AT.items()}
+OFFICIAL_FMT_V = {
+    v: Draft202012Validator(s, format_checker=FMT) for v, s in OFFICIAL_BY_VERSION.items()
+}
+OUR_VALIDATOR = OURS_V["1.4.0"]
+OFFICIAL_VALIDATOR = OFFICIAL_V["1.4.0"]
 
 CORPUS_FILES = sorted(
-    p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in SUFFIXES and p != MANIFEST
+    p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in SUFFIXES and p.name not in METADATA
 )
 DOCUMENTS: dict[Path, Any] = {p: load_document(p) for p in CORPUS_FILES}
 
@@ -93,11 +126,13 @@ def error_pointers(validator: Draft202012Validator, instance: Any) -> set[str]:
     return {pointer(err.absolute_path) for err in validator.iter_errors(instance)}
 
 
-def assert_same_errors(instance: Any, label: str, *, formats: bool = False) -> set[str]:
+def assert_same_errors(
+    instance: Any, label: str, *, formats: bool = False, version: str = "1.4.0"
+) -> set[str]:
     ours_v, official_v = (
-        (OUR_FMT_VALIDATOR, OFFICIAL_FMT_VALIDATOR)
+        (OURS_FMT_V[version], OFFICIAL_FMT_V[version])
         if formats
-        else (OUR_VALIDATOR, OFFICIAL_VALIDATOR)
+        else (OURS_V[version], OFFICIAL_V[version])
     )
     ours = error_pointers(ours_v, instance)
     official = error_pointers(official_v, instance)
@@ -133,18 +168,53 @@ def test_corpus_is_present() -> None:
 
 def test_our_schema_is_valid_draft_2020_12() -> None:
     Draft202012Validator.check_schema(OURS)
+    for restricted in OURS_AT.values():
+        Draft202012Validator.check_schema(restricted)
     assert OURS["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert OURS["$id"] == "https://pack-lsp.dev/schemas/promptpack.schema.json"
+    assert OURS["x-promptpack-version"] == versions.LATEST
 
 
-def test_every_pattern_has_a_hint() -> None:
+@pytest.mark.parametrize("version", ["latest", *sorted(OURS_AT, key=versions.key)])
+def test_every_pattern_has_a_hint(version: str) -> None:
+    schema = OURS if version == "latest" else OURS_AT[version]
     missing = [
         where
-        for where, sub in iter_subschemas(OURS)
+        for where, sub in iter_subschemas(schema)
         if isinstance(sub.get("pattern"), str)
         and not (isinstance(sub.get("x-pattern-hint"), str) and sub["x-pattern-hint"].strip())
     ]
     assert missing == []
+
+
+def test_version_annotations_name_known_versions_and_rfcs() -> None:
+    for where, sub in iter_subschemas(OURS):
+        for name, prop in sub.get("properties", {}).items():
+            since = prop.get("x-since")
+            if since is not None:
+                assert since in versions.KNOWN_VERSIONS or since == "1.5.0", f"{where}/{name}"
+            rfc = prop.get("x-rfc")
+            if rfc is not None:
+                assert re.fullmatch(r"\d{4}", rfc), f"{where}/{name}"
+                assert (
+                    (SHARED / "spec" / "rfcs").is_dir() is False
+                    or any((SHARED / "spec" / "rfcs").glob(f"{rfc}-*"))
+                    or int(rfc) <= 7
+                ), f"{where}/{name}: RFC {rfc}"
+
+
+def test_newer_keys_are_listed_where_they_were_removed() -> None:
+    v14 = OURS_AT["1.4.0"]
+    assert v14["x-later"]["compositions"] == {"since": "1.5.0", "rfc": "0010"}
+    state = v14["$defs"]["WorkflowState"]
+    assert state["x-later"]["control"] == {"since": "1.7.0", "rfc": "0014"}
+    assert "control" not in state["properties"]
+    assert state["required"] == ["prompt_task"]
+    fov = OURS_AT["1.5.1"]["$defs"]["Validator"]["properties"]["fail_on_violation"]
+    assert "x-deprecated" not in fov
+    assert (
+        "x-deprecated" in OURS_AT["1.7.0"]["$defs"]["Validator"]["properties"]["fail_on_violation"]
+    )
 
 
 def test_every_property_and_definition_has_a_description() -> None:
@@ -186,48 +256,67 @@ def test_prompts_map_refers_to_prompt_definition() -> None:
         assert name in OURS["$defs"], name
 
 
-def _inline(node: Any, root: dict[str, Any]) -> Any:
-    """Resolve local $refs and drop annotations, leaving only the assertions."""
+def _inline(node: Any, root: dict[str, Any], depth: int = 0) -> Any:
+    """Resolve local $refs and drop annotations, leaving only the assertions.
+
+    Recursive definitions (composition steps, predicates) are unrolled a few levels and
+    then compared by the name of the definition they refer to.
+    """
     if isinstance(node, list):
-        return [_inline(item, root) for item in node]
+        return [_inline(item, root, depth) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
-        target = node["$ref"].removeprefix("#/$defs/")
-        return _inline(root["$defs"][target], root)
+        target = node["$ref"].rsplit("/", 1)[-1]
+        if depth > 6:
+            return {"$ref": target}
+        defs = root.get("$defs") or root.get("definitions") or {}
+        return _inline(defs[target], root, depth + 1)
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in ANNOTATIONS or key.startswith("x-") or key == "$defs":
+        if key in ANNOTATIONS or key.startswith("x-") or key in ("$defs", "definitions"):
             continue
         if key == "properties":
-            out[key] = {name: _inline(sub, root) for name, sub in value.items()}
+            out[key] = {name: _inline(sub, root, depth) for name, sub in value.items()}
         else:
-            out[key] = _inline(value, root)
+            out[key] = _inline(value, root, depth)
     return out
 
 
-def test_assertions_match_official_schema() -> None:
+@pytest.mark.parametrize("version", ASSERTION_VERSIONS)
+def test_assertions_match_official_schema(version: str) -> None:
     """After inlining $refs and dropping annotations both schemas are identical."""
     root_only = ("$schema", "$id", "version", "x-promptpack-version")
-    ours = {k: v for k, v in _inline(OURS, OURS).items() if k not in root_only}
-    official = {k: v for k, v in _inline(OFFICIAL, OFFICIAL).items() if k not in root_only}
+    mine, theirs = OURS_AT[version], OFFICIAL_BY_VERSION[version]
+    ours = {k: v for k, v in _inline(mine, mine).items() if k not in root_only}
+    official = {k: v for k, v in _inline(theirs, theirs).items() if k not in root_only}
     assert ours == official
 
 
 # --------------------------------------------------------------------------- corpus
 
 
-@pytest.mark.parametrize("formats", [False, True], ids=["plain", "format-checker"])
+#: Every version plain; the format checker (a superset of checks) for the first and last.
+VERSION_CHECKS = [(v, False) for v in COMPARED] + [("1.4.0", True), (versions.LATEST, True)]
+
+
+@pytest.mark.parametrize(
+    ("version", "formats"),
+    VERSION_CHECKS,
+    ids=[f"{v}-{'format-checker' if f else 'plain'}" for v, f in VERSION_CHECKS],
+)
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=_rel)
-def test_corpus_file_same_verdict_and_locations(path: Path, formats: bool) -> None:
-    assert_same_errors(DOCUMENTS[path], _rel(path), formats=formats)
+def test_corpus_file_same_verdict_and_locations(path: Path, formats: bool, version: str) -> None:
+    assert_same_errors(
+        DOCUMENTS[path], f"{_rel(path)} @ {version}", formats=formats, version=version
+    )
 
 
 def _manifest_entries() -> list[dict[str, Any]]:
     if not MANIFEST.is_file():
         return []
     entries: list[dict[str, Any]] = _load_json(MANIFEST)
-    return entries
+    return [e for e in entries if "spec_v1_4_errors" in e]
 
 
 def _manifest_pointer(entry: str) -> str:
@@ -243,7 +332,7 @@ def test_manifest_spec_v1_4_errors(entry: dict[str, Any]) -> None:
 
 
 PROMPT_VALIDATOR = Draft202012Validator(
-    {"$schema": OURS["$schema"], "$defs": OURS["$defs"], "$ref": "#/$defs/Prompt"}
+    {"$schema": OURS["$schema"], "$defs": OURS_AT["1.4.0"]["$defs"], "$ref": "#/$defs/Prompt"}
 )
 
 
@@ -404,6 +493,7 @@ MUTATIONS: dict[str, Mutation] = {
 }
 
 
+@functools.cache
 def _mutation_bases() -> list[Path]:
     return [
         p
@@ -416,8 +506,9 @@ def _mutation_bases() -> list[Path]:
     ]
 
 
+@pytest.mark.parametrize("version", [versions.LATEST])
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
-def test_mutation_same_locations(name: str) -> None:
+def test_mutation_same_locations(name: str, version: str) -> None:
     bases = _mutation_bases()
     assert bases, "no valid corpus file to mutate"
     error_seen = False
@@ -425,7 +516,7 @@ def test_mutation_same_locations(name: str) -> None:
         doc = copy.deepcopy(DOCUMENTS[path])
         if not MUTATIONS[name](doc):
             continue
-        errors = assert_same_errors(doc, f"{name} on {_rel(path)}")
+        errors = assert_same_errors(doc, f"{name} on {_rel(path)}", version=version)
         error_seen = error_seen or bool(errors)
     if name.endswith("-ok"):
         assert not error_seen

@@ -25,7 +25,8 @@ from pack_lsp.core.cards import A2A_VERSIONS, LOCAL_URL, CardsConfigError, cards
 from pack_lsp.core.cards.topology import FORMATS, build, render
 from pack_lsp.core.cards.validate import validate
 from pack_lsp.core.config import ConfigError, load_for
-from pack_lsp.core.diagnostics import Severity, rule
+from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.registry import rule
 from pack_lsp.core.source import decode
 
 
@@ -51,8 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile",
         choices=("spec", "promptkit"),
         default=None,
-        help="with --card/--topology: derive as RFC 0007 says (spec) or as PromptKit does "
-        "(promptkit); default: the configured profile",
+        help="checking profile: with --check, the schema and severities of the spec or of "
+        "PromptKit; with --card/--topology, derive as RFC 0007 says (spec) or as PromptKit "
+        "does (promptkit); default: the configured profile",
     )
     group.add_argument(
         "--topology",

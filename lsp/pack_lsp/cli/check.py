@@ -4,7 +4,8 @@ Exit status: 0 when no file has an error (or, with ``--strict``, a warning), 1 w
 one has, 2 on a usage problem or a file that cannot be read. ``-`` as a PATH reads
 the standard input; ``--stdin-filename`` names it for output, configuration lookup
 and kind detection. ``--select``, ``--ignore`` and ``--severity`` on the command line
-take precedence over the configuration file; ``--exclude`` adds to its ``exclude``.
+take precedence over the configuration file, as do ``--profile`` and
+``--spec-version``; ``--exclude`` adds to its ``exclude``.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pack_lsp.core import kinds, registry
+from pack_lsp.core import kinds, versions
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import REGISTRY, Severity
+from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
+from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import decode
 from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.render import FileResult, Summary, renderers, summarize
@@ -77,6 +79,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip files and folders matching GLOB when searching directories (repeatable)",
     )
     group.add_argument(
+        "--spec-version",
+        metavar="VERSION",
+        default=None,
+        help="check every pack against this PromptPack version (1.4.0, 1.7, latest), "
+        "whatever its `$schema` declares; wins over the configured spec-version "
+        "(default: the version in each pack's `$schema`, else the latest, "
+        f"{versions.LATEST})",
+    )
+    group.add_argument(
         "--stdin-filename",
         metavar="NAME",
         help="the file name of the text read from `-`: used in the output, to find the "
@@ -90,7 +101,6 @@ class UsageError(ValueError):
 
 def _selectors(values: list[str], option: str) -> tuple[str, ...]:
     """Codes or prefixes from repeated, comma-separated values, each checked."""
-    assert registry.RULE_MODULES  # importing the registry fills REGISTRY
     out: list[str] = []
     for value in values:
         for raw in re.split(r"[,\s]+", value):
@@ -129,6 +139,15 @@ class Overrides:
         self.ignore = _selectors(args.ignore, "--ignore") if args.ignore else ()
         self.severity = _severities(args.severity)
         self.exclude = tuple(args.exclude)
+        # --profile is shared with --card/--topology; with --check it selects the
+        # schema and severities exactly as the configured `profile` does.
+        self.profile: str | None = getattr(args, "profile", None)
+        self.spec_version: str | None = args.spec_version
+        if self.spec_version is not None:
+            try:
+                versions.parse_setting(self.spec_version)
+            except ValueError as exc:
+                raise UsageError(f"--spec-version: {exc}") from None
 
     def apply(self, config: Config) -> Config:
         data: dict[str, Any] = {}
@@ -148,6 +167,10 @@ class Overrides:
             data["severity"] = {**kept, **self.severity}
         if self.exclude:
             data["exclude"] = config.exclude + self.exclude
+        if self.profile is not None:
+            data["profile"] = self.profile
+        if self.spec_version is not None:
+            data["spec_version"] = self.spec_version
         return config.merged(data) if data else config
 
 

@@ -6,7 +6,8 @@ the language server are two renderers of it.
 
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import REGISTRY, Diagnostic, Related, RuleInfo, Severity
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
+from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.text import LineIndex, Position, Range, Span
 
 __all__ = [
@@ -19,7 +20,7 @@ __all__ = [
     "Position",
     "Range",
     "Related",
-    "RuleInfo",
+    "Rule",
     "Severity",
     "Span",
     "analyze",

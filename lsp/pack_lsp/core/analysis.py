@@ -19,8 +19,9 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.profiles import apply_profile, validator_for
+from pack_lsp.core.profiles import apply_profile, schema_diagnostics
 from pack_lsp.core.registry import CHECKS
+from pack_lsp.core.rules.document import INTERNAL_ERROR
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
@@ -100,7 +101,7 @@ def analyze(
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            diagnostics.extend(validator_for(config.profile).validate(parsed.root, data))
+            diagnostics.extend(schema_diagnostics(config, parsed.root, data))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
@@ -112,7 +113,7 @@ def analyze(
                         log.exception("rule %s failed", getattr(check, "__module__", check))
                         diagnostics.append(
                             make(
-                                "PP000",
+                                INTERNAL_ERROR,
                                 f"pack-lsp internal error in {check.__module__}; please report it",
                                 Span(0, 0),
                             )

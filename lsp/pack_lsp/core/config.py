@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from pack_lsp.core import versions
 from pack_lsp.core.diagnostics import Diagnostic, Severity
 
 DEFAULT_TOOL_NAMESPACES = (
@@ -39,6 +40,10 @@ class Config(BaseModel):
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = {}
     profile: Literal["spec", "promptkit"] = "spec"
+    # PromptPack version every pack is checked against (`1.4.0`, `1.7`, `latest`); it
+    # wins over the version a pack's `$schema` declares. None: use `$schema`, else the
+    # latest version. Ignored by the promptkit profile (PromptKit embeds one schema).
+    spec_version: str | None = None
     fragment_dialect: Literal["auto", "spec", "promptkit", "python"] = "auto"
     tool_namespaces: tuple[str, ...] = DEFAULT_TOOL_NAMESPACES
     exclude: tuple[str, ...] = ()
@@ -57,6 +62,14 @@ class Config(BaseModel):
             else:
                 out[str(code)] = Severity.parse(str(level))
         return out
+
+    @field_validator("spec_version", mode="before")
+    @classmethod
+    def _spec_version(cls, value: Any) -> Any:
+        if value is None:
+            return value
+        versions.parse_setting(str(value))  # raises ValueError with a clear message
+        return str(value).strip()
 
     @field_validator("select", "ignore", mode="before")
     @classmethod

@@ -1,9 +1,12 @@
-"""Diagnostic data and the rule registry.
+"""Diagnostic data and rule declarations.
 
 A ``Diagnostic`` is frozen data: a stable code, an effective severity, a plain-words
 message, the span at fault, related locations, tags and optional ``data`` that a
-quick fix needs. Each code's default severity, name and documentation live in one
-table, ``REGISTRY``, filled by the modules listed in ``pack_lsp.core.registry``.
+quick fix needs. Each code is declared once as a ``Rule`` constant in its family's
+module under ``pack_lsp.core.rules``; ``make(RULE, ...)`` takes that object, so the
+default severity travels with it and building a diagnostic needs no table lookup.
+This module imports nothing but ``core.text``: the lowest layers (the YAML composer)
+can build diagnostics without loading the rules that check the pack model.
 """
 
 from __future__ import annotations
@@ -60,8 +63,8 @@ class Related:
 
 
 @dataclass(frozen=True, slots=True)
-class RuleInfo:
-    """One diagnostic code, documented.
+class Rule:
+    """One diagnostic code, declared and documented.
 
     ``example`` is a short pack excerpt that triggers the rule and ``fix`` says how
     to resolve it; both are rendered into docs/rules.md.
@@ -97,25 +100,8 @@ class Diagnostic:
         return (self.span.start, self.span.end, self.code, self.message)
 
 
-REGISTRY: dict[str, RuleInfo] = {}
-
-
-def register(rules: Iterable[RuleInfo]) -> None:
-    for rule in rules:
-        existing = REGISTRY.get(rule.code)
-        if existing is not None and existing != rule:
-            raise ValueError(f"diagnostic code {rule.code} registered twice")
-        REGISTRY[rule.code] = rule
-
-
-def rule(code: str) -> RuleInfo:
-    from pack_lsp.core import registry  # noqa: F401  (fills REGISTRY on first use)
-
-    return REGISTRY[code]
-
-
 def make(
-    code: str,
+    rule: Rule,
     message: str,
     span: Span,
     *,
@@ -123,10 +109,10 @@ def make(
     tags: Iterable[Tag] = (),
     data: Mapping[str, Any] | None = None,
 ) -> Diagnostic:
-    """Build a diagnostic with the code's default severity from the registry."""
+    """Build a diagnostic of ``rule`` with the rule's default severity."""
     return Diagnostic(
-        code=code,
-        severity=rule(code).severity,
+        code=rule.code,
+        severity=rule.severity,
         message=message,
         span=span,
         related=tuple(related),

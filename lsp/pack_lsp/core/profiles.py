@@ -2,8 +2,10 @@
 
 A profile changes two things, both decided here and nowhere else:
 
-* the schema a pack is validated against (``validator_for``): the ``promptkit``
-  profile accepts what the reference runtime's v1.5 schema adds, namely
+* the schema a pack is validated against (``validator_for``): ``spec`` uses our
+  schema cut to the version the pack targets (``target_of``; see ``versions``), the
+  ``promptkit`` profile what the reference runtime embeds (labelled v1.5.0, a fork
+  of v1.4.1, not an ancestor of the published 1.5.1): it adds
   ``compositions`` at the root (named step graphs a workflow state can hand over to),
   a ``composition`` reference and ``orchestration: composition`` on workflow states,
   and ``state`` on an agents member (the member runs the workflow from that state);
@@ -19,6 +21,8 @@ import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pack_lsp.core import versions
+from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Severity
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.schema import PROMPTPACK_SCHEMA, SchemaValidator, promptpack_validator
@@ -278,8 +282,21 @@ def _composition_defs() -> dict[str, Any]:
     }
 
 
+def _forget_later(node: Any) -> None:
+    """Drop ``x-later`` everywhere: PromptKit's schema is a fork, not a step on the
+    published line, so "needs version X" would mislead; newer keys are just unknown."""
+    if isinstance(node, dict):
+        node.pop("x-later", None)
+        for value in node.values():
+            _forget_later(value)
+    elif isinstance(node, list):
+        for item in node:
+            _forget_later(item)
+
+
 def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
     schema = copy.deepcopy(base)
+    _forget_later(schema)
     defs = schema.setdefault("$defs", {})
     agent_def = defs["AgentDef"]
     agent_def["properties"]["state"] = {
@@ -318,17 +335,34 @@ def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def profile_schema(profile: str) -> dict[str, Any]:
-    """The PromptPack schema for ``profile`` (a fresh copy for ``promptkit``)."""
+#: The published version PromptKit's embedded schema forked from.
+PROMPTKIT_BASE = "1.4.1"
+
+
+def profile_schema(profile: str, version: str = versions.LATEST) -> dict[str, Any]:
+    """The PromptPack schema for ``profile`` (and ``version`` in the ``spec`` profile)."""
     base: dict[str, Any] = load_schema(PROMPTPACK_SCHEMA)
     if profile == PROMPTKIT:
-        return _promptkit_schema(base)
-    return base
+        schema = _promptkit_schema(versions.restrict(base, PROMPTKIT_BASE))
+        schema["x-promptpack-version"] = versions.PROMPTKIT_VERSION
+        return schema
+    return versions.restrict(base, version)
 
 
 @functools.cache
-def validator_for(profile: str) -> SchemaValidator:
-    """The schema validator of a profile (one per profile, cached)."""
+def validator_for(profile: str, version: str = versions.LATEST) -> SchemaValidator:
+    """The schema validator of a profile and version (cached)."""
     if profile == SPEC:
-        return promptpack_validator()
+        return promptpack_validator(version)
     return SchemaValidator(profile_schema(profile))
+
+
+def target_of(config: Config, data: Any) -> versions.Target:
+    """The version a pack (as plain data) is checked against under ``config``."""
+    return versions.target_for(data, setting=config.spec_version, profile=config.profile)
+
+
+def schema_diagnostics(config: Config, root: Any, data: Any) -> list[Diagnostic]:
+    """Schema diagnostics of a pack tree under ``config`` (profile and version)."""
+    target = target_of(config, data)
+    return validator_for(config.profile, target.version).validate(root, data, target)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 from itertools import groupby
 
-from pack_lsp.core import registry
-from pack_lsp.core.diagnostics import REGISTRY
+from pack_lsp.core.registry import REGISTRY
 
 HEADER = """# pack-lsp rules
 
@@ -21,7 +20,6 @@ turn rules on or off with `select` / `ignore` (see the README).
 
 
 def render() -> str:
-    assert registry.RULE_MODULES  # the registry module fills REGISTRY on import
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
     for r in rules:

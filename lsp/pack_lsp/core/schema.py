@@ -1,5 +1,9 @@
 """Schema validation of a pack tree, reported on the exact key or value at fault.
 
+The schema is ours cut to the version the pack targets (see ``versions``). A property
+that only a later version has is reported as PP110 (which version it needs) rather
+than as an unknown property, and a deprecated property in use as PP111.
+
 The pack is validated in units: the root (with each prompt only type-checked) and
 every prompt against ``#/$defs/Prompt`` on its own. Errors are the same as one
 whole-document validation, and a unit can later be re-validated alone when only
@@ -16,11 +20,25 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
-from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core import versions
+from pack_lsp.core.diagnostics import Diagnostic, Tag, make
 from pack_lsp.core.resources import load_schema
+from pack_lsp.core.rules.schema import (
+    DEPRECATED_PROPERTY,
+    INVALID_VALUE,
+    MISSING_PROPERTY,
+    NEEDS_NEWER_VERSION,
+    NO_MATCHING_FORM,
+    OUT_OF_RANGE,
+    PATTERN_MISMATCH,
+    SCHEMA_VIOLATION,
+    UNKNOWN_PROPERTY,
+    WRONG_SIZE,
+    WRONG_TYPE,
+)
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
@@ -83,6 +101,24 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _deprecated(
+    validator: Any, value: Any, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """``x-deprecated``: the value is present although its property is deprecated.
+
+    Reported as a warning (PP111), never as a schema failure; only properties outside
+    any ``oneOf``/``anyOf`` carry the keyword, so it cannot change which form matches.
+    """
+    if isinstance(value, dict):
+        yield ValidationError("deprecated property", validator_value=value)
+
+
+#: Draft 2020-12 plus our ``x-deprecated`` keyword.
+_Validator = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"x-deprecated": _deprecated}
+)
+
+
 class SchemaValidator:
     """Validates pack trees against one PromptPack schema."""
 
@@ -94,8 +130,8 @@ class SchemaValidator:
         root_schema = copy.deepcopy(schema)
         if self.split:
             root_schema["properties"]["prompts"]["additionalProperties"] = {"type": "object"}
-        self.root = Draft202012Validator(root_schema)
-        self.prompt = Draft202012Validator(
+        self.root = _Validator(root_schema)
+        self.prompt = _Validator(
             {
                 "$schema": schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
                 "$defs": schema.get("$defs", {}),
@@ -116,13 +152,22 @@ class SchemaValidator:
                         err.path.appendleft("prompts")
                         yield err
 
-    def validate(self, root: Node | None, data: Any) -> list[Diagnostic]:
+    def validate(
+        self, root: Node | None, data: Any, target: versions.Target | None = None
+    ) -> list[Diagnostic]:
+        """Diagnostics for ``data`` (the plain data of ``root``).
+
+        ``target`` says which version is checked and why, for the wording of PP110.
+        """
+        if target is None:
+            version = self.schema.get("x-promptpack-version", versions.LATEST)
+            target = versions.Target(str(version), versions.SOURCE_DEFAULT)
         out: list[Diagnostic] = []
         seen: set[tuple[str, int, int, str]] = set()
         for err in self.errors(data):
             if through_broken_alias(root, tuple(err.absolute_path)):
                 continue  # the alias itself is reported (PP007/PP008/PP009)
-            for diag in _to_diagnostics(err, root):
+            for diag in _to_diagnostics(err, root, target):
                 extra = diag.data.get("property") or diag.data.get("key") or ""
                 key = (diag.code, diag.span.start, diag.span.end, str(extra))
                 if key not in seen:
@@ -132,8 +177,9 @@ class SchemaValidator:
 
 
 @functools.cache
-def promptpack_validator() -> SchemaValidator:
-    return SchemaValidator(load_schema(PROMPTPACK_SCHEMA))
+def promptpack_validator(version: str = versions.LATEST) -> SchemaValidator:
+    """The validator of our schema cut to ``version`` (one per version, cached)."""
+    return SchemaValidator(versions.restrict(load_schema(PROMPTPACK_SCHEMA), version))
 
 
 # ------------------------------------------------------------------- error → diagnostic
@@ -178,7 +224,72 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnostic]:
+def _published_since(since: str) -> str:
+    """The first published version that has a property introduced in ``since``."""
+    for known in versions.KNOWN_VERSIONS:
+        if versions.key(known) >= versions.key(since):
+            return known
+    return versions.LATEST
+
+
+def _needs_version(
+    key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
+) -> Diagnostic:
+    since = str(later.get("since", versions.LATEST))
+    rfc = later.get("rfc")
+    needed = _published_since(since)
+    data: dict[str, Any] = {
+        "kind": "needs-version",
+        "key": key,
+        "since": since,
+        "target": target.version,
+        "version": needed,
+        "path": list(path),
+    }
+    if target.source in (versions.SOURCE_SCHEMA, versions.SOURCE_DEFAULT):
+        data["schema_url"] = versions.schema_url(needed)
+    return make(
+        NEEDS_NEWER_VERSION,
+        f"`{key}` needs PromptPack ≥ {since}"
+        + (f" (RFC {rfc})" if rfc else "")
+        + f"; {target.describe()}",
+        span,
+        data=data,
+    )
+
+
+def _deprecation(err: ValidationError, root: Node | None) -> Diagnostic:
+    path = tuple(err.absolute_path)
+    info = err.validator_value if isinstance(err.validator_value, dict) else {}
+    name = str(path[-1]) if path else "property"
+    since = info.get("since", "")
+    rfc = info.get("rfc")
+    _, pair = resolve(root, path)
+    span = pair.key.span if pair is not None else _value_span(root, path)
+    origin = f"deprecated since PromptPack {since}" + (f" (RFC {rfc})" if rfc else "")
+    value = err.instance
+    data: dict[str, Any] = {"kind": "deprecated-property", "key": name, "path": list(path)}
+    if name == "fail_on_violation":
+        if value is False:
+            message = (
+                f"`{name}: false` is {origin} and ignored: the validator is enforced anyway. "
+                "To observe without enforcing, declare an eval in `evals` instead; "
+                "`enabled: false` switches the validator off"
+            )
+        else:
+            message = (
+                f"`{name}` is {origin} and has no effect: a triggered validator is always "
+                "enforced; remove it"
+            )
+            data["removable"] = value is True
+    else:
+        message = f"`{name}` is {origin}"
+    return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data)
+
+
+def _to_diagnostics(
+    err: ValidationError, root: Node | None, target: versions.Target
+) -> Iterable[Diagnostic]:
     path = tuple(err.absolute_path)
     where = dotted(path)
     validator = err.validator
@@ -197,7 +308,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         for prop in missing:
             owner = "the pack" if not path else f"`{where}`"
             yield make(
-                "PP101",
+                MISSING_PROPERTY,
                 f"Missing required property `{prop}` in {owner}",
                 span,
                 data={"kind": "missing-property", "property": prop, "path": list(path)},
@@ -210,17 +321,21 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         allowed = list(schema.get("properties", {}).keys())
         patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
         if not isinstance(node, MappingNode):
-            yield make("PP102", err.message, _value_span(root, path))
+            yield make(UNKNOWN_PROPERTY, err.message, _value_span(root, path))
             return
         present = set(node.effective)
+        later = schema.get("x-later", {})
         for key, pair in node.effective.items():
             if key in allowed or any(p.search(key) for p in patterns):
+                continue
+            if isinstance(later, dict) and isinstance(later.get(key), dict):
+                yield _needs_version(key, later[key], pair.key.span, path, target)
                 continue
             candidates = [a for a in allowed if a not in present]
             found = suggestions(key, candidates)
             owner = "the pack root" if not path else f"`{where}`"
             yield make(
-                "PP102",
+                UNKNOWN_PROPERTY,
                 f"Unknown property `{key}` in {owner}{did_you_mean(key, candidates)}",
                 pair.key.span,
                 data={
@@ -232,6 +347,9 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             )
         return
 
+    if validator == "x-deprecated":
+        yield _deprecation(err, root)
+        return
     span = _value_span(root, path)
     data: dict[str, Any] = {"path": list(path)}
     if validator == "type":
@@ -241,7 +359,9 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         tip = ""
         if "string" in types and isinstance(value, int | float | bool):
             tip = " (put it in quotes to make it a string)"
-        yield make("PP103", f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data)
+        yield make(
+            WRONG_TYPE, f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data
+        )
     elif validator in ("enum", "const"):
         raw = err.validator_value
         allowed_values: list[Any] = (
@@ -252,7 +372,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
         hint = did_you_mean(value, strings) if isinstance(value, str) else ""
         found = suggestions(value, strings) if isinstance(value, str) else []
         yield make(
-            "PP104",
+            INVALID_VALUE,
             f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"
             if hint
             else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
@@ -267,7 +387,12 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
     elif validator == "pattern":
         pattern_hint = _pattern_hint(schema)
         reason = pattern_hint or f"it must match the pattern `{err.validator_value}`"
-        yield make("PP105", f"`{_show(value)}` is not a valid `{where}`: {reason}", span, data=data)
+        yield make(
+            PATTERN_MISMATCH,
+            f"`{_show(value)}` is not a valid `{where}`: {reason}",
+            span,
+            data=data,
+        )
     elif validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
         bound = err.validator_value
         words = {
@@ -278,7 +403,7 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             "multipleOf": f"a multiple of {bound}",
         }[str(validator)]
         shown = "NaN" if isinstance(value, float) and math.isnan(value) else _show(value)
-        yield make("PP106", f"`{where}` must be {words} (found {shown})", span, data=data)
+        yield make(OUT_OF_RANGE, f"`{where}` must be {words} (found {shown})", span, data=data)
     elif validator in (
         "minLength",
         "maxLength",
@@ -303,14 +428,19 @@ def _to_diagnostics(err: ValidationError, root: Node | None) -> Iterable[Diagnos
             )
         else:
             msg = f"`{where}` must have {unit[0]} {n} {noun}"
-        yield make("PP107", msg, span, data=data)
+        yield make(WRONG_SIZE, msg, span, data=data)
     elif validator in ("oneOf", "anyOf"):
-        yield make("PP109", f"`{where}` {_explain_alternatives(err, root)}", span, data=data)
+        yield make(
+            NO_MATCHING_FORM,
+            f"`{where}` {_explain_alternatives(err, root, target)}",
+            span,
+            data=data,
+        )
     else:
-        yield make("PP199", f"`{where}`: {err.message}", span, data=data)
+        yield make(SCHEMA_VIOLATION, f"`{where}`: {err.message}", span, data=data)
 
 
-def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
+def _explain_alternatives(err: ValidationError, root: Node | None, target: versions.Target) -> str:
     """Plain words for a value that matches none (or several) of a oneOf's forms."""
     by_alt: dict[int, list[ValidationError]] = {}
     for sub in err.context or ():
@@ -338,7 +468,7 @@ def _explain_alternatives(err: ValidationError, root: Node | None) -> str:
     best = min(candidates, key=len)
     reasons: list[str] = []
     for sub in best:
-        for diag in _to_diagnostics(sub, root):
+        for diag in _to_diagnostics(sub, root, target):
             reasons.append(diag.message)
     if not reasons:
         chosen = best_match(best)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.rules.document import INVALID_ENCODING
 from pack_lsp.core.text import Span
 
 BOM = "\ufeff"
@@ -24,7 +25,7 @@ def decode(raw: bytes) -> tuple[str, list[Diagnostic]]:
         offset = len(prefix)
         bad = raw[exc.start : exc.start + 1].hex()
         diag = make(
-            "PP002",
+            INVALID_ENCODING,
             f"The file is not valid UTF-8: byte 0x{bad} at this position cannot be decoded "
             "(save the file as UTF-8)",
             Span(offset, min(offset + 1, len(text))),

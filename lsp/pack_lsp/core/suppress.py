@@ -22,9 +22,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pack_lsp.core import registry
 from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import REGISTRY, Diagnostic, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, Tag, make
+from pack_lsp.core.registry import REGISTRY
+from pack_lsp.core.rules.suppressions import (
+    MALFORMED_SUPPRESSION,
+    MISPLACED_FILE_SUPPRESSION,
+    UNKNOWN_SUPPRESSION_CODE,
+    UNUSED_SUPPRESSION,
+)
 from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import Node, ParseResult, ScalarNode, walk
@@ -197,7 +203,7 @@ def _parse_one(
     if word is None:
         out.problems.append(
             make(
-                "PP802",
+                MALFORMED_SUPPRESSION,
                 f"`# pack-lsp:` must be followed by `ignore[CODES]` or `ignore-file[CODES]`, "
                 f"for example {example}",
                 whole,
@@ -208,7 +214,7 @@ def _parse_one(
     if kind not in (LINE, FILE):
         out.problems.append(
             make(
-                "PP802",
+                MALFORMED_SUPPRESSION,
                 f"Unknown suppression `{word.group(1)}`: expected `ignore[CODES]` or "
                 f"`ignore-file[CODES]`{did_you_mean(kind, (LINE, FILE))}",
                 whole,
@@ -221,7 +227,7 @@ def _parse_one(
     if pos >= comment.span.end or text[pos] != "[":
         out.problems.append(
             make(
-                "PP802",
+                MALFORMED_SUPPRESSION,
                 f"`{kind}` needs the codes to silence in square brackets, for example "
                 f"`# pack-lsp: {kind}[PP201]`",
                 whole,
@@ -232,7 +238,7 @@ def _parse_one(
     if close < 0:
         out.problems.append(
             make(
-                "PP802",
+                MALFORMED_SUPPRESSION,
                 f"The code list of `{kind}[` is not closed with `]`",
                 whole,
             )
@@ -241,7 +247,7 @@ def _parse_one(
     if close + 1 < comment.span.end and text[close + 1] not in " \t":
         out.problems.append(
             make(
-                "PP802",
+                MALFORMED_SUPPRESSION,
                 f"Put a space between the closing `]` and any text after it (`{kind}[...] reason`)",
                 whole,
             )
@@ -251,7 +257,7 @@ def _parse_one(
     if not tokens:
         out.problems.append(
             make(
-                "PP802",
+                MALFORMED_SUPPRESSION,
                 f"`{kind}[]` names no codes; list the codes to silence, for example "
                 f"`# pack-lsp: {kind}[PP201]`",
                 whole,
@@ -266,7 +272,7 @@ def _parse_one(
         )
         out.problems.append(
             make(
-                "PP804",
+                MISPLACED_FILE_SUPPRESSION,
                 f"`ignore-file` must be in the comments at the top of the file, before "
                 f"{where}; this comment is ignored (use `ignore[...]` at the end of a line "
                 "to silence one line)",
@@ -281,7 +287,7 @@ def _parse_one(
         if code not in REGISTRY:
             out.problems.append(
                 make(
-                    "PP803",
+                    UNKNOWN_SUPPRESSION_CODE,
                     f"Unknown code `{token}` in a suppression comment; it silences nothing"
                     f"{did_you_mean(code, REGISTRY)}",
                     span,
@@ -304,7 +310,6 @@ def _parse_one(
 
 def collect(text: str, root: Node | None, lines: LineIndex) -> Suppressions:
     """The suppression comments of a YAML document."""
-    assert registry.RULE_MODULES  # importing the registry fills REGISTRY
     out = Suppressions()
     lowered = text.lower()
     if MARKER not in lowered:
@@ -365,7 +370,7 @@ def _unused(sups: Suppressions, config: Config) -> list[Diagnostic]:
                 message = f"Unused suppression: no `{code}` diagnostic starts on this line"
             out.append(
                 make(
-                    "PP801",
+                    UNUSED_SUPPRESSION,
                     message,
                     entry.span,
                     tags=[Tag.UNNECESSARY],

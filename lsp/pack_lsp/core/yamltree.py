@@ -21,6 +21,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from pack_lsp.core.diagnostics import Diagnostic, Related, make
+from pack_lsp.core.rules.document import (
+    ALIAS_EXPANSION_LIMIT,
+    COMPLEX_KEY,
+    DUPLICATE_KEY,
+    EMPTY_DOCUMENT,
+    INVALID_MERGE,
+    MULTIPLE_DOCUMENTS,
+    NESTING_TOO_DEEP,
+    RECURSIVE_ALIAS,
+    UNDEFINED_ALIAS,
+    UNSUPPORTED_TAG,
+    YAML_SYNTAX,
+)
 from pack_lsp.core.text import LineIndex, Span
 
 Scalar = str | int | float | bool | None
@@ -345,14 +358,16 @@ class _Composer:
                 what = "mapping" if collection == "map" else "sequence"
                 self.diags.append(
                     make(
-                        "PP006", f"The tag `{_short_tag(tag)}` cannot be applied to a {what}", span
+                        UNSUPPORTED_TAG,
+                        f"The tag `{_short_tag(tag)}` cannot be applied to a {what}",
+                        span,
                     )
                 )
                 return None
             return tag
         self.diags.append(
             make(
-                "PP006",
+                UNSUPPORTED_TAG,
                 f"The YAML tag `{_short_tag(tag)}` is not supported in a PromptPack; "
                 "it is ignored and the value is read as plain data",
                 span,
@@ -390,7 +405,7 @@ class _Composer:
         if key_text is None:
             self.diags.append(
                 make(
-                    "PP010",
+                    COMPLEX_KEY,
                     "Mapping keys must be plain strings; a complex key is ignored",
                     key.span,
                 )
@@ -414,7 +429,7 @@ class _Composer:
             if first is not None:
                 self.diags.append(
                     make(
-                        "PP005",
+                        DUPLICATE_KEY,
                         f"Duplicate key `{pair.key_text}`: a key may appear only once in a "
                         "mapping (the later value wins, the earlier one is lost)",
                         pair.key.span,
@@ -423,7 +438,7 @@ class _Composer:
                     )
                 )
                 first_diag = make(
-                    "PP005",
+                    DUPLICATE_KEY,
                     f"Duplicate key `{pair.key_text}`: defined again later in this mapping",
                     first.key.span,
                     related=[Related(pair.key.span, f"`{pair.key_text}` defined again here")],
@@ -461,7 +476,7 @@ class _Composer:
     def _bad_merge(self, node: Node) -> None:
         self.diags.append(
             make(
-                "PP011",
+                INVALID_MERGE,
                 "A merge key `<<` takes a mapping, an alias of a mapping, or a list of them",
                 node.span,
             )
@@ -490,7 +505,7 @@ class _Composer:
                 if self.documents == 2:
                     self.diags.append(
                         make(
-                            "PP004",
+                            MULTIPLE_DOCUMENTS,
                             "A PromptPack file holds exactly one YAML document; this second "
                             "document (and any after it) is ignored",
                             Span(
@@ -515,7 +530,7 @@ class _Composer:
             resolved = _resolve_tagged(text, tag)
             if isinstance(resolved, _Bad):
                 self.diags.append(
-                    make("PP006", f"`{text}` cannot be read as {resolved.expected}", span)
+                    make(UNSUPPORTED_TAG, f"`{text}` cannot be read as {resolved.expected}", span)
                 )
                 value = text
             else:
@@ -542,7 +557,7 @@ class _Composer:
         if len(self.stack) >= MAX_DEPTH:
             self.diags.append(
                 make(
-                    "PP012",
+                    NESTING_TOO_DEEP,
                     f"Collections are nested more than {MAX_DEPTH} levels deep here; the deeper "
                     "content is not read",
                     span,
@@ -597,7 +612,7 @@ class _Composer:
         if name in self.open_anchors:
             self.diags.append(
                 make(
-                    "PP009",
+                    RECURSIVE_ALIAS,
                     f"The alias `*{name}` refers to the node that contains it; "
                     "a recursive structure cannot be read",
                     span,
@@ -607,7 +622,11 @@ class _Composer:
             target = self.anchors.get(name)
             if target is None:
                 self.diags.append(
-                    make("PP007", f"The alias `*{name}` has no anchor `&{name}` before it", span)
+                    make(
+                        UNDEFINED_ALIAS,
+                        f"The alias `*{name}` has no anchor `&{name}` before it",
+                        span,
+                    )
                 )
         node = AliasNode(span, name, target)
         if target is not None:
@@ -617,7 +636,7 @@ class _Composer:
                     self.alias_budget_reported = True
                     self.diags.append(
                         make(
-                            "PP008",
+                            ALIAS_EXPANSION_LIMIT,
                             f"Aliases expand this document beyond {ALIAS_EXPANSION_BUDGET:,} "
                             f"nodes (`*{name}` crosses the limit); this and later oversized "
                             "aliases are not expanded",
@@ -695,13 +714,15 @@ def parse(text: str) -> ParseResult:
                 Related(Span(ci, min(ci + 1, len(text))), syntax_error.context or "context")
             )
         diags = [
-            make("PP001", _syntax_message(text, syntax_error), Span(index, end), related=related)
+            make(
+                YAML_SYNTAX, _syntax_message(text, syntax_error), Span(index, end), related=related
+            )
         ] + [d for d in diags if d.code != "PP001"]
         root = _recover(text, syntax_error, composer)
     elif root is None or (isinstance(root, ScalarNode) and root.value is None and root.style == ""):
         diags.append(
             make(
-                "PP003",
+                EMPTY_DOCUMENT,
                 "The file is empty: a PromptPack needs at least a mapping "
                 "with `id`, `name`, `version`, `template_engine` and `prompts`",
                 Span(0, 0),

@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import quote
 
 from pack_lsp import HOMEPAGE, RULES_URL, __version__
-from pack_lsp.core import registry
-from pack_lsp.core.diagnostics import REGISTRY, Diagnostic, Related, RuleInfo, Severity
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
+from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.text import LineIndex, Range
 from pack_lsp.render import FileResult
 
@@ -52,7 +52,7 @@ def first_sentence(text: str) -> str:
     return text[: match.start() + 1] if match else text
 
 
-def _rule(info: RuleInfo) -> dict[str, Any]:
+def _rule(info: Rule) -> dict[str, Any]:
     example = info.example.rstrip()
     markdown = f"{info.summary}\n\nExample:\n\n```yaml\n{example}\n```\n\nFix: {info.fix}"
     rule: dict[str, Any] = {
@@ -161,7 +161,6 @@ def _result(
 
 
 def document(results: Sequence[FileResult], cwd: Path | None = None) -> dict[str, Any]:
-    assert registry.RULE_MODULES  # importing the registry fills REGISTRY
     cwd = cwd or Path.cwd()
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     rule_index = {r.code: i for i, r in enumerate(rules)}

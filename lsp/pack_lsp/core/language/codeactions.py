@@ -10,7 +10,9 @@ fixes offered:
 - add a prompt to ``agents.members``;
 - declare a variable a template uses;
 - replace a value with the one the rule expects (``text`` → ``text/plain``, a
-  prompt ``id`` or tool ``name`` set to its key, ...).
+  prompt ``id`` or tool ``name`` set to its key, ...);
+- raise ``$schema`` to the version a newer key needs;
+- remove an inert deprecated entry (``fail_on_violation: true``).
 
 Edits keep the file's style: insertions take their indentation from the lines
 around them, a flow mapping or list gets a flow insertion, a JSON file gets JSON,
@@ -30,7 +32,14 @@ from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, SequenceNode, deref, resolve_plain
+from pack_lsp.core.yamltree import (
+    MappingNode,
+    Node,
+    SequenceNode,
+    deref,
+    resolve,
+    resolve_plain,
+)
 
 _TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 #: Text that reads back as the same string when written plain, in block or flow context.
@@ -401,7 +410,64 @@ def _declare_variable(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     return fixes
 
 
+def _raise_schema(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
+    url = diag.data.get("schema_url")
+    root = _mapping_at(analysis.root, ())
+    if not isinstance(url, str) or root is None:
+        return []
+    version = diag.data.get("version", "")
+    title = f"Raise `$schema` to PromptPack {version}"
+    pair = root.pair("$schema")
+    value = deref(pair.value) if pair is not None else None
+    if pair is not None and value is not None and value.span.length:
+        written = analysis.text[value.span.start]
+        # A URL reads back unchanged as a plain YAML scalar: keep an unquoted value so.
+        plain = written not in "'\"" and " #" not in url and ": " not in url
+        edit = Edit(value.span, url if plain else quote_like(analysis.text, value.span, url))
+    else:
+        edit = _Doc(analysis).set_entry(root, "$schema", url)
+    return [Fix(title, (edit,), diag, preferred=True)]
+
+
+def _remove_entry(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
+    """Delete the entry the diagnostic is on, with its line when it has one alone."""
+    path = diag.data.get("path")
+    if not diag.data.get("removable") or not isinstance(path, list) or not path:
+        return []
+    parent_node, _ = resolve(analysis.root, path[:-1])
+    parent = deref(parent_node)
+    if not isinstance(parent, MappingNode) or len(parent.pairs) < 2:
+        return []
+    index = next((i for i, p in enumerate(parent.pairs) if p.key_text == path[-1]), None)
+    if index is None:
+        return []
+    pair = parent.pairs[index]
+    text = analysis.text
+    doc = _Doc(analysis)
+    end = doc.content_end(pair.value) if pair.value.span.length else pair.key.span.end
+    if doc.json or parent.flow:
+        if index + 1 < len(parent.pairs):
+            span = Span(pair.key.span.start, parent.pairs[index + 1].key.span.start)
+        else:
+            before = parent.pairs[index - 1]
+            span = Span(doc.content_end(before.value), end)
+    else:
+        line_start = text.rfind("\n", 0, pair.key.span.start) + 1
+        if text[line_start : pair.key.span.start].strip():
+            # After a list dash: the next key moves up to take this one's place.
+            if index + 1 >= len(parent.pairs):
+                return []
+            span = Span(pair.key.span.start, parent.pairs[index + 1].key.span.start)
+        else:
+            line_end = text.find("\n", end)
+            span = Span(line_start, len(text) if line_end < 0 else line_end + 1)
+    key = diag.data.get("key", path[-1])
+    return [Fix(f"Remove `{key}`", (Edit(span, ""),), diag, preferred=True)]
+
+
 _HANDLERS = {
+    "needs-version": (_raise_schema,),
+    "deprecated-property": (_remove_entry,),
     "undefined-tool": (_create_tool, _suggestion_fixes),
     "not-a-member": (_add_member,),
     "entry-not-member": (_add_member,),

@@ -311,7 +311,8 @@ def _keys(analysis: Analysis, place: Place) -> list[Completion]:
                 )
             )
         return out
-    for name, doc in schema_docs.properties_at(path).items():
+    schema = schema_docs.schema_key(analysis.config, analysis.data)
+    for name, doc in schema_docs.properties_at(path, schema).items():
         if name in present:
             continue
         detail = doc.type + (" (required)" if doc.required else "")
@@ -477,7 +478,9 @@ def _values(analysis: Analysis, place: Place) -> list[Completion]:
                 for key in keys
             ]
     out: list[Completion] = []
-    for value in schema_docs.values_at(path):
+    for value in schema_docs.values_at(
+        path, schema_docs.schema_key(analysis.config, analysis.data)
+    ):
         out.append(
             Completion(
                 label=value.text,

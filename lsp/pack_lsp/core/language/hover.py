@@ -45,11 +45,12 @@ def hover(analysis: Analysis, offset: int) -> HoverResult | None:
     parent = chain[-2][1]
     path = tuple(s for s, _ in chain[1:] if s is not None)
     is_key = isinstance(parent, MappingNode) and any(p.key is node for p in parent.pairs)
-    text = _key(pack, path) if is_key else _value(pack, path, node)
+    schema = schema_docs.schema_key(analysis.config, analysis.data)
+    text = _key(pack, path, schema) if is_key else _value(pack, path, node)
     return HoverResult(node.span, text) if text else None
 
 
-def _key(pack: Pack | None, path: tuple[PathItem, ...]) -> str:
+def _key(pack: Pack | None, path: tuple[PathItem, ...], schema: str) -> str:
     parts: list[str] = []
     key = path[-1]
     if pack is not None and isinstance(key, str):
@@ -60,11 +61,15 @@ def _key(pack: Pack | None, path: tuple[PathItem, ...]) -> str:
         elif _matches(path, ("tools", "*")):
             parts.append(_tool_summary(pack, key))
     if not parts:
-        doc = schema_docs.property_doc(path)
+        doc = schema_docs.property_doc(path, schema)
         if doc is not None:
             head = f"**{doc.name}**" + (f" — `{doc.type}`" if doc.type else "")
             if doc.required:
                 head += " (required)"
+            if doc.since:
+                head += f" — since {doc.since}"
+            if doc.deprecated:
+                head += " — deprecated"
             parts.append(head + ("\n\n" + doc.description if doc.description else ""))
     return "\n\n".join(p for p in parts if p)
 

@@ -6,6 +6,11 @@ find the subschemas that apply there — following ``$ref``, ``properties``,
 of ``oneOf``/``anyOf``/``allOf`` — and read the documentation they carry: the keys
 allowed with their descriptions, and the values (``enum``, ``const``, documented
 ``examples``, booleans).
+
+Every function takes the schema to read (``schema``: a PromptPack version such as
+``"1.4.0"``, or ``"promptkit"``), so editor help follows the version the pack
+targets: keys a version lacks are not offered, and a key's hover tells the version
+that introduced it.
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pack_lsp.core.resources import load_schema
+from pack_lsp.core import versions
+from pack_lsp.core.config import Config
+from pack_lsp.core.profiles import PROMPTKIT, profile_schema, target_of
 
 PathItem = str | int
 
-SCHEMA_FILE = "promptpack.schema.json"
+LATEST = versions.LATEST
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +40,7 @@ class PropertyDoc:
     type: str  # a short type label, '' when unknown
     required: bool
     deprecated: bool = False
+    since: str = ""  # the version that introduced the key ('' when it was always there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +58,18 @@ class ValueDoc:
         return json.dumps(self.value)
 
 
-def _root() -> dict[str, Any]:
-    schema: dict[str, Any] = load_schema(SCHEMA_FILE)
-    return schema
+def schema_key(config: Config, data: Any) -> str:
+    """Which schema documents a pack: ``"promptkit"`` or the version it targets."""
+    if config.profile == PROMPTKIT:
+        return PROMPTKIT
+    return target_of(config, data).version
+
+
+@cache
+def _root(schema: str = LATEST) -> dict[str, Any]:
+    if schema == PROMPTKIT:
+        return profile_schema(PROMPTKIT)
+    return profile_schema("spec", schema)
 
 
 def _deref(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
@@ -117,14 +134,14 @@ def _children(
             yield from _expand(extra, root)
 
 
-def schemas_at(path: Sequence[PathItem]) -> list[dict[str, Any]]:
+def schemas_at(path: Sequence[PathItem], schema: str = LATEST) -> list[dict[str, Any]]:
     """Every subschema that applies at ``path`` (empty when the place is unknown)."""
-    return list(_schemas_at(tuple(path)))
+    return list(_schemas_at(tuple(path), schema))
 
 
 @cache
-def _schemas_at(path: tuple[PathItem, ...]) -> tuple[dict[str, Any], ...]:
-    root = _root()
+def _schemas_at(path: tuple[PathItem, ...], schema_name: str) -> tuple[dict[str, Any], ...]:
+    root = _root(schema_name)
     current = list(_expand(root, root))
     for step in path:
         nxt: list[dict[str, Any]] = []
@@ -140,7 +157,8 @@ def _schemas_at(path: tuple[PathItem, ...]) -> tuple[dict[str, Any], ...]:
     return tuple(unique)
 
 
-def type_label(schema: dict[str, Any]) -> str:
+def type_label(schema: dict[str, Any], root: dict[str, Any] | None = None) -> str:
+    root = root if root is not None else _root()
     t = schema.get("type")
     if isinstance(t, list):
         return " | ".join(str(x) for x in t)
@@ -148,23 +166,23 @@ def type_label(schema: dict[str, Any]) -> str:
         if t == "array":
             items = schema.get("items")
             if isinstance(items, dict):
-                inner = _deref(items, _root()).get("type")
+                inner = _deref(items, root).get("type")
                 if isinstance(inner, str):
                     return f"array of {inner}"
         return t
     for keyword in ("oneOf", "anyOf"):
         alts = schema.get(keyword)
         if isinstance(alts, list):
-            labels = [type_label(_deref(a, _root())) for a in alts]
+            labels = [type_label(_deref(a, root), root) for a in alts]
             return " | ".join(dict.fromkeys(x for x in labels if x))
     return ""
 
 
-def properties_at(path: Sequence[PathItem]) -> dict[str, PropertyDoc]:
+def properties_at(path: Sequence[PathItem], schema_name: str = LATEST) -> dict[str, PropertyDoc]:
     """Keys the schema names for the mapping at ``path``, with their documentation."""
-    root = _root()
+    root = _root(schema_name)
     out: dict[str, PropertyDoc] = {}
-    for schema in schemas_at(path):
+    for schema in schemas_at(path, schema_name):
         props = schema.get("properties")
         if not isinstance(props, dict):
             continue
@@ -177,41 +195,44 @@ def properties_at(path: Sequence[PathItem]) -> dict[str, PropertyDoc]:
                 out[name] = PropertyDoc(
                     name,
                     prev.description or description,
-                    prev.type or type_label(resolved),
+                    prev.type or type_label(resolved, root),
                     prev.required or name in required,
                     prev.deprecated,
+                    prev.since,
                 )
                 continue
+            since = sub.get("x-since") if isinstance(sub, dict) else None
             out[name] = PropertyDoc(
                 name=name,
                 description=description,
-                type=type_label(resolved),
+                type=type_label(resolved, root),
                 required=name in required,
                 deprecated=bool(resolved.get("deprecated", False)),
+                since=since if isinstance(since, str) else "",
             )
     return out
 
 
-def property_doc(path: Sequence[PathItem]) -> PropertyDoc | None:
+def property_doc(path: Sequence[PathItem], schema: str = LATEST) -> PropertyDoc | None:
     """Documentation of the key that ends ``path`` (None for list items/unknown keys)."""
     if not path or not isinstance(path[-1], str):
         return None
     key = path[-1]
-    known = properties_at(path[:-1])
+    known = properties_at(path[:-1], schema)
     if key in known:
         return known[key]
     # An entry of a map such as prompts/tools: describe the map's value schema.
-    schemas = schemas_at(path)
+    schemas = schemas_at(path, schema)
     if not schemas:
         return None
-    for schema in schemas:
-        description = schema.get("description")
+    for sub in schemas:
+        description = sub.get("description")
         if isinstance(description, str) and description:
-            return PropertyDoc(key, description, type_label(schema), False)
+            return PropertyDoc(key, description, type_label(sub, _root(schema)), False)
     return None
 
 
-def values_at(path: Sequence[PathItem]) -> list[ValueDoc]:
+def values_at(path: Sequence[PathItem], schema_name: str = LATEST) -> list[ValueDoc]:
     """Values documented for the place at ``path``: enums first, then examples."""
     out: list[ValueDoc] = []
     seen: set[str] = set()
@@ -223,7 +244,7 @@ def values_at(path: Sequence[PathItem]) -> list[ValueDoc]:
         seen.add(key)
         out.append(ValueDoc(value, description, source))
 
-    schemas = schemas_at(path)
+    schemas = schemas_at(path, schema_name)
     for schema in schemas:
         description = str(schema.get("description", ""))
         enum = schema.get("enum")
@@ -248,9 +269,9 @@ def values_at(path: Sequence[PathItem]) -> list[ValueDoc]:
     return out
 
 
-def documentation(path: Sequence[PathItem]) -> str:
+def documentation(path: Sequence[PathItem], schema_name: str = LATEST) -> str:
     """A description of the place at ``path`` (used for hover on values)."""
-    for schema in schemas_at(path):
+    for schema in schemas_at(path, schema_name):
         description = schema.get("description")
         if isinstance(description, str) and description:
             return description

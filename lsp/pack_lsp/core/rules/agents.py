@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.suggest import did_you_mean, suggestions
@@ -22,112 +22,132 @@ E = Severity.ERROR
 W = Severity.WARNING
 CATEGORY = "Agents"
 
+UNDEFINED_ENTRY_AGENT = Rule(
+    "PP201",
+    "undefined-entry-agent",
+    E,
+    "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
+    "agents:\n  entry: routr          # did you mean `router`?\n  members: {router: {}}",
+    "Set `entry` to the key of the prompt that receives incoming requests.",
+    CATEGORY,
+)
+
+ENTRY_NOT_A_MEMBER = Rule(
+    "PP202",
+    "entry-not-a-member",
+    W,
+    "`agents.entry` names a prompt that is not listed in `agents.members` (RFC 0007 "
+    "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
+    "`promptkit` profile.",
+    "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
+    "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
+    CATEGORY,
+)
+
+MEMBER_NOT_A_PROMPT = Rule(
+    "PP203",
+    "member-not-a-prompt",
+    E,
+    "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
+    "agents:\n  entry: router\n  members:\n    router: {}\n    billing: {}   "
+    "# the prompt is `billing_agent`",
+    "Rename the member to the key of an existing prompt, or add the prompt.",
+    CATEGORY,
+)
+
+AGENT_CALLS_ITSELF = Rule(
+    "PP204",
+    "agent-calls-itself",
+    W,
+    "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
+    "call itself (RFC 0007 rule 5).",
+    "prompts:\n  router:\n    tools: [router, billing]",
+    "Remove the prompt's own key from its `tools`.",
+    CATEGORY,
+)
+
+TOOL_NAMES_NON_MEMBER_PROMPT = Rule(
+    "PP205",
+    "tool-names-non-member-prompt",
+    W,
+    "A prompt's `tools` names another prompt that is not an agents member, so the "
+    "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
+    "not only the entry).",
+    "prompts:\n  router:\n    tools: [billing]\n  billing: {...}\n"
+    "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
+    "Add the prompt to `agents.members` (a quick fix does it), or remove it from `tools`.",
+    CATEGORY,
+)
+
+MODE_NOT_A_MEDIA_TYPE = Rule(
+    "PP206",
+    "mode-not-a-media-type",
+    W,
+    "An entry of a member's `input_modes` or `output_modes` is not a media type "
+    "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
+    "card with the bare `text`; PromptKit rejects the pack: an error under the "
+    "`promptkit` profile.",
+    "agents:\n  members:\n    describer:\n      input_modes: [text, image]",
+    "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
+    CATEGORY,
+)
+
+BLANK_TAG = Rule(
+    "PP207",
+    "blank-tag",
+    W,
+    "A member's `tags` contains an empty or blank tag, which is useless for "
+    "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
+    'agents:\n  members:\n    billing:\n      tags: [billing, ""]',
+    "Remove the blank tag or write a keyword.",
+    CATEGORY,
+)
+
+DUPLICATE_TAG = Rule(
+    "PP208",
+    "duplicate-tag",
+    W,
+    "A member's `tags` lists the same tag twice.",
+    "agents:\n  members:\n    billing:\n      tags: [billing, refunds, billing]",
+    "Remove the repeated tag.",
+    CATEGORY,
+)
+
+AGENT_WITHOUT_DESCRIPTION = Rule(
+    "PP209",
+    "agent-without-description",
+    W,
+    "A member has no `description` and neither has its prompt, so its A2A Agent Card "
+    "would have no description, which A2A requires.",
+    "prompts:\n  billing: {id: billing, name: Billing, version: 1.0.0, "
+    "system_template: ...}\nagents:\n  members:\n    billing: {}",
+    "Add a `description` to the prompt or to the member.",
+    CATEGORY,
+)
+
+UNDEFINED_MEMBER_STATE = Rule(
+    "PP210",
+    "undefined-member-state",
+    E,
+    "(`promptkit` profile) A member's `state` does not name a state of the pack's "
+    "workflow, or the pack has no workflow. Calling the agent runs the workflow from "
+    "that state.",
+    "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
+    "Use the key of a state under `workflow.states`, or add a workflow.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP201",
-        "undefined-entry-agent",
-        E,
-        "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
-        "agents:\n  entry: routr          # did you mean `router`?\n  members: {router: {}}",
-        "Set `entry` to the key of the prompt that receives incoming requests.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP202",
-        "entry-not-a-member",
-        W,
-        "`agents.entry` names a prompt that is not listed in `agents.members` (RFC 0007 "
-        "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
-        "`promptkit` profile.",
-        "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
-        "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP203",
-        "member-not-a-prompt",
-        E,
-        "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
-        "agents:\n  entry: router\n  members:\n    router: {}\n    billing: {}   "
-        "# the prompt is `billing_agent`",
-        "Rename the member to the key of an existing prompt, or add the prompt.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP204",
-        "agent-calls-itself",
-        W,
-        "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
-        "call itself (RFC 0007 rule 5).",
-        "prompts:\n  router:\n    tools: [router, billing]",
-        "Remove the prompt's own key from its `tools`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP205",
-        "tool-names-non-member-prompt",
-        W,
-        "A prompt's `tools` names another prompt that is not an agents member, so the "
-        "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
-        "not only the entry).",
-        "prompts:\n  router:\n    tools: [billing]\n  billing: {...}\n"
-        "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
-        "Add the prompt to `agents.members` (a quick fix does it), or remove it from `tools`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP206",
-        "mode-not-a-media-type",
-        W,
-        "An entry of a member's `input_modes` or `output_modes` is not a media type "
-        "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
-        "card with the bare `text`; PromptKit rejects the pack: an error under the "
-        "`promptkit` profile.",
-        "agents:\n  members:\n    describer:\n      input_modes: [text, image]",
-        "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP207",
-        "blank-tag",
-        W,
-        "A member's `tags` contains an empty or blank tag, which is useless for "
-        "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
-        'agents:\n  members:\n    billing:\n      tags: [billing, ""]',
-        "Remove the blank tag or write a keyword.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP208",
-        "duplicate-tag",
-        W,
-        "A member's `tags` lists the same tag twice.",
-        "agents:\n  members:\n    billing:\n      tags: [billing, refunds, billing]",
-        "Remove the repeated tag.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP209",
-        "agent-without-description",
-        W,
-        "A member has no `description` and neither has its prompt, so its A2A Agent Card "
-        "would have no description, which A2A requires.",
-        "prompts:\n  billing: {id: billing, name: Billing, version: 1.0.0, "
-        "system_template: ...}\nagents:\n  members:\n    billing: {}",
-        "Add a `description` to the prompt or to the member.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP210",
-        "undefined-member-state",
-        E,
-        "(`promptkit` profile) A member's `state` does not name a state of the pack's "
-        "workflow, or the pack has no workflow. Calling the agent runs the workflow from "
-        "that state.",
-        "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
-        "Use the key of a state under `workflow.states`, or add a workflow.",
-        CATEGORY,
-    ),
+    UNDEFINED_ENTRY_AGENT,
+    ENTRY_NOT_A_MEMBER,
+    MEMBER_NOT_A_PROMPT,
+    AGENT_CALLS_ITSELF,
+    TOOL_NAMES_NON_MEMBER_PROMPT,
+    MODE_NOT_A_MEDIA_TYPE,
+    BLANK_TAG,
+    DUPLICATE_TAG,
+    AGENT_WITHOUT_DESCRIPTION,
+    UNDEFINED_MEMBER_STATE,
 )
 
 # type/subtype (RFC 6838 names, `*` wildcards) with optional `; key=value` parameters.
@@ -182,7 +202,7 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
     if name not in pack.prompts:
         candidates = list(pack.prompts)
         yield make(
-            "PP201",
+            UNDEFINED_ENTRY_AGENT,
             f"Entry agent `{name}` is not a prompt of the pack{did_you_mean(name, candidates)}",
             entry.span,
             data={
@@ -193,7 +213,7 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
         )
     elif agents.members and name not in agents.members:
         yield make(
-            "PP202",
+            ENTRY_NOT_A_MEMBER,
             f"Entry agent `{name}` is not listed in `agents.members`",
             entry.span,
             data={"kind": "entry-not-member", "name": name},
@@ -219,7 +239,7 @@ def _check_modes(key: str, field: str, modes: list[Located]) -> Iterator[Diagnos
         data: dict[str, object] = {"kind": "media-type", "value": mode}
         if replacement is not None:
             data["replacement"] = replacement
-        yield make("PP206", message, item.span, data=data)
+        yield make(MODE_NOT_A_MEDIA_TYPE, message, item.span, data=data)
 
 
 def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
@@ -228,7 +248,7 @@ def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
         tag = item.value
         if not tag.strip():
             yield make(
-                "PP207",
+                BLANK_TAG,
                 f"Agent `{key}` has a blank tag",
                 item.span,
                 data={"kind": "blank-tag"},
@@ -237,7 +257,7 @@ def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
         first = seen.get(tag)
         if first is not None:
             yield make(
-                "PP208",
+                DUPLICATE_TAG,
                 f"Tag `{tag}` of agent `{key}` is listed twice",
                 item.span,
                 related=[Related(first.span, f"`{tag}` is first listed here")],
@@ -261,7 +281,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
         prompt = pack.prompts.get(key)
         if prompt is None:
             yield make(
-                "PP203",
+                MEMBER_NOT_A_PROMPT,
                 f"Agent `{key}` is not a prompt of the pack{did_you_mean(key, prompts)}",
                 member.key_span,
                 data={
@@ -272,7 +292,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
         elif _blank(member.description) and _blank(prompt.description):
             yield make(
-                "PP209",
+                AGENT_WITHOUT_DESCRIPTION,
                 f"Agent `{key}` has no description: add one to the member or to prompt "
                 f"`{key}` (its A2A Agent Card needs one)",
                 member.key_span,
@@ -290,7 +310,7 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
     workflow = pack.workflow
     if workflow is None:
         yield make(
-            "PP210",
+            UNDEFINED_MEMBER_STATE,
             f"Agent `{key}` starts in workflow state `{name}`, but the pack has no workflow",
             state.span,
             data={"kind": "undefined-state", "name": name, "suggestions": []},
@@ -300,7 +320,7 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
         return
     states = list(workflow.states)
     yield make(
-        "PP210",
+        UNDEFINED_MEMBER_STATE,
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
         f"workflow{did_you_mean(name, states)}",
         state.span,
@@ -315,7 +335,7 @@ def _check_tool_references(ctx: CheckContext) -> Iterator[Diagnostic]:
             ref = resolve_tool(item.value, prompt.key, pack, ctx.config.tool_namespaces)
             if ref.kind is RefKind.SELF:
                 yield make(
-                    "PP204",
+                    AGENT_CALLS_ITSELF,
                     f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`); an "
                     f"agent must not call itself",
                     item.span,
@@ -328,7 +348,7 @@ def _check_tool_references(ctx: CheckContext) -> Iterator[Diagnostic]:
                     else "it is not listed in `agents.members`"
                 )
                 yield make(
-                    "PP205",
+                    TOOL_NAMES_NON_MEMBER_PROMPT,
                     f"Tool `{item.value}` of prompt `{prompt.key}` names prompt "
                     f"`{item.value}`, which is not an agent ({why}); the runtime will not "
                     f"call it",

@@ -15,7 +15,7 @@ from pack_lsp.core.cards import CardsConfigError, cards_for
 from pack_lsp.core.cards.topology import build
 from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -24,108 +24,129 @@ CATEGORY = "Agent Cards and topology"
 
 _CONFIG = '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{agent}"\n'
 
-RULES = (
-    RuleInfo(
-        "PP701",
-        "invalid-cards-configuration",
-        E,
-        "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
-        "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
-        '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{name}"',
-        "Fix the key named in the message: here the only placeholders are `{agent}` and `{pack}`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP702",
-        "card-skill-without-tags",
-        W,
-        "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
-        "declares none.",
-        "agents:\n  entry: coordinator\n  members:\n    coordinator: {}",
-        "Add `tags: [...]` to the member (they become the skill's tags).",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP703",
-        "unknown-security-scheme",
-        E,
-        "A security requirement in the `cards` configuration names a scheme that "
-        "`security-schemes` does not define. Reported on the `agents` key.",
-        _CONFIG + 'security = [{ oauth = ["read"] }]',
-        "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP704",
-        "invalid-extension-params",
-        E,
-        "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
-        "it does not accept: a radius other than self/project/repo, a mode other than "
-        "autonomous/notification, an effect without domain or path, a non-numeric delta "
-        "or a confidence outside 0–1.",
-        "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
-        'uri = "https://proto-labs.ai/a2a/ext/blast-v1"\n'
-        'params = { skills = { researcher = { radius = "world" } } }',
-        "Use a value the extension defines.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP705",
-        "extension-names-unknown-skill",
-        W,
-        "A card extension declares settings for a skill id that is not a skill of the card "
-        "it is on — typically after a prompt key was renamed, since the key is the skill "
-        "id.",
-        "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
-        'uri = "https://proto-labs.ai/a2a/ext/hitl-mode-v1"\n'
-        'params = { skills = { research = { mode = "autonomous" } } }',
-        "Rename the skill in the configuration to the member key.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP706",
-        "card-configuration-for-unknown-agent",
-        W,
-        "The `cards` configuration has an `agents.<key>` table for a key that is not an "
-        "agent of this pack, so it is not applied.",
-        '[tool.pack-lsp.cards.agents.reseacher]\nurl = "https://r.example.com"',
-        "Use the member key (after a rename, update the configuration too).",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP707",
-        "invalid-agent-card",
-        E,
-        "A derived Agent Card is not valid A2A for the selected version, for a reason no "
-        "more specific rule covers — typically a configured value the protocol does not "
-        "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
-        '[tool.pack-lsp.cards]\na2a-version = "1.0"\nurl = ""',
-        "Fix the configuration value or pack field named in the message.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP710",
-        "unreachable-agent",
-        I,
-        "No chain of calls from the entry agent reaches this member: no agent lists it "
-        "(by key or as `a2a__<key>`) in its `tools`. External clients may still call it "
-        "directly through its card.",
-        "agents:\n  entry: coordinator\n  members:\n    coordinator: {}\n    analyst: {}",
-        "List the member in the `tools` of an agent that should delegate to it, or remove "
-        "it from `members` if it is not meant to be an agent.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP711",
-        "agent-call-cycle",
-        W,
-        "Agents call each other in a cycle, which can recurse without end at run time. "
-        "Reported once per cycle, on the call that closes it.",
-        "prompts:\n  a: {tools: [b]}\n  b: {tools: [a]}",
-        "Break the cycle: let one agent return its result instead of calling back.",
-        CATEGORY,
-    ),
+INVALID_CARDS_CONFIGURATION = Rule(
+    "PP701",
+    "invalid-cards-configuration",
+    E,
+    "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
+    "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
+    '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{name}"',
+    "Fix the key named in the message: here the only placeholders are `{agent}` and `{pack}`.",
+    CATEGORY,
 )
+
+CARD_SKILL_WITHOUT_TAGS = Rule(
+    "PP702",
+    "card-skill-without-tags",
+    W,
+    "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
+    "declares none.",
+    "agents:\n  entry: coordinator\n  members:\n    coordinator: {}",
+    "Add `tags: [...]` to the member (they become the skill's tags).",
+    CATEGORY,
+)
+
+UNKNOWN_SECURITY_SCHEME = Rule(
+    "PP703",
+    "unknown-security-scheme",
+    E,
+    "A security requirement in the `cards` configuration names a scheme that "
+    "`security-schemes` does not define. Reported on the `agents` key.",
+    _CONFIG + 'security = [{ oauth = ["read"] }]',
+    "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
+    CATEGORY,
+)
+
+INVALID_EXTENSION_PARAMS = Rule(
+    "PP704",
+    "invalid-extension-params",
+    E,
+    "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
+    "it does not accept: a radius other than self/project/repo, a mode other than "
+    "autonomous/notification, an effect without domain or path, a non-numeric delta "
+    "or a confidence outside 0–1.",
+    "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
+    'uri = "https://proto-labs.ai/a2a/ext/blast-v1"\n'
+    'params = { skills = { researcher = { radius = "world" } } }',
+    "Use a value the extension defines.",
+    CATEGORY,
+)
+
+EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
+    "PP705",
+    "extension-names-unknown-skill",
+    W,
+    "A card extension declares settings for a skill id that is not a skill of the card "
+    "it is on — typically after a prompt key was renamed, since the key is the skill "
+    "id.",
+    "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
+    'uri = "https://proto-labs.ai/a2a/ext/hitl-mode-v1"\n'
+    'params = { skills = { research = { mode = "autonomous" } } }',
+    "Rename the skill in the configuration to the member key.",
+    CATEGORY,
+)
+
+CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
+    "PP706",
+    "card-configuration-for-unknown-agent",
+    W,
+    "The `cards` configuration has an `agents.<key>` table for a key that is not an "
+    "agent of this pack, so it is not applied.",
+    '[tool.pack-lsp.cards.agents.reseacher]\nurl = "https://r.example.com"',
+    "Use the member key (after a rename, update the configuration too).",
+    CATEGORY,
+)
+
+INVALID_AGENT_CARD = Rule(
+    "PP707",
+    "invalid-agent-card",
+    E,
+    "A derived Agent Card is not valid A2A for the selected version, for a reason no "
+    "more specific rule covers — typically a configured value the protocol does not "
+    "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
+    '[tool.pack-lsp.cards]\na2a-version = "1.0"\nurl = ""',
+    "Fix the configuration value or pack field named in the message.",
+    CATEGORY,
+)
+
+UNREACHABLE_AGENT = Rule(
+    "PP710",
+    "unreachable-agent",
+    I,
+    "No chain of calls from the entry agent reaches this member: no agent lists it "
+    "(by key or as `a2a__<key>`) in its `tools`. External clients may still call it "
+    "directly through its card.",
+    "agents:\n  entry: coordinator\n  members:\n    coordinator: {}\n    analyst: {}",
+    "List the member in the `tools` of an agent that should delegate to it, or remove "
+    "it from `members` if it is not meant to be an agent.",
+    CATEGORY,
+)
+
+AGENT_CALL_CYCLE = Rule(
+    "PP711",
+    "agent-call-cycle",
+    W,
+    "Agents call each other in a cycle, which can recurse without end at run time. "
+    "Reported once per cycle, on the call that closes it.",
+    "prompts:\n  a: {tools: [b]}\n  b: {tools: [a]}",
+    "Break the cycle: let one agent return its result instead of calling back.",
+    CATEGORY,
+)
+
+RULES = (
+    INVALID_CARDS_CONFIGURATION,
+    CARD_SKILL_WITHOUT_TAGS,
+    UNKNOWN_SECURITY_SCHEME,
+    INVALID_EXTENSION_PARAMS,
+    EXTENSION_NAMES_UNKNOWN_SKILL,
+    CARD_CONFIGURATION_FOR_UNKNOWN_AGENT,
+    INVALID_AGENT_CARD,
+    UNREACHABLE_AGENT,
+    AGENT_CALL_CYCLE,
+)
+
+_CARD_RULES = {r.code: r for r in RULES}
+"""Card problems carry a code (``cards.validate`` sits below the rules); these are theirs."""
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
@@ -135,13 +156,18 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     try:
         cards = cards_for(pack, ctx.config)
     except CardsConfigError as exc:
-        yield make("PP701", str(exc), pack.agents.key_span, data={"kind": "cards-config"})
+        yield make(
+            INVALID_CARDS_CONFIGURATION,
+            str(exc),
+            pack.agents.key_span,
+            data={"kind": "cards-config"},
+        )
         return
     for problem in validate(cards, pack):
         if problem.code in REPORTED_BY_AGENTS_RULES:
             continue
         yield make(
-            problem.code,
+            _CARD_RULES[problem.code],
             problem.message,
             problem.span,
             related=problem.related,
@@ -182,7 +208,7 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
         if node.key in meant:
             continue
         yield make(
-            "PP710",
+            UNREACHABLE_AGENT,
             f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: no "
             f"agent lists it in its `tools`",
             node.span,
@@ -192,7 +218,7 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
         closing = cycle[-1]
         chain = " → ".join([e.source for e in cycle] + [cycle[0].source])
         yield make(
-            "PP711",
+            AGENT_CALL_CYCLE,
             f"Agents call each other in a cycle: {chain}",
             closing.span,
             related=[Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in cycle[:-1]],

@@ -2,136 +2,161 @@
 
 from __future__ import annotations
 
-from pack_lsp.core.diagnostics import RuleInfo, Severity
+from pack_lsp.core.diagnostics import Rule, Severity
 
 E = Severity.ERROR
 CATEGORY = "YAML and JSON"
 
+INTERNAL_ERROR = Rule(
+    "PP000",
+    "internal-error",
+    E,
+    "A pack-lsp rule failed on this file. The other rules still ran.",
+    "(any file that triggers a bug)",
+    "Report the file and the server log to the pack-lsp maintainers.",
+    CATEGORY,
+)
+
+YAML_SYNTAX = Rule(
+    "PP001",
+    "yaml-syntax",
+    E,
+    "The file is not well-formed YAML or JSON.",
+    "prompts:\n  support:\n    tools: [lookup_order,\n  billing: {}",
+    "Close the bracket or quote, or fix the indentation at the reported position. "
+    "Only the first syntax error is reported; the rest of the file is still read "
+    "as far as possible, so completion keeps working.",
+    CATEGORY,
+)
+
+INVALID_ENCODING = Rule(
+    "PP002",
+    "invalid-encoding",
+    E,
+    "The file contains bytes that are not UTF-8.",
+    "description: caf\\xe9   # a Latin-1 byte saved by an old editor",
+    "Save the file as UTF-8. A UTF-8 byte-order mark is accepted.",
+    CATEGORY,
+)
+
+EMPTY_DOCUMENT = Rule(
+    "PP003",
+    "empty-document",
+    E,
+    "The file has no content (or only comments).",
+    "# TODO: write the pack",
+    "Start the pack with `id`, `name`, `version`, `template_engine` and `prompts`.",
+    CATEGORY,
+)
+
+MULTIPLE_DOCUMENTS = Rule(
+    "PP004",
+    "multiple-documents",
+    E,
+    "The file contains more than one YAML document (`---`); only the first is read.",
+    "id: a\n---\nid: b",
+    "Keep one pack per file; move the second document to its own file.",
+    CATEGORY,
+)
+
+DUPLICATE_KEY = Rule(
+    "PP005",
+    "duplicate-key",
+    E,
+    "A key appears twice in the same mapping. Both places are reported.",
+    "tools:\n  search: {name: search, description: A}\n  search: {name: search, description: B}",
+    "Remove or rename one of the two keys. Parsers keep only the last value, so the "
+    "first one is silently lost.",
+    CATEGORY,
+)
+
+UNSUPPORTED_TAG = Rule(
+    "PP006",
+    "unsupported-tag",
+    E,
+    "A YAML tag other than the standard `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, "
+    "`!!map` and `!!seq`, or a standard tag that does not fit its value. Tags never "
+    "construct objects; the value is read as plain data.",
+    'system_template: !!python/object/apply:os.system ["ls"]',
+    "Remove the tag. PromptPack files are plain data.",
+    CATEGORY,
+)
+
+UNDEFINED_ALIAS = Rule(
+    "PP007",
+    "undefined-alias",
+    E,
+    "An alias `*name` has no anchor `&name` earlier in the file.",
+    "tools: *shared_tools",
+    "Define the anchor before the alias (`shared: &shared_tools [search]`) or fix its name.",
+    CATEGORY,
+)
+
+ALIAS_EXPANSION_LIMIT = Rule(
+    "PP008",
+    "alias-expansion-limit",
+    E,
+    'Aliases would expand the document beyond a safe size (a "billion laughs" file). '
+    "Oversized aliases are not expanded.",
+    "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n...",
+    "Do not nest aliases of aliases to build large structures; write the data out.",
+    CATEGORY,
+)
+
+RECURSIVE_ALIAS = Rule(
+    "PP009",
+    "recursive-alias",
+    E,
+    "An alias refers to a node that contains the alias itself.",
+    "loop: &loop [*loop]",
+    "Point the alias at a node that does not contain it.",
+    CATEGORY,
+)
+
+COMPLEX_KEY = Rule(
+    "PP010",
+    "complex-key",
+    E,
+    "A mapping key is a list or a mapping; PromptPack keys are strings.",
+    "? [a, b]\n: value",
+    "Use a string key.",
+    CATEGORY,
+)
+
+INVALID_MERGE = Rule(
+    "PP011",
+    "invalid-merge",
+    E,
+    "A merge key `<<` is given something other than a mapping, an alias of a mapping, "
+    "or a list of those.",
+    "defaults: &defaults [a, b]\nprompt:\n  <<: *defaults",
+    "Merge a mapping: `defaults: &defaults {temperature: 0.2}` then `<<: *defaults`.",
+    CATEGORY,
+)
+
+NESTING_TOO_DEEP = Rule(
+    "PP012",
+    "nesting-too-deep",
+    E,
+    "Lists or mappings are nested more than 64 levels deep; the deeper content is not "
+    "read (protection against hostile files).",
+    "parameters: [[[[[[[[ ... ]]]]]]]]   # 65 levels",
+    "Flatten the structure; no PromptPack field needs such depth.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP000",
-        "internal-error",
-        E,
-        "A pack-lsp rule failed on this file. The other rules still ran.",
-        "(any file that triggers a bug)",
-        "Report the file and the server log to the pack-lsp maintainers.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP001",
-        "yaml-syntax",
-        E,
-        "The file is not well-formed YAML or JSON.",
-        "prompts:\n  support:\n    tools: [lookup_order,\n  billing: {}",
-        "Close the bracket or quote, or fix the indentation at the reported position. "
-        "Only the first syntax error is reported; the rest of the file is still read "
-        "as far as possible, so completion keeps working.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP002",
-        "invalid-encoding",
-        E,
-        "The file contains bytes that are not UTF-8.",
-        "description: caf\\xe9   # a Latin-1 byte saved by an old editor",
-        "Save the file as UTF-8. A UTF-8 byte-order mark is accepted.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP003",
-        "empty-document",
-        E,
-        "The file has no content (or only comments).",
-        "# TODO: write the pack",
-        "Start the pack with `id`, `name`, `version`, `template_engine` and `prompts`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP004",
-        "multiple-documents",
-        E,
-        "The file contains more than one YAML document (`---`); only the first is read.",
-        "id: a\n---\nid: b",
-        "Keep one pack per file; move the second document to its own file.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP005",
-        "duplicate-key",
-        E,
-        "A key appears twice in the same mapping. Both places are reported.",
-        "tools:\n  search: {name: search, description: A}\n"
-        "  search: {name: search, description: B}",
-        "Remove or rename one of the two keys. Parsers keep only the last value, so the "
-        "first one is silently lost.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP006",
-        "unsupported-tag",
-        E,
-        "A YAML tag other than the standard `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, "
-        "`!!map` and `!!seq`, or a standard tag that does not fit its value. Tags never "
-        "construct objects; the value is read as plain data.",
-        'system_template: !!python/object/apply:os.system ["ls"]',
-        "Remove the tag. PromptPack files are plain data.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP007",
-        "undefined-alias",
-        E,
-        "An alias `*name` has no anchor `&name` earlier in the file.",
-        "tools: *shared_tools",
-        "Define the anchor before the alias (`shared: &shared_tools [search]`) or fix its name.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP008",
-        "alias-expansion-limit",
-        E,
-        'Aliases would expand the document beyond a safe size (a "billion laughs" file). '
-        "Oversized aliases are not expanded.",
-        "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n...",
-        "Do not nest aliases of aliases to build large structures; write the data out.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP009",
-        "recursive-alias",
-        E,
-        "An alias refers to a node that contains the alias itself.",
-        "loop: &loop [*loop]",
-        "Point the alias at a node that does not contain it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP010",
-        "complex-key",
-        E,
-        "A mapping key is a list or a mapping; PromptPack keys are strings.",
-        "? [a, b]\n: value",
-        "Use a string key.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP011",
-        "invalid-merge",
-        E,
-        "A merge key `<<` is given something other than a mapping, an alias of a mapping, "
-        "or a list of those.",
-        "defaults: &defaults [a, b]\nprompt:\n  <<: *defaults",
-        "Merge a mapping: `defaults: &defaults {temperature: 0.2}` then `<<: *defaults`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP012",
-        "nesting-too-deep",
-        E,
-        "Lists or mappings are nested more than 64 levels deep; the deeper content is not "
-        "read (protection against hostile files).",
-        "parameters: [[[[[[[[ ... ]]]]]]]]   # 65 levels",
-        "Flatten the structure; no PromptPack field needs such depth.",
-        CATEGORY,
-    ),
+    INTERNAL_ERROR,
+    YAML_SYNTAX,
+    INVALID_ENCODING,
+    EMPTY_DOCUMENT,
+    MULTIPLE_DOCUMENTS,
+    DUPLICATE_KEY,
+    UNSUPPORTED_TAG,
+    UNDEFINED_ALIAS,
+    ALIAS_EXPANSION_LIMIT,
+    RECURSIVE_ALIAS,
+    COMPLEX_KEY,
+    INVALID_MERGE,
+    NESTING_TOO_DEEP,
 )

@@ -8,65 +8,75 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Eval, Located
 
 CATEGORY = "Pack"
 
+PROMPT_ID_DIFFERS_FROM_KEY = Rule(
+    "PP601",
+    "prompt-id-differs-from-key",
+    Severity.WARNING,
+    "A prompt's `id` is not its key in `prompts`. Runtimes select prompts by key, "
+    "so a different `id` is misleading.",
+    "prompts:\n  support:\n    id: customer_support     # the key is `support`",
+    "Make the `id` equal to the key (a quick fix does it).",
+    CATEGORY,
+)
+
+DUPLICATE_PROMPT_ID = Rule(
+    "PP602",
+    "duplicate-prompt-id",
+    Severity.ERROR,
+    "Two prompts have the same `id`. Reported on the later one, with the other as a "
+    "related location.",
+    "prompts:\n  support: {id: support, ...}\n  support_v2: {id: support, ...}",
+    "Give each prompt its own `id` (its key).",
+    CATEGORY,
+)
+
+DUPLICATE_EVAL_ID = Rule(
+    "PP603",
+    "duplicate-eval-id",
+    Severity.ERROR,
+    "Two evals of the same list (the pack's `evals`, or one prompt's `evals`) have the "
+    "same `id`. A prompt-level eval may reuse a pack-level id on purpose: it overrides "
+    "it.",
+    "evals:\n  - {id: tone, type: llm_judge, trigger: every_turn}\n"
+    "  - {id: tone, type: regex, trigger: every_turn}",
+    "Rename one of the evals, or remove the duplicate.",
+    CATEGORY,
+)
+
+SKILL_PATH_NOT_FOUND = Rule(
+    "PP604",
+    "skill-path-not-found",
+    Severity.WARNING,
+    "A skill path does not exist relative to the pack file. Package references "
+    "(`@scope/name`) and URLs are not checked; nothing is checked for a document that "
+    "is not saved as a file.",
+    "skills:\n  - ./skills/bilings       # the directory is ./skills/billing",
+    "Correct the path (relative to the directory of the pack file) or create the skill.",
+    CATEGORY,
+)
+
+SKILL_PATH_OUTSIDE_PACK = Rule(
+    "PP605",
+    "skill-path-outside-pack",
+    Severity.ERROR,
+    "A skill path leaves the pack's directory (an absolute path, `~`, or `..` going "
+    "above it). A pack must be self-contained; pack-lsp does not look at such a path.",
+    "skills:\n  - ../../etc/secrets",
+    "Move the skill into the pack's directory and use a relative path.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP601",
-        "prompt-id-differs-from-key",
-        Severity.WARNING,
-        "A prompt's `id` is not its key in `prompts`. Runtimes select prompts by key, "
-        "so a different `id` is misleading.",
-        "prompts:\n  support:\n    id: customer_support     # the key is `support`",
-        "Make the `id` equal to the key (a quick fix does it).",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP602",
-        "duplicate-prompt-id",
-        Severity.ERROR,
-        "Two prompts have the same `id`. Reported on the later one, with the other as a "
-        "related location.",
-        "prompts:\n  support: {id: support, ...}\n  support_v2: {id: support, ...}",
-        "Give each prompt its own `id` (its key).",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP603",
-        "duplicate-eval-id",
-        Severity.ERROR,
-        "Two evals of the same list (the pack's `evals`, or one prompt's `evals`) have the "
-        "same `id`. A prompt-level eval may reuse a pack-level id on purpose: it overrides "
-        "it.",
-        "evals:\n  - {id: tone, type: llm_judge, trigger: every_turn}\n"
-        "  - {id: tone, type: regex, trigger: every_turn}",
-        "Rename one of the evals, or remove the duplicate.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP604",
-        "skill-path-not-found",
-        Severity.WARNING,
-        "A skill path does not exist relative to the pack file. Package references "
-        "(`@scope/name`) and URLs are not checked; nothing is checked for a document that "
-        "is not saved as a file.",
-        "skills:\n  - ./skills/bilings       # the directory is ./skills/billing",
-        "Correct the path (relative to the directory of the pack file) or create the skill.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP605",
-        "skill-path-outside-pack",
-        Severity.ERROR,
-        "A skill path leaves the pack's directory (an absolute path, `~`, or `..` going "
-        "above it). A pack must be self-contained; pack-lsp does not look at such a path.",
-        "skills:\n  - ../../etc/secrets",
-        "Move the skill into the pack's directory and use a relative path.",
-        CATEGORY,
-    ),
+    PROMPT_ID_DIFFERS_FROM_KEY,
+    DUPLICATE_PROMPT_ID,
+    DUPLICATE_EVAL_ID,
+    SKILL_PATH_NOT_FOUND,
+    SKILL_PATH_OUTSIDE_PACK,
 )
 
 
@@ -78,7 +88,7 @@ def _check_prompt_ids(ctx: CheckContext) -> Iterator[Diagnostic]:
             continue
         if pid.value != key:
             yield make(
-                "PP601",
+                PROMPT_ID_DIFFERS_FROM_KEY,
                 f"Prompt `{key}` has `id: {pid.value}`; the id should be the key `{key}`",
                 pid.span,
                 data={"kind": "prompt-id", "expected": key},
@@ -88,7 +98,7 @@ def _check_prompt_ids(ctx: CheckContext) -> Iterator[Diagnostic]:
             first[pid.value] = (key, pid)
             continue
         yield make(
-            "PP602",
+            DUPLICATE_PROMPT_ID,
             f"Prompt `{key}` has the id `{pid.value}` that prompt `{earlier[0]}` already has",
             pid.span,
             related=[Related(earlier[1].span, f"prompt `{earlier[0]}` has this id")],
@@ -106,7 +116,7 @@ def _duplicate_evals(evals: list[Eval], scope: str) -> Iterator[Diagnostic]:
             first[ev.id.value] = ev.id
             continue
         yield make(
-            "PP603",
+            DUPLICATE_EVAL_ID,
             f"Eval id `{ev.id.value}` is already used earlier in {scope}",
             ev.id.span,
             related=[Related(earlier.span, f"`{ev.id.value}` is first used here")],
@@ -140,7 +150,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
             continue
         if _outside(value):
             yield make(
-                "PP605",
+                SKILL_PATH_OUTSIDE_PACK,
                 f"Skill path `{value}` is outside the pack's directory",
                 path.span,
                 data={"kind": "skill-outside", "path": value},
@@ -151,7 +161,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
         base = Path(ctx.path).parent
         if not (base / value).exists():
             yield make(
-                "PP604",
+                SKILL_PATH_NOT_FOUND,
                 f"Skill path `{value}` does not exist (relative to {base.name or base}/)",
                 path.span,
                 data={"kind": "skill-not-found", "path": value},

@@ -2,95 +2,147 @@
 
 from __future__ import annotations
 
-from pack_lsp.core.diagnostics import RuleInfo, Severity
+from pack_lsp.core.diagnostics import Rule, Severity
 
 E = Severity.ERROR
+W = Severity.WARNING
 CATEGORY = "Schema"
 
+MISSING_PROPERTY = Rule(
+    "PP101",
+    "missing-property",
+    E,
+    "A required property is missing. Reported on the key of the object that lacks it "
+    "(on the first key for the pack root or a list item).",
+    "prompts:\n  support:          # ← missing `version`\n    id: support\n"
+    "    name: Support\n    system_template: Hi",
+    "Add the property. Completion inside the object offers every property still missing.",
+    CATEGORY,
+)
+
+UNKNOWN_PROPERTY = Rule(
+    "PP102",
+    "unknown-property",
+    E,
+    "A property the schema does not define at this place. Reported on the key, with a "
+    "suggestion when a known property is close.",
+    "agent:            # did you mean `agents`?\n  entry: triage",
+    "Rename the key to the suggested property (a quick fix does it) or remove it.",
+    CATEGORY,
+)
+
+WRONG_TYPE = Rule(
+    "PP103",
+    "wrong-type",
+    E,
+    "A value has the wrong type (for example a string where a list is expected).",
+    "prompts:\n  support:\n    tools: lookup_order     # must be a list",
+    "Write the value with the expected type: `tools: [lookup_order]`.",
+    CATEGORY,
+)
+
+INVALID_VALUE = Rule(
+    "PP104",
+    "invalid-value",
+    E,
+    "A value is not one of the values the schema allows.",
+    "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
+    "Use one of the listed values.",
+    CATEGORY,
+)
+
+PATTERN_MISMATCH = Rule(
+    "PP105",
+    "pattern-mismatch",
+    E,
+    "A string does not have the required form (identifier, semantic version, ...).",
+    "tools:\n  web_search:\n    name: Web Search     # letters, digits, underscores",
+    "Rewrite the value in the form the message describes, e.g. `web_search`.",
+    CATEGORY,
+)
+
+OUT_OF_RANGE = Rule(
+    "PP106",
+    "out-of-range",
+    E,
+    "A number is outside its allowed range.",
+    "parameters:\n  temperature: 3.5        # 0 to 2",
+    "Use a number inside the range given in the message.",
+    CATEGORY,
+)
+
+WRONG_SIZE = Rule(
+    "PP107",
+    "wrong-size",
+    E,
+    "A string, list or mapping is too short or too long (for example an empty `prompts`).",
+    "prompts: {}",
+    "Add the missing entries or shorten the value.",
+    CATEGORY,
+)
+
+NO_MATCHING_FORM = Rule(
+    "PP109",
+    "no-matching-form",
+    E,
+    "A value matches none of the forms allowed at this place (for example a skill "
+    "source that is neither a path, a path object nor an inline skill).",
+    "skills:\n  - {path: ./skills, name: x}",
+    "Write the value in one of the forms described in the message.",
+    CATEGORY,
+)
+
+NEEDS_NEWER_VERSION = Rule(
+    "PP110",
+    "needs-newer-version",
+    E,
+    "A property that the PromptPack version the pack targets does not have yet; the "
+    "message names the version (and RFC) that introduced it. The target is the "
+    "`spec-version` setting when set, else the version in the pack's `$schema` URL, "
+    "else the latest version (the promptkit profile always targets PromptKit's "
+    "embedded schema and reports such keys as unknown, PP102).",
+    "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
+    "workflow:\n  states:\n    triage:\n      control: agent   # needs 1.7.0 (RFC 0014)",
+    "Raise `$schema` to the version named (a quick fix does it) when the runtime "
+    "supports it, or remove the property.",
+    CATEGORY,
+)
+
+DEPRECATED_PROPERTY = Rule(
+    "PP111",
+    "deprecated-property",
+    W,
+    "A property deprecated in the targeted version. `fail_on_violation` (deprecated "
+    "in 1.7.0 by RFC 0015) is ignored by runtimes: a triggered validator is always "
+    "enforced. With `true` it is inert; with `false` the pack expected observation "
+    "without enforcement, which an eval now provides.",
+    "validators:\n  - type: banned_words\n    fail_on_violation: true",
+    "Remove an inert `fail_on_violation: true` (a quick fix does it); replace "
+    "`fail_on_violation: false` by an eval in `evals`, or switch the validator off "
+    "with `enabled: false`.",
+    CATEGORY,
+)
+
+SCHEMA_VIOLATION = Rule(
+    "PP199",
+    "schema-violation",
+    E,
+    "Any other schema constraint that the value breaks.",
+    "(depends on the constraint)",
+    "Follow the message.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP101",
-        "missing-property",
-        E,
-        "A required property is missing. Reported on the key of the object that lacks it "
-        "(on the first key for the pack root or a list item).",
-        "prompts:\n  support:          # ← missing `version`\n    id: support\n"
-        "    name: Support\n    system_template: Hi",
-        "Add the property. Completion inside the object offers every property still missing.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP102",
-        "unknown-property",
-        E,
-        "A property the schema does not define at this place. Reported on the key, with a "
-        "suggestion when a known property is close.",
-        "agent:            # did you mean `agents`?\n  entry: triage",
-        "Rename the key to the suggested property (a quick fix does it) or remove it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP103",
-        "wrong-type",
-        E,
-        "A value has the wrong type (for example a string where a list is expected).",
-        "prompts:\n  support:\n    tools: lookup_order     # must be a list",
-        "Write the value with the expected type: `tools: [lookup_order]`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP104",
-        "invalid-value",
-        E,
-        "A value is not one of the values the schema allows.",
-        "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
-        "Use one of the listed values.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP105",
-        "pattern-mismatch",
-        E,
-        "A string does not have the required form (identifier, semantic version, ...).",
-        "tools:\n  web_search:\n    name: Web Search     # letters, digits, underscores",
-        "Rewrite the value in the form the message describes, e.g. `web_search`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP106",
-        "out-of-range",
-        E,
-        "A number is outside its allowed range.",
-        "parameters:\n  temperature: 3.5        # 0 to 2",
-        "Use a number inside the range given in the message.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP107",
-        "wrong-size",
-        E,
-        "A string, list or mapping is too short or too long (for example an empty `prompts`).",
-        "prompts: {}",
-        "Add the missing entries or shorten the value.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP109",
-        "no-matching-form",
-        E,
-        "A value matches none of the forms allowed at this place (for example a skill "
-        "source that is neither a path, a path object nor an inline skill).",
-        "skills:\n  - {path: ./skills, name: x}",
-        "Write the value in one of the forms described in the message.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP199",
-        "schema-violation",
-        E,
-        "Any other schema constraint that the value breaks.",
-        "(depends on the constraint)",
-        "Follow the message.",
-        CATEGORY,
-    ),
+    MISSING_PROPERTY,
+    UNKNOWN_PROPERTY,
+    WRONG_TYPE,
+    INVALID_VALUE,
+    PATTERN_MISMATCH,
+    OUT_OF_RANGE,
+    WRONG_SIZE,
+    NO_MATCHING_FORM,
+    NEEDS_NEWER_VERSION,
+    DEPRECATED_PROPERTY,
+    SCHEMA_VIOLATION,
 )

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.templates import (
@@ -25,99 +25,114 @@ from pack_lsp.core.templates import (
 
 CATEGORY = "Templates, variables and fragments"
 
+UNDEFINED_FRAGMENT = Rule(
+    "PP501",
+    "undefined-fragment",
+    Severity.ERROR,
+    "A fragment placeholder (`{{fragments.name}}`, `{{fragment:name}}`, or a bare "
+    "`{{name}}` in the `promptkit` fragment dialect) names a fragment that is not a key "
+    "of the pack's `fragments`.",
+    "fragments:\n  tone: Be friendly.\nprompts:\n  support:\n"
+    '    system_template: "{{fragments.tnoe}}"   # did you mean `tone`?',
+    "Correct the name (a quick fix offers the suggestions) or add the fragment under `fragments`.",
+    CATEGORY,
+)
+
+UNDECLARED_VARIABLE = Rule(
+    "PP502",
+    "undeclared-variable",
+    Severity.WARNING,
+    "A template placeholder names a variable that the prompt does not declare in its "
+    "`variables`. For a placeholder inside a fragment, every prompt that includes the "
+    "fragment is checked. Runtimes substitute nothing (or fail) for an undeclared "
+    "variable, and callers cannot know they must supply it. Two names the reference "
+    "runtime supplies itself are not reported: `input` (the whole structured input) and, "
+    "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
+    "transition).",
+    'prompts:\n  support:\n    system_template: "Hello {{customer}}"\n'
+    "    variables: [{name: company, type: string, required: true}]",
+    "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
+    "the placeholder's name.",
+    CATEGORY,
+)
+
+UNUSED_VARIABLE = Rule(
+    "PP503",
+    "unused-variable",
+    Severity.HINT,
+    "A prompt declares a variable that none of its templates (nor the fragments they "
+    "include) uses.",
+    "prompts:\n  support:\n    system_template: Hello\n"
+    "    variables: [{name: company, type: string, required: false}]",
+    "Use the variable in the template (`{{company}}`) or remove its declaration.",
+    CATEGORY,
+)
+
+UNUSED_FRAGMENT = Rule(
+    "PP504",
+    "unused-fragment",
+    Severity.HINT,
+    "A fragment is never included by any template of the pack.",
+    "fragments:\n  legal_notice: All calls are recorded.\nprompts:\n  support:\n"
+    "    system_template: Hello",
+    "Include it where it belongs (`{{fragments.legal_notice}}`) or remove it.",
+    CATEGORY,
+)
+
+REQUIRED_VARIABLE_WITH_DEFAULT = Rule(
+    "PP505",
+    "required-variable-with-default",
+    Severity.WARNING,
+    "A variable is `required: true` and also has a `default`. A required variable must "
+    "always be supplied, so its default is never used.",
+    "variables:\n  - {name: company, type: string, required: true, default: Acme}",
+    "Set `required: false` to make the default apply, or remove the `default`.",
+    CATEGORY,
+)
+
+DEFAULT_TYPE_MISMATCH = Rule(
+    "PP506",
+    "default-type-mismatch",
+    Severity.WARNING,
+    "A variable's `default` is not of the variable's `type` (`string`, `number`, "
+    "`integer`, `boolean`, `array` or `object`; other types are not checked).",
+    'variables:\n  - {name: max_items, type: number, required: false, default: "ten"}',
+    "Give a default of the declared type, or correct the `type`.",
+    CATEGORY,
+)
+
+DEFAULT_NOT_IN_ENUM = Rule(
+    "PP507",
+    "default-not-in-enum",
+    Severity.WARNING,
+    "A variable's `default` is not one of the values its `validation.enum` allows.",
+    "variables:\n  - name: tier\n    type: string\n    required: false\n    default: gold\n"
+    "    validation: {enum: [free, pro]}",
+    "Use one of the allowed values as the default, or add the default to the enum.",
+    CATEGORY,
+)
+
+UNBALANCED_BRACES = Rule(
+    "PP508",
+    "unbalanced-braces",
+    Severity.WARNING,
+    "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
+    "end of the text comes first), or closes `{name}}` with only one opening brace. "
+    "The text is passed to the model literally instead of being substituted.",
+    'system_template: "Hello {{customer_name, how can I help?"',
+    "Add the missing braces: `{{customer_name}}`.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP501",
-        "undefined-fragment",
-        Severity.ERROR,
-        "A fragment placeholder (`{{fragments.name}}`, `{{fragment:name}}`, or a bare "
-        "`{{name}}` in the `promptkit` fragment dialect) names a fragment that is not a key "
-        "of the pack's `fragments`.",
-        "fragments:\n  tone: Be friendly.\nprompts:\n  support:\n"
-        '    system_template: "{{fragments.tnoe}}"   # did you mean `tone`?',
-        "Correct the name (a quick fix offers the suggestions) or add the fragment under "
-        "`fragments`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP502",
-        "undeclared-variable",
-        Severity.WARNING,
-        "A template placeholder names a variable that the prompt does not declare in its "
-        "`variables`. For a placeholder inside a fragment, every prompt that includes the "
-        "fragment is checked. Runtimes substitute nothing (or fail) for an undeclared "
-        "variable, and callers cannot know they must supply it. Two names the reference "
-        "runtime supplies itself are not reported: `input` (the whole structured input) and, "
-        "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
-        "transition).",
-        'prompts:\n  support:\n    system_template: "Hello {{customer}}"\n'
-        "    variables: [{name: company, type: string, required: true}]",
-        "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
-        "the placeholder's name.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP503",
-        "unused-variable",
-        Severity.HINT,
-        "A prompt declares a variable that none of its templates (nor the fragments they "
-        "include) uses.",
-        "prompts:\n  support:\n    system_template: Hello\n"
-        "    variables: [{name: company, type: string, required: false}]",
-        "Use the variable in the template (`{{company}}`) or remove its declaration.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP504",
-        "unused-fragment",
-        Severity.HINT,
-        "A fragment is never included by any template of the pack.",
-        "fragments:\n  legal_notice: All calls are recorded.\nprompts:\n  support:\n"
-        "    system_template: Hello",
-        "Include it where it belongs (`{{fragments.legal_notice}}`) or remove it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP505",
-        "required-variable-with-default",
-        Severity.WARNING,
-        "A variable is `required: true` and also has a `default`. A required variable must "
-        "always be supplied, so its default is never used.",
-        "variables:\n  - {name: company, type: string, required: true, default: Acme}",
-        "Set `required: false` to make the default apply, or remove the `default`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP506",
-        "default-type-mismatch",
-        Severity.WARNING,
-        "A variable's `default` is not of the variable's `type` (`string`, `number`, "
-        "`integer`, `boolean`, `array` or `object`; other types are not checked).",
-        'variables:\n  - {name: max_items, type: number, required: false, default: "ten"}',
-        "Give a default of the declared type, or correct the `type`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP507",
-        "default-not-in-enum",
-        Severity.WARNING,
-        "A variable's `default` is not one of the values its `validation.enum` allows.",
-        "variables:\n  - name: tier\n    type: string\n    required: false\n    default: gold\n"
-        "    validation: {enum: [free, pro]}",
-        "Use one of the allowed values as the default, or add the default to the enum.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP508",
-        "unbalanced-braces",
-        Severity.WARNING,
-        "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
-        "end of the text comes first), or closes `{name}}` with only one opening brace. "
-        "The text is passed to the model literally instead of being substituted.",
-        'system_template: "Hello {{customer_name, how can I help?"',
-        "Add the missing braces: `{{customer_name}}`.",
-        CATEGORY,
-    ),
+    UNDEFINED_FRAGMENT,
+    UNDECLARED_VARIABLE,
+    UNUSED_VARIABLE,
+    UNUSED_FRAGMENT,
+    REQUIRED_VARIABLE_WITH_DEFAULT,
+    DEFAULT_TYPE_MISMATCH,
+    DEFAULT_NOT_IN_ENUM,
+    UNBALANCED_BRACES,
 )
 
 _TYPES: dict[str, str] = {
@@ -163,7 +178,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
                     f"{_where(t.owner, t.key)}; write `{{{{{problem.name}}}}}`"
                 )
             yield make(
-                "PP508",
+                UNBALANCED_BRACES,
                 message,
                 problem.span,
                 data={"kind": "unbalanced-braces", "which": problem.which, "name": problem.name},
@@ -188,7 +203,7 @@ def _undefined_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic
                     p.name, names
                 )
             yield make(
-                "PP501",
+                UNDEFINED_FRAGMENT,
                 message,
                 p.name_span,
                 data={
@@ -224,7 +239,7 @@ def _undeclared_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnosti
                 message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
             related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
             yield make(
-                "PP502",
+                UNDECLARED_VARIABLE,
                 message,
                 p.name_span,
                 related=related,
@@ -248,7 +263,7 @@ def _unused_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
                 continue
             assert variable.name is not None
             yield make(
-                "PP503",
+                UNUSED_VARIABLE,
                 f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
                 variable.name.span,
                 tags=[Tag.UNNECESSARY],
@@ -262,7 +277,7 @@ def _unused_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
         if key in used:
             continue
         yield make(
-            "PP504",
+            UNUSED_FRAGMENT,
             f"Fragment `{key}` is never included by any template",
             fragment.key_span,
             tags=[Tag.UNNECESSARY],
@@ -278,7 +293,7 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
     data: dict[str, Any] = {"name": name, "prompt": prompt.key}
     if variable.required is not None and variable.required.value is True:
         yield make(
-            "PP505",
+            REQUIRED_VARIABLE_WITH_DEFAULT,
             f"Variable `{name}` is required, so its `default` is never used",
             variable.default_key_span or default.span,
             data={"kind": "required-variable-with-default", **data},
@@ -286,7 +301,7 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
     vtype = variable.type.value if variable.type is not None else None
     if isinstance(vtype, str) and vtype in _TYPES and not _matches_type(default.value, vtype):
         yield make(
-            "PP506",
+            DEFAULT_TYPE_MISMATCH,
             f"The default of variable `{name}` is {_describe(default.value)}, but its type "
             f"`{vtype}` expects {_TYPES[vtype]}",
             default.span,
@@ -302,7 +317,7 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
             else ""
         )
         yield make(
-            "PP507",
+            DEFAULT_NOT_IN_ENUM,
             f"The default `{_show(default.value)}` of variable `{name}` is not one of the "
             f"allowed values ({allowed or 'none'})" + extra,
             default.span,

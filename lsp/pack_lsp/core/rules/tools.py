@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, Tag, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Located, Pack, Prompt
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -26,85 +26,99 @@ A2A_PREFIX = "a2a__"
 MCP_PREFIX = "mcp__"
 TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
+UNDEFINED_TOOL = Rule(
+    "PP301",
+    "undefined-tool",
+    Severity.ERROR,
+    "A name in a prompt's `tools` list is not a key of the pack's `tools` map, not an "
+    "agents member and not in a namespace the runtime resolves itself "
+    "(`mcp__<server>__<tool>`, `workflow__`, `memory__`, `skill__`, `image__`, "
+    "`video__`; see `tool_namespaces`), or is a bare namespace prefix such as `mcp__`. "
+    "A name that is the `name` of a pack tool with a different key is reported too: "
+    "prompts list tools by key.",
+    "prompts:\n  support:\n    tools: [lookup_ordr]     # did you mean `lookup_order`?\n"
+    "tools:\n  lookup_order: {name: lookup_order, description: Find an order}",
+    "Correct the name (a quick fix offers the suggestions), or declare the tool under "
+    "the pack's `tools`.",
+    CATEGORY,
+)
+
+UNDEFINED_A2A_AGENT = Rule(
+    "PP302",
+    "undefined-a2a-agent",
+    Severity.ERROR,
+    "An `a2a__<member>` tool names an agent that is not a key of `agents.members`.",
+    "prompts:\n  router:\n    tools: [a2a__biling]     # did you mean `a2a__billing`?\n"
+    "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
+    "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
+    CATEGORY,
+)
+
+TOOL_NAME_DIFFERS_FROM_KEY = Rule(
+    "PP303",
+    "tool-name-differs-from-key",
+    Severity.WARNING,
+    "A pack tool's `name` is not its key. Prompts list tools by key while the model "
+    "calls them by `name`, so the two should be the same.",
+    "tools:\n  web_search:\n    name: search           # the key is `web_search`\n"
+    "    description: Search the web",
+    "Make `name` equal to the key (a quick fix does it), or rename the key and the "
+    "prompts that list it.",
+    CATEGORY,
+)
+
+UNKNOWN_BLOCKLISTED_TOOL = Rule(
+    "PP304",
+    "unknown-blocklisted-tool",
+    Severity.WARNING,
+    "`tool_policy.blocklist` names a tool that does not exist, so it blocks nothing.",
+    "prompts:\n  support:\n    tool_policy:\n      blocklist: [delete_acount]   "
+    "# did you mean `delete_account`?",
+    "Correct the name or remove it from the blocklist.",
+    CATEGORY,
+)
+
+TOOL_LISTED_AND_BLOCKLISTED = Rule(
+    "PP305",
+    "tool-listed-and-blocklisted",
+    Severity.INFORMATION,
+    "A tool is both in the prompt's `tools` and in its `tool_policy.blocklist`; the "
+    "blocklist wins, so the prompt cannot call it.",
+    "prompts:\n  support:\n    tools: [refund]\n    tool_policy:\n      blocklist: [refund]",
+    "Remove the tool from one of the two lists.",
+    CATEGORY,
+)
+
+REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS = Rule(
+    "PP306",
+    "required-tool-choice-without-tools",
+    Severity.WARNING,
+    "`tool_policy.tool_choice` is `required` but the prompt has no tool it may call "
+    "(its `tools` list is missing or empty, or every tool is blocklisted).",
+    "prompts:\n  support:\n    tool_policy:\n      tool_choice: required   # no tools",
+    "List the tools the prompt must use, or set `tool_choice` to `auto`.",
+    CATEGORY,
+)
+
+UNUSED_TOOL = Rule(
+    "PP307",
+    "unused-tool",
+    Severity.HINT,
+    "A pack tool that no prompt lists (nor any composition step). Reported on its key "
+    "and shown faded.",
+    "tools:\n  legacy_lookup: {name: legacy_lookup, description: Old API}",
+    "Add the tool to the `tools` of the prompts that should call it, or delete it.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP301",
-        "undefined-tool",
-        Severity.ERROR,
-        "A name in a prompt's `tools` list is not a key of the pack's `tools` map, not an "
-        "agents member and not in a namespace the runtime resolves itself "
-        "(`mcp__<server>__<tool>`, `workflow__`, `memory__`, `skill__`, `image__`, "
-        "`video__`; see `tool_namespaces`), or is a bare namespace prefix such as `mcp__`. "
-        "A name that is the `name` of a pack tool with a different key is reported too: "
-        "prompts list tools by key.",
-        "prompts:\n  support:\n    tools: [lookup_ordr]     # did you mean `lookup_order`?\n"
-        "tools:\n  lookup_order: {name: lookup_order, description: Find an order}",
-        "Correct the name (a quick fix offers the suggestions), or declare the tool under "
-        "the pack's `tools`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP302",
-        "undefined-a2a-agent",
-        Severity.ERROR,
-        "An `a2a__<member>` tool names an agent that is not a key of `agents.members`.",
-        "prompts:\n  router:\n    tools: [a2a__biling]     # did you mean `a2a__billing`?\n"
-        "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
-        "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP303",
-        "tool-name-differs-from-key",
-        Severity.WARNING,
-        "A pack tool's `name` is not its key. Prompts list tools by key while the model "
-        "calls them by `name`, so the two should be the same.",
-        "tools:\n  web_search:\n    name: search           # the key is `web_search`\n"
-        "    description: Search the web",
-        "Make `name` equal to the key (a quick fix does it), or rename the key and the "
-        "prompts that list it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP304",
-        "unknown-blocklisted-tool",
-        Severity.WARNING,
-        "`tool_policy.blocklist` names a tool that does not exist, so it blocks nothing.",
-        "prompts:\n  support:\n    tool_policy:\n      blocklist: [delete_acount]   "
-        "# did you mean `delete_account`?",
-        "Correct the name or remove it from the blocklist.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP305",
-        "tool-listed-and-blocklisted",
-        Severity.INFORMATION,
-        "A tool is both in the prompt's `tools` and in its `tool_policy.blocklist`; the "
-        "blocklist wins, so the prompt cannot call it.",
-        "prompts:\n  support:\n    tools: [refund]\n    tool_policy:\n      blocklist: [refund]",
-        "Remove the tool from one of the two lists.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP306",
-        "required-tool-choice-without-tools",
-        Severity.WARNING,
-        "`tool_policy.tool_choice` is `required` but the prompt has no tool it may call "
-        "(its `tools` list is missing or empty, or every tool is blocklisted).",
-        "prompts:\n  support:\n    tool_policy:\n      tool_choice: required   # no tools",
-        "List the tools the prompt must use, or set `tool_choice` to `auto`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP307",
-        "unused-tool",
-        Severity.HINT,
-        "A pack tool that no prompt lists (nor any composition step). Reported on its key "
-        "and shown faded.",
-        "tools:\n  legacy_lookup: {name: legacy_lookup, description: Old API}",
-        "Add the tool to the `tools` of the prompts that should call it, or delete it.",
-        CATEGORY,
-    ),
+    UNDEFINED_TOOL,
+    UNDEFINED_A2A_AGENT,
+    TOOL_NAME_DIFFERS_FROM_KEY,
+    UNKNOWN_BLOCKLISTED_TOOL,
+    TOOL_LISTED_AND_BLOCKLISTED,
+    REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS,
+    UNUSED_TOOL,
 )
 
 
@@ -176,7 +190,7 @@ def _undefined_tool(item: Located, prompt: Prompt, pack: Pack) -> Diagnostic:
     else:
         hint = did_you_mean(name, candidates)
     return make(
-        "PP301",
+        UNDEFINED_TOOL,
         f"Tool `{name}` of prompt `{prompt.key}` is not defined in the pack's `tools` "
         f"and is not an agents member{hint}",
         item.span,
@@ -194,7 +208,7 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
         elif ref.kind is RefKind.INCOMPLETE:
             form = "mcp__<server>__<tool>" if ref.target == MCP_PREFIX else f"{ref.target}<name>"
             yield make(
-                "PP301",
+                UNDEFINED_TOOL,
                 f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
                 f"resolves names of the form `{form}`",
                 item.span,
@@ -210,7 +224,7 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
                 else "it is not a key of `agents.members`"
             )
             yield make(
-                "PP302",
+                UNDEFINED_A2A_AGENT,
                 f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
                 f"`{ref.target}`, but {where}{hint}",
                 item.span,
@@ -235,7 +249,7 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
         blocked.add(name)
         if name in listed:
             yield make(
-                "PP305",
+                TOOL_LISTED_AND_BLOCKLISTED,
                 f"Tool `{name}` is both listed in the `tools` of prompt `{prompt.key}` and "
                 f"blocklisted; the blocklist wins, so the prompt cannot call it",
                 item.span,
@@ -247,7 +261,7 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
         if ref.kind in (RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.INCOMPLETE):
             candidates = list(pack.tools) + list(_members(pack))
             yield make(
-                "PP304",
+                UNKNOWN_BLOCKLISTED_TOOL,
                 f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
                 f"known tool, so it blocks nothing{did_you_mean(name, candidates)}",
                 item.span,
@@ -263,7 +277,7 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
         if not usable:
             reason = "every tool it lists is blocklisted" if listed else "it lists no tools"
             yield make(
-                "PP306",
+                REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS,
                 f"Prompt `{prompt.key}` requires a tool call (`tool_choice: required`) but "
                 f"{reason}",
                 choice.span,
@@ -307,7 +321,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
             tool.name is not None and tool.name.value != key and TOOL_NAME.match(tool.name.value)
         ):  # else the schema reports it
             yield make(
-                "PP303",
+                TOOL_NAME_DIFFERS_FROM_KEY,
                 f"Tool `{key}` is named `{tool.name.value}`; prompts list it as `{key}` but "
                 f"the model calls it `{tool.name.value}`",
                 tool.name.span,
@@ -316,7 +330,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
         if key not in used:
             yield make(
-                "PP307",
+                UNUSED_TOOL,
                 f"Tool `{key}` is not listed by any prompt",
                 tool.key_span,
                 tags=(Tag.UNNECESSARY,),

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pack_lsp.core import versions
 from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, Related, RuleInfo, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, State, Workflow
+from pack_lsp.core.profiles import target_of
 from pack_lsp.core.rules.templates import templates_of
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -24,123 +26,145 @@ ORCHESTRATION = ("internal", "external", "hybrid")
 ORCHESTRATION_PROMPTKIT = ("composition",)
 PASCAL_CASE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
+UNSUPPORTED_WORKFLOW_VERSION = Rule(
+    "PP401",
+    "unsupported-workflow-version",
+    Severity.WARNING,
+    "`workflow.version` is neither 1 nor 2, the versions runtimes understand.",
+    "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
+    "Use `version: 1`.",
+    CATEGORY,
+)
+
+UNDEFINED_STATE = Rule(
+    "PP402",
+    "undefined-state",
+    Severity.ERROR,
+    "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
+    "that is not a key of `workflow.states`.",
+    "workflow:\n  version: 1\n  entry: triag        # did you mean `triage`?\n"
+    "  states:\n    triage: {prompt_task: triage, on_event: {Done: closing}}",
+    "Correct the name (a quick fix offers the suggestions) or add the state.",
+    CATEGORY,
+)
+
+UNDEFINED_PROMPT_TASK = Rule(
+    "PP403",
+    "undefined-prompt-task",
+    Severity.ERROR,
+    "A state's `prompt_task` is not a key of the pack's `prompts`.",
+    "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
+    "Use the key of a prompt, or add the prompt.",
+    CATEGORY,
+)
+
+TERMINAL_STATE_WITH_TRANSITIONS = Rule(
+    "PP404",
+    "terminal-state-with-transitions",
+    Severity.WARNING,
+    "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
+    "in a terminal state, so the transitions can never fire.",
+    "states:\n  done:\n    prompt_task: summary\n    terminal: true\n"
+    "    on_event: {Reopen: triage}",
+    "Remove the `on_event` transitions, or remove `terminal: true` if the state should continue.",
+    CATEGORY,
+)
+
+EVENT_NAME_NOT_PASCAL_CASE = Rule(
+    "PP405",
+    "event-name-not-pascal-case",
+    Severity.INFORMATION,
+    "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
+    "convention runtimes use for workflow events.",
+    "on_event:\n  resolved: closing",
+    "Rename the event (`Resolved`) here and wherever it is emitted.",
+    CATEGORY,
+)
+
+UNREACHABLE_STATE = Rule(
+    "PP406",
+    "unreachable-state",
+    Severity.WARNING,
+    "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
+    "workflow:\n  entry: triage\n  states:\n    triage: {prompt_task: triage, on_event: {}}\n"
+    "    orphan: {prompt_task: triage}      # nothing leads here",
+    "Add a transition to the state, or remove it.",
+    CATEGORY,
+)
+
+NO_TERMINAL_STATE_REACHABLE = Rule(
+    "PP407",
+    "no-terminal-state-reachable",
+    Severity.INFORMATION,
+    "No terminal state (one with `terminal: true` or without transitions) can be reached "
+    "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
+    "workflow:\n  entry: ping\n  states:\n    ping: {prompt_task: a, on_event: {Next: pong}}\n"
+    "    pong: {prompt_task: b, on_event: {Next: ping}}",
+    "Add a terminal state (`terminal: true`) and a transition that leads to it.",
+    CATEGORY,
+)
+
+UNKNOWN_PERSISTENCE = Rule(
+    "PP408",
+    "unknown-persistence",
+    Severity.WARNING,
+    "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
+    "the field open, but runtimes only know these two values.",
+    "states:\n  billing: {prompt_task: billing, persistence: permanent}",
+    "Use `persistent` (keep the conversation) or `transient` (start afresh).",
+    CATEGORY,
+)
+
+UNKNOWN_ORCHESTRATION = Rule(
+    "PP409",
+    "unknown-orchestration",
+    Severity.WARNING,
+    "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
+    "targeting v1.5 or later the schema itself reports it, as PP104; the "
+    "`promptkit` profile also accepts `composition`).",
+    "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
+    "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
+    CATEGORY,
+)
+
+UNDECLARED_ARTIFACT = Rule(
+    "PP410",
+    "undeclared-artifact",
+    Severity.WARNING,
+    "A prompt run by a workflow state reads `{{artifacts.name}}`, but no state of the "
+    "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
+    "substituted. (Artifacts flow between states: one state declares and writes an "
+    "artifact, the states after it may read it.)",
+    'states:\n  review:\n    prompt_task: review   # template: "Check {{artifacts.diff}}"\n'
+    "    artifacts: {summary: {type: text/plain}}",
+    "Declare the artifact under the `artifacts` of the state that produces it (with its "
+    "media `type`), or correct the placeholder.",
+    CATEGORY,
+)
+
+STATE_WITHOUT_TRANSITIONS = Rule(
+    "PP411",
+    "state-without-transitions",
+    Severity.ERROR,
+    "Profile `promptkit` only: a state that is not `terminal: true` has no `on_event` "
+    "transitions. The reference runtime refuses to load such a workflow.",
+    'states:\n  closing: {prompt_task: closing}     # profile = "promptkit"',
+    "Mark the state `terminal: true`, or give it `on_event` transitions.",
+    CATEGORY,
+)
+
 RULES = (
-    RuleInfo(
-        "PP401",
-        "unsupported-workflow-version",
-        Severity.WARNING,
-        "`workflow.version` is neither 1 nor 2, the versions runtimes understand.",
-        "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
-        "Use `version: 1`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP402",
-        "undefined-state",
-        Severity.ERROR,
-        "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
-        "that is not a key of `workflow.states`.",
-        "workflow:\n  version: 1\n  entry: triag        # did you mean `triage`?\n"
-        "  states:\n    triage: {prompt_task: triage, on_event: {Done: closing}}",
-        "Correct the name (a quick fix offers the suggestions) or add the state.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP403",
-        "undefined-prompt-task",
-        Severity.ERROR,
-        "A state's `prompt_task` is not a key of the pack's `prompts`.",
-        "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
-        "Use the key of a prompt, or add the prompt.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP404",
-        "terminal-state-with-transitions",
-        Severity.WARNING,
-        "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
-        "in a terminal state, so the transitions can never fire.",
-        "states:\n  done:\n    prompt_task: summary\n    terminal: true\n"
-        "    on_event: {Reopen: triage}",
-        "Remove the `on_event` transitions, or remove `terminal: true` if the state should "
-        "continue.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP405",
-        "event-name-not-pascal-case",
-        Severity.INFORMATION,
-        "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
-        "convention runtimes use for workflow events.",
-        "on_event:\n  resolved: closing",
-        "Rename the event (`Resolved`) here and wherever it is emitted.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP406",
-        "unreachable-state",
-        Severity.WARNING,
-        "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
-        "workflow:\n  entry: triage\n  states:\n    triage: {prompt_task: triage, on_event: {}}\n"
-        "    orphan: {prompt_task: triage}      # nothing leads here",
-        "Add a transition to the state, or remove it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP407",
-        "no-terminal-state-reachable",
-        Severity.INFORMATION,
-        "No terminal state (one with `terminal: true` or without transitions) can be reached "
-        "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
-        "workflow:\n  entry: ping\n  states:\n    ping: {prompt_task: a, on_event: {Next: pong}}\n"
-        "    pong: {prompt_task: b, on_event: {Next: ping}}",
-        "Add a terminal state (`terminal: true`) and a transition that leads to it.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP408",
-        "unknown-persistence",
-        Severity.WARNING,
-        "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
-        "the field open, but runtimes only know these two values.",
-        "states:\n  billing: {prompt_task: billing, persistence: permanent}",
-        "Use `persistent` (keep the conversation) or `transient` (start afresh).",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP409",
-        "unknown-orchestration",
-        Severity.WARNING,
-        "A state's `orchestration` is not `internal`, `external` or `hybrid` (the "
-        "`promptkit` profile also accepts `composition`).",
-        "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
-        "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP410",
-        "undeclared-artifact",
-        Severity.WARNING,
-        "A prompt run by a workflow state reads `{{artifacts.name}}`, but no state of the "
-        "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
-        "substituted. (Artifacts flow between states: one state declares and writes an "
-        "artifact, the states after it may read it.)",
-        'states:\n  review:\n    prompt_task: review   # template: "Check {{artifacts.diff}}"\n'
-        "    artifacts: {summary: {type: text/plain}}",
-        "Declare the artifact under the `artifacts` of the state that produces it (with its "
-        "media `type`), or correct the placeholder.",
-        CATEGORY,
-    ),
-    RuleInfo(
-        "PP411",
-        "state-without-transitions",
-        Severity.ERROR,
-        "Profile `promptkit` only: a state that is not `terminal: true` has no `on_event` "
-        "transitions. The reference runtime refuses to load such a workflow.",
-        'states:\n  closing: {prompt_task: closing}     # profile = "promptkit"',
-        "Mark the state `terminal: true`, or give it `on_event` transitions.",
-        CATEGORY,
-    ),
+    UNSUPPORTED_WORKFLOW_VERSION,
+    UNDEFINED_STATE,
+    UNDEFINED_PROMPT_TASK,
+    TERMINAL_STATE_WITH_TRANSITIONS,
+    EVENT_NAME_NOT_PASCAL_CASE,
+    UNREACHABLE_STATE,
+    NO_TERMINAL_STATE_REACHABLE,
+    UNKNOWN_PERSISTENCE,
+    UNKNOWN_ORCHESTRATION,
+    UNDECLARED_ARTIFACT,
+    STATE_WITHOUT_TRANSITIONS,
 )
 
 
@@ -167,7 +191,7 @@ def _version(wf: Workflow) -> Iterator[Diagnostic]:
         return  # the schema reports a version that is not an integer
     if value not in (1, 2):
         yield make(
-            "PP401",
+            UNSUPPORTED_WORKFLOW_VERSION,
             f"Workflow version {value} is not supported; runtimes understand versions 1 and 2",
             v.span,
             data={"kind": "workflow-version", "value": value},
@@ -180,7 +204,7 @@ def _undefined_state(
     name = ref.text
     found = suggestions(name, states)
     return make(
-        "PP402",
+        UNDEFINED_STATE,
         f"{what} names `{name}`, which is not a state of the workflow" + did_you_mean(name, states),
         ref.span,
         data={
@@ -204,7 +228,7 @@ def _state(
     if task is not None and task.value not in prompts:
         found = suggestions(task.text, prompts)
         yield make(
-            "PP403",
+            UNDEFINED_PROMPT_TASK,
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
             + did_you_mean(task.text, prompts),
             task.span,
@@ -225,7 +249,7 @@ def _state(
         if not PASCAL_CASE.match(event):
             better = _pascal(event)
             yield make(
-                "PP405",
+                EVENT_NAME_NOT_PASCAL_CASE,
                 f"Event `{event}` is not PascalCase"
                 + (f"; runtimes expect names like `{better}`" if better else ""),
                 transition.event.span,
@@ -237,7 +261,7 @@ def _state(
         )
     if state.is_terminal and state.on_event:
         yield make(
-            "PP404",
+            TERMINAL_STATE_WITH_TRANSITIONS,
             f"State `{key}` is terminal but declares `on_event` transitions, which can never fire",
             state.on_event_key_span or state.key_span,
             related=[Related(state.terminal.span, "marked terminal here")]
@@ -255,10 +279,12 @@ def _state(
         value = getattr(state, field)
         if not isinstance(value, Located) or value.value in allowed:
             continue
-        code = "PP408" if field == "persistence" else "PP409"
+        if field == "orchestration" and _schema_closes_orchestration(ctx):
+            continue  # the schema reports it (PP104), with `composition` allowed
+        rule = UNKNOWN_PERSISTENCE if field == "persistence" else UNKNOWN_ORCHESTRATION
         options = ", ".join(f"`{a}`" for a in allowed)
         yield make(
-            code,
+            rule,
             f"`{field}: {value.text}` of state `{key}` is not a known value (expected "
             f"{options})" + did_you_mean(value.text, allowed),
             value.span,
@@ -271,12 +297,20 @@ def _state(
         )
     if ctx.config.profile == "promptkit" and not state.is_terminal and not state.on_event:
         yield make(
-            "PP411",
+            STATE_WITHOUT_TRANSITIONS,
             f"State `{key}` is not terminal and has no `on_event` transitions; PromptKit "
             "rejects such a workflow (add `terminal: true` or transitions)",
             state.key_span,
             data={"kind": "state-without-transitions", "state": key},
         )
+
+
+def _schema_closes_orchestration(ctx: CheckContext) -> bool:
+    """From v1.5 the schema itself restricts `orchestration` (spec profile only)."""
+    if ctx.config.profile != "spec":
+        return False
+    target = target_of(ctx.config, ctx.data)
+    return versions.key(target.version) >= versions.key("1.5.0")
 
 
 def _pascal(name: str) -> str:
@@ -310,14 +344,14 @@ def _reachability(wf: Workflow) -> Iterator[Diagnostic]:
     for key, state in wf.states.items():
         if key not in reachable:
             yield make(
-                "PP406",
+                UNREACHABLE_STATE,
                 f"State `{key}` cannot be reached from the entry state `{wf.entry.text}`",
                 state.key_span,
                 data={"kind": "unreachable-state", "state": key},
             )
     if not any(_is_terminal(wf.states[k]) for k in reachable):
         yield make(
-            "PP407",
+            NO_TERMINAL_STATE_REACHABLE,
             f"No terminal state can be reached from the entry state `{wf.entry.text}`; the "
             "workflow only ends when a budget or `max_visits` stops it",
             wf.entry.span,
@@ -351,7 +385,7 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 else (f"fragment `{t.key}` (included by prompt `{task.text}`)")
             )
             yield make(
-                "PP410",
+                UNDECLARED_ARTIFACT,
                 f"`{{{{artifacts.{p.name}}}}}` in {place} is not declared in the `artifacts` "
                 "of any workflow state" + did_you_mean(p.name, declared),
                 p.name_span,
