@@ -18,6 +18,7 @@ import pytest
 
 from conftest import (
     PACK_FIXTURE,
+    PULL_CLIENT,
     Problem,
     doc_block,
     expected_problems,
@@ -95,7 +96,13 @@ def keyed(diags: object) -> list[tuple[str, int, int]]:
     return sorted((d["code"], d["lnum"], d["col"]) for d in diags)
 
 
-@pytest.mark.parametrize("name", list(CONFIGS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=[PULL_CLIENT] if CONFIGS[name][2] == "utf-8" else [])
+        for name in CONFIGS
+    ],
+)
 def test_neovim_as_documented(name: str, workspace: Path) -> None:
     editor, block, encoding = CONFIGS[name]
     nvim = editor()
