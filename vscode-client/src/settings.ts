@@ -13,6 +13,7 @@ export const SERVER_SETTING_KEYS = [
   "ignore",
   "severity",
   "profile",
+  "specVersion",
   "fragmentDialect",
   "toolNamespaces",
   "exclude",
