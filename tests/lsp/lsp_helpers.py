@@ -76,10 +76,32 @@ async def open_doc(client: LanguageClient, path: Path, text: str, *, wait: bool 
     return uri
 
 
+def pulls_diagnostics(client: LanguageClient) -> bool:
+    """True when the client declared pull diagnostics (the server then never pushes)."""
+    caps = client.capabilities
+    return bool(caps and caps.text_document and caps.text_document.diagnostic is not None)
+
+
+async def pull(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    """``textDocument/diagnostic`` for ``uri``: the items of a full report."""
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport), report
+    return list(report.items)
+
+
 async def diagnostics_for(
     client: LanguageClient, uri: str, version: int | None = None
 ) -> list[types.Diagnostic]:
-    """Wait until diagnostics for ``uri`` (at ``version`` when given) arrive."""
+    """The diagnostics of ``uri`` through the client's channel.
+
+    A pull client asks for them (the server answers for the latest version it has
+    received, so ``version`` needs no wait); a push client waits until they arrive
+    (at ``version`` when given).
+    """
+    if pulls_diagnostics(client):
+        return await pull(client, uri)
     while True:
         params: types.PublishDiagnosticsParams = await client.wait_for_notification(
             types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
+from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -138,6 +139,10 @@ class PackServer(LanguageServer):
         self.rules_url = DEFAULT_RULES_URL
         self._shown: set[str] = set()
         self.parent_watch: asyncio.Task[None] | None = None
+        #: Diagnostics channel: pulled by the client (``textDocument/diagnostic``) or pushed.
+        self.pull_diagnostics = False
+        #: The client re-pulls on ``workspace/diagnostic/refresh``.
+        self.refresh_support = False
 
     # ----------------------------------------------------------------- conversion
 
@@ -411,7 +416,7 @@ class PackServer(LanguageServer):
         if previous is not None:
             previous.cancel()
         doc = self.documents.get(uri)
-        if doc is None:
+        if doc is None or self.pull_diagnostics:
             return
         self.pending[uri] = asyncio.get_running_loop().create_task(
             self._analyse_later(uri, doc.version, delay)
@@ -448,10 +453,26 @@ class PackServer(LanguageServer):
                 self.pending.pop(uri, None)
 
     def recheck_all(self) -> None:
-        """Re-analyse every open document (after a settings change)."""
+        """Results may change without an edit (settings, files on disk): re-analyse.
+
+        Push: every open document is analysed again and published. Pull: the client
+        is asked to pull again (``workspace/diagnostic/refresh``) when it can be.
+        """
         self.analyses.clear()
+        if self.pull_diagnostics:
+            self.refresh_diagnostics()
+            return
         for uri in list(self.documents):
             self.schedule(uri, 0)
+
+    def refresh_diagnostics(self) -> None:
+        """Ask a pull client to pull diagnostics again, if it declared refresh support."""
+        if not (self.pull_diagnostics and self.refresh_support):
+            return
+        try:
+            self.workspace_diagnostic_refresh(None)
+        except Exception:
+            log.exception("cannot send workspace/diagnostic/refresh")
 
     # ------------------------------------------------------------------- parent
 
@@ -526,6 +547,7 @@ def _explain(exc: Exception) -> str:
 def _register_lifecycle(server: PackServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: PackServer, params: types.InitializeParams) -> None:
+        choose_diagnostics_channel(ls, params.capabilities)
         if params.initialization_options is not None:
             ls.set_settings(params.initialization_options, initial=True)
         if params.process_id:
@@ -567,18 +589,41 @@ def _register_lifecycle(server: PackServer) -> None:
         if params.text is not None and uri in ls.documents:
             ls.documents[uri].text = params.text
         ls.analyses.pop(uri, None)  # configuration files may have changed
-        ls.schedule(uri, 0)
+        if ls.pull_diagnostics:
+            ls.refresh_diagnostics()
+        else:
+            ls.schedule(uri, 0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PackServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         was_pack = uri in ls.published
         ls.close_document(uri)
-        if was_pack:
+        if was_pack and not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             )
 
+
+def choose_diagnostics_channel(ls: PackServer, caps: types.ClientCapabilities) -> None:
+    """One channel per client, so that no problem is shown twice.
+
+    LSP 3.17 has two ways to deliver diagnostics: the server pushes
+    ``textDocument/publishDiagnostics``, or the client pulls with
+    ``textDocument/diagnostic`` when the server declares ``diagnosticProvider``.
+    A client that supports pull (it declares ``textDocument.diagnostic``) keeps both
+    result sets side by side (VS Code, Neovim 0.10+), so serving both shows every
+    problem twice. Pull clients therefore get the provider and no push; the rest get
+    push and no provider. The provider is registered here, inside ``initialize``,
+    because pygls computes the server capabilities after this handler returns.
+    """
+    ls.pull_diagnostics = get_capability(caps, "text_document.diagnostic") is not None
+    ls.refresh_support = get_capability(caps, "workspace.diagnostics.refresh_support", False)
+    if ls.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in ls.protocol.fm.features:
+        _register_pull(ls)
+
+
+def _register_pull(server: PackServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
