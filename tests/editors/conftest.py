@@ -149,19 +149,3 @@ def vsix() -> Path:
     assert proc.returncode == 0, f"npm run package failed:\n{proc.stdout}\n{proc.stderr}"
     assert VSIX.is_file()
     return VSIX
-
-
-def _one_diagnostics_channel() -> bool:
-    """Whether the server gives each client one diagnostics channel (pull or push, not both)."""
-    from pack_lsp.server import app
-
-    return hasattr(app, "choose_diagnostics_channel")
-
-
-#: Clients that pull diagnostics (VS Code, Neovim 0.11) list every problem twice while the server
-#: both pushes and offers pull. Strict: once the server is fixed, these tests must pass.
-PULL_CLIENT = pytest.mark.xfail(
-    not _one_diagnostics_channel(),
-    reason="the server pushes diagnostics and also serves pull: pull clients show each twice",
-    strict=True,
-)

@@ -18,7 +18,6 @@ import pytest
 
 from conftest import (
     PACK_FIXTURE,
-    PULL_CLIENT,
     Problem,
     doc_block,
     expected_problems,
@@ -96,13 +95,7 @@ def keyed(diags: object) -> list[tuple[str, int, int]]:
     return sorted((d["code"], d["lnum"], d["col"]) for d in diags)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=[PULL_CLIENT] if CONFIGS[name][2] == "utf-8" else [])
-        for name in CONFIGS
-    ],
-)
+@pytest.mark.parametrize("name", list(CONFIGS))
 def test_neovim_as_documented(name: str, workspace: Path) -> None:
     editor, block, encoding = CONFIGS[name]
     nvim = editor()

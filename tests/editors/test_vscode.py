@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HERE, PACK_FIXTURE, PULL_CLIENT, SERVER_ARGV, TOOLS, expected_problems, require
+from conftest import HERE, PACK_FIXTURE, SERVER_ARGV, TOOLS, expected_problems, require
 from pack_lsp import __version__
 
 pytestmark = pytest.mark.editor
@@ -142,7 +142,6 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         log.close()
 
 
-@PULL_CLIENT
 def test_vscode_workbench(code_server: dict[str, Any]) -> None:
     from playwright.sync_api import sync_playwright
 
