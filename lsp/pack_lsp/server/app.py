@@ -34,7 +34,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -52,6 +52,9 @@ from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.files import read_regular
 from pack_lsp.server.positions import PositionConverter
 
+if TYPE_CHECKING:
+    from pack_lsp.server.manifests import ManifestWorkspaces
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -61,6 +64,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "pack_lsp.server.language",
     "pack_lsp.server.navigation",
     "pack_lsp.server.cards",
+    "pack_lsp.server.manifests",
 )
 
 #: Delay between the last edit and the analysis that publishes diagnostics.
@@ -175,6 +179,8 @@ class PackServer(LanguageServer):
         self.pull_diagnostics = False
         #: The client re-pulls on ``workspace/diagnostic/refresh``.
         self.refresh_support = False
+        #: Agent-extension manifest indexes per workspace folder (``server.manifests``).
+        self.manifests: ManifestWorkspaces | None = None
 
     # ----------------------------------------------------------------- conversion
 
@@ -352,7 +358,14 @@ class PackServer(LanguageServer):
         kind = self.kind_of(uri, text)
         if kind is None:
             return None
-        return analyze(text, path=to_fs_path(uri), config=self.config_for(uri), kind=kind)
+        workspace = None
+        if kind == kinds.MANIFEST:  # cross-file rules look ids up in the workspace
+            from pack_lsp.server.manifests import workspace_for
+
+            workspace = workspace_for(self, uri)
+        return analyze(
+            text, path=to_fs_path(uri), config=self.config_for(uri), kind=kind, workspace=workspace
+        )
 
     def analysis(self, uri: str) -> Analysis | None:
         """The analysis of the document's current version (cached per version)."""
@@ -416,12 +429,13 @@ class PackServer(LanguageServer):
     ) -> types.Diagnostic:
         related = []
         for r in d.related:
-            related.append(
-                types.DiagnosticRelatedInformation(
-                    location=types.Location(uri=uri, range=conv.range(lines, r.span)),
-                    message=r.message,
-                )
-            )
+            if r.path is not None and r.path != to_fs_path(uri):  # another file, its own lines
+                from pack_lsp.server.manifests import location
+
+                where = location(self, r.path, r.span)
+            else:
+                where = types.Location(uri=uri, range=conv.range(lines, r.span))
+            related.append(types.DiagnosticRelatedInformation(location=where, message=r.message))
         return types.Diagnostic(
             range=conv.range(lines, d.span),
             severity=_SEVERITY[d.severity],
@@ -586,6 +600,9 @@ def _register_lifecycle(server: PackServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
+        from pack_lsp.server import manifests
+
+        manifests.workspaces(ls).build(ls, manifests.workspace_folders(ls))
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
@@ -605,11 +622,13 @@ def _register_lifecycle(server: PackServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PackServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.open_document(params.text_document)
+        _manifest_changed(ls, params.text_document.uri)
         ls.schedule(params.text_document.uri, 0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: PackServer, params: types.DidChangeTextDocumentParams) -> None:
         ls.change_document(params)
+        _manifest_changed(ls, params.text_document.uri)
         ls.schedule(params.text_document.uri, ls.change_delay)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -618,6 +637,7 @@ def _register_lifecycle(server: PackServer) -> None:
         if params.text is not None and uri in ls.documents:
             ls.documents[uri].text = params.text
         ls.analyses.pop(uri, None)  # configuration files may have changed
+        _manifest_changed(ls, uri)
         if ls.pull_diagnostics:
             ls.refresh_diagnostics()
         else:
@@ -628,10 +648,25 @@ def _register_lifecycle(server: PackServer) -> None:
         uri = params.text_document.uri
         was_pack = uri in ls.published
         ls.close_document(uri)
+        _manifest_changed(ls, uri)
         if was_pack and not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             )
+
+
+def _manifest_changed(ls: PackServer, uri: str) -> None:
+    """Keep the manifest index current and re-check the manifests depending on ``uri``."""
+    from pack_lsp.server.manifests import manifest_changed
+
+    doc = ls.documents.get(uri)
+    try:
+        manifest_changed(ls, uri, doc.text if doc is not None else None)
+    except Exception as exc:
+        log.exception("manifest index update failed for %s", uri)
+        ls.log_message(
+            f"pack-lsp: manifest update failed for {uri}: {exc}", types.MessageType.Error
+        )
 
 
 def choose_diagnostics_channel(ls: PackServer, caps: types.ClientCapabilities) -> None:

@@ -9,6 +9,7 @@ from lsprotocol import types
 from pack_lsp.core.language import completion as core_completion
 from pack_lsp.core.language import hover as core_hover
 from pack_lsp.core.language import semantic_tokens as core_tokens
+from pack_lsp.server import manifests
 from pack_lsp.server.app import DocumentContext, PackServer
 
 _KINDS = {
@@ -65,7 +66,13 @@ def register(server: PackServer) -> None:
 
         def compute(doc: DocumentContext) -> types.CompletionList:
             items: list[types.CompletionItem] = []
-            for c in core_completion.complete(doc.analysis, doc.offset(params.position)):
+            offset = doc.offset(params.position)
+            found = (
+                manifests.complete(doc, offset)
+                if manifests.is_manifest(doc)
+                else core_completion.complete(doc.analysis, offset)
+            )
+            for c in found:
                 if c.snippet and not snippets:
                     continue
                 new_text = c.insert_text if c.insert_text is not None else c.label
@@ -103,6 +110,10 @@ def register(server: PackServer) -> None:
         formats = td.hover.content_format if td and td.hover else None
 
         def compute(doc: DocumentContext) -> types.Hover | None:
+            if manifests.is_manifest(doc):
+                markdown = manifests.hover(doc, doc.offset(params.position))
+                text = _doc(ls, markdown or "", formats)
+                return types.Hover(contents=text) if text is not None else None
             found = core_hover.hover(doc.analysis, doc.offset(params.position))
             if found is None:
                 return None

@@ -16,6 +16,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.language import codeactions, navigation, ranges, rename, symbols
 from pack_lsp.core.text import Span
+from pack_lsp.server import manifests
 from pack_lsp.server.app import DocumentContext, PackServer
 
 _SYMBOL_KINDS = {
@@ -102,6 +103,8 @@ def register(server: PackServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: PackServer, params: types.DefinitionParams) -> list[types.Location]:
         def compute(doc: DocumentContext) -> list[types.Location]:
+            if manifests.is_manifest(doc):
+                return manifests.definition(doc, doc.offset(params.position))
             spans = navigation.definition(doc.analysis, doc.offset(params.position))
             return [doc.location(s) for s in spans]
 
@@ -110,6 +113,10 @@ def register(server: PackServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: PackServer, params: types.ReferenceParams) -> list[types.Location]:
         def compute(doc: DocumentContext) -> list[types.Location]:
+            if manifests.is_manifest(doc):
+                return manifests.references(
+                    doc, doc.offset(params.position), params.context.include_declaration
+                )
             spans = navigation.references(
                 doc.analysis, doc.offset(params.position), params.context.include_declaration
             )
@@ -139,6 +146,8 @@ def register(server: PackServer) -> None:
         ls: PackServer, params: types.PrepareRenameParams
     ) -> types.PrepareRenamePlaceholder | None:
         def compute(doc: DocumentContext) -> types.PrepareRenamePlaceholder | str:
+            if manifests.is_manifest(doc):
+                return manifests.prepare_rename(doc, doc.offset(params.position))
             try:
                 target = rename.prepare_rename(doc.analysis, doc.offset(params.position))
             except rename.RenameError as exc:
@@ -155,6 +164,8 @@ def register(server: PackServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def do_rename(ls: PackServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         def compute(doc: DocumentContext) -> types.WorkspaceEdit | str:
+            if manifests.is_manifest(doc):
+                return manifests.rename(doc, doc.offset(params.position), params.new_name)
             try:
                 edits = rename.rename(doc.analysis, doc.offset(params.position), params.new_name)
             except rename.RenameError as exc:
