@@ -3,6 +3,7 @@ answer, bad framing is skipped, and the server keeps serving afterwards."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -14,7 +15,9 @@ from typing import Any
 
 import pytest
 from lsp_helpers import SERVER
+from lsprotocol import types
 from packs import PACK
+from pytest_lsp import LanguageClient
 
 TIMEOUT = 30.0
 INVALID_PARAMS = -32602
@@ -273,3 +276,33 @@ def test_oversized_message_is_discarded_unread(tmp_path: Path) -> None:
         server.log_containing("999999999999 bytes")
     finally:
         server.close()
+
+
+def test_position_past_the_last_line_is_an_error(raw: tuple[RawServer, str]) -> None:
+    server, uri = raw
+    lines = PACK.count("\n") + 1
+    server.send(hover(31, uri, {"line": lines + 5, "character": 0}))
+    reply = server.response(31)
+    assert reply["error"]["code"] == INVALID_PARAMS
+    assert "outside" in reply["error"]["message"]
+    # A character past the end of an existing line is the line end (LSP), not an error.
+    server.send(hover(32, uri, {"line": 0, "character": 10_000}))
+    assert "error" not in server.response(32)
+    # "Nothing here" stays an empty result.
+    server.send(hover(33, uri, {"line": lines - 1, "character": 0}))
+    assert server.response(33)["result"] is None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+async def test_workspace_symbol_skips_a_fifo(client: LanguageClient, tmp_path: Path) -> None:
+    """A FIFO named like a pack (or like YAML) must not block the symbol search."""
+    os.mkfifo(tmp_path / "stuck.promptpack.yaml")
+    os.mkfifo(tmp_path / "stuck.yaml")
+    (tmp_path / "real.promptpack.yaml").write_text(PACK, encoding="utf-8")
+    found = await asyncio.wait_for(
+        client.workspace_symbol_async(types.WorkspaceSymbolParams(query="triage")),
+        timeout=TIMEOUT,
+    )
+    assert found is not None
+    names = {(s.name, s.location.uri) for s in found if isinstance(s, types.SymbolInformation)}
+    assert ("triage", (tmp_path / "real.promptpack.yaml").as_uri()) in names

@@ -54,9 +54,8 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
-from pack_lsp.core.source import decode, strip_bom
+from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.server.files import read_regular
 from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.transport import max_message_size, read_messages
 
@@ -105,6 +104,16 @@ class OpenDocument:
     language_id: str = ""
 
 
+class PositionOutsideDocument(JsonRpcInvalidParams):
+    """A request position on a line the document does not have.
+
+    LSP clamps a character past the end of its line to the line end, but a line
+    beyond the last one means the client and server disagree about the text (a lost
+    or refused change); answering "nothing here" would hide that, so the request
+    gets an ``InvalidParams`` error instead.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class DocumentContext:
     """One document version, its analysis and the position conversion to use.
@@ -124,8 +133,17 @@ class DocumentContext:
         return self.analysis.lines
 
     def offset(self, position: types.Position) -> int:
-        """The core offset of an LSP position in this document."""
-        return self.converter.from_lsp(self.analysis.lines, position)
+        """The core offset of an LSP position in this document.
+
+        Raises ``PositionOutsideDocument`` for a line past the document's last line.
+        """
+        lines = self.analysis.lines
+        if position.line >= lines.line_count:
+            raise PositionOutsideDocument(
+                f"position {position.line}:{position.character} is outside {self.uri} "
+                f"({lines.line_count} lines)"
+            )
+        return self.converter.from_lsp(lines, position)
 
     def position(self, offset: int) -> types.Position:
         return self.converter.to_lsp(self.analysis.lines, offset)
@@ -473,10 +491,14 @@ class PackServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is not None:
             return doc
-        # Not open: read the file itself, regular files only (a FIFO would block).
+        # Not open: read the file itself through the core's reader, which refuses
+        # FIFOs, devices and oversized files (reading those would block or never end).
         path = to_fs_path(uri)
-        raw = read_regular(path) if path else None
-        if raw is None:
+        if not path:
+            return None
+        try:
+            raw = read_source(path)
+        except OSError:
             return None
         return OpenDocument(uri, None, decode(raw)[0])
 
@@ -526,13 +548,17 @@ class PackServer(LanguageServer):
         """Run ``compute`` on the document's context; the shared body of thin handlers.
 
         Returns ``empty`` when the document is unknown or not a PromptPack, and when
-        ``compute`` raises (the error is logged with ``window/logMessage``).
+        ``compute`` raises (the error is logged with ``window/logMessage``), except for
+        a position outside the document: that is the client's error and is answered
+        as one (``PositionOutsideDocument``, InvalidParams).
         """
         try:
             ctx = self.document_context(uri)
             if ctx is None:
                 return empty
             return compute(ctx)
+        except PositionOutsideDocument:
+            raise
         except Exception as exc:
             log.exception("%s failed for %s", feature, uri)
             self.log_message(
