@@ -21,6 +21,8 @@ from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
+from pack_lsp.core.manifest.files import index_files
+from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
@@ -213,7 +215,8 @@ def _collect(
                 config = load_for(path / "_")
             except ConfigError:
                 config = Config()
-            for found in find_packs(path, config.exclude + overrides.exclude):
+            found_files = find_packs(path, config.exclude + overrides.exclude, config.manifests)
+            for found in found_files:
                 if _identity(found) not in seen:
                     seen.add(_identity(found))
                     out.append((found, False))
@@ -234,19 +237,36 @@ def _collect(
 
 
 def check_text(
-    raw: bytes, name: str, config: Config, *, explicit: bool = True, on_disk: bool = True
+    raw: bytes,
+    name: str,
+    config: Config,
+    *,
+    explicit: bool = True,
+    on_disk: bool = True,
+    workspace: ManifestIndex | None = None,
 ) -> FileResult:
-    """Analyse one file's bytes; ``name`` is how the file is shown and recognised."""
+    """Analyse one file's bytes; ``name`` is how the file is shown and recognised.
+
+    ``workspace`` holds the agent-extension manifests of the checked paths, in
+    which a manifest's cross-file references are looked up.
+    """
     text, pre = decode(raw)
-    kind = kinds.detect(name, text) or (kinds.PROMPTPACK if explicit else None)
+    kind = kinds.detect(name, text, config.manifests) or (kinds.PROMPTPACK if explicit else None)
     analysis = analyze(
-        text, path=name if on_disk else None, config=config, kind=kind, pre_diagnostics=pre
+        text,
+        path=name if on_disk else None,
+        config=config,
+        kind=kind,
+        pre_diagnostics=pre,
+        workspace=workspace,
     )
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
-def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
-    return check_text(read_source(path), str(path), config, explicit=explicit)
+def check_file(
+    path: Path, explicit: bool, config: Config, workspace: ManifestIndex | None = None
+) -> FileResult:
+    return check_text(read_source(path), str(path), config, explicit=explicit, workspace=workspace)
 
 
 def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
@@ -261,6 +281,14 @@ def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) ->
         problems.append(f"cannot read the standard input: {exc}")
         return None
     return check_text(raw, name or STDIN_NAME, config, on_disk=name is not None)
+
+
+def _manifest_globs(overrides: Overrides) -> tuple[str, ...]:
+    """The ``manifests`` globs of the configuration in the current directory."""
+    try:
+        return overrides.apply(load_for(Path.cwd() / "_")).manifests
+    except ConfigError:
+        return ()
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -297,6 +325,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     results: list[FileResult] = []
     stdin_done = False
     seen: set[Path] = set()
+    batches = {
+        raw: _collect([raw], problems, overrides, seen) for raw in args.paths if raw != STDIN
+    }
+    # The checked paths are the workspace of agent-extension manifests.
+    workspace = index_files(
+        (path for batch in batches.values() for path, _ in batch),
+        _manifest_globs(overrides),
+    )
     for raw in args.paths:
         if raw == STDIN:
             if not stdin_done:
@@ -305,14 +341,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                 if result is not None:
                     results.append(result)
             continue
-        for path, explicit in _collect([raw], problems, overrides, seen):
+        for path, explicit in batches.pop(raw, []):
             try:
                 config = overrides.apply(load_for(path))
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
             try:
-                results.append(check_file(path, explicit, config))
+                results.append(check_file(path, explicit, config, workspace))
             except OSError as exc:
                 problems.append(f"{path}: cannot read: {exc.strerror or exc}")
     output = renderers()[args.format](results)
