@@ -38,7 +38,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, Protocol, TypeVar
 
 import cattrs
 from lsprotocol import types
@@ -54,13 +54,11 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.transport import max_message_size, read_messages
-
-if TYPE_CHECKING:
-    from pack_lsp.server.manifests import ManifestWorkspaces
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +94,27 @@ _TAGS = {
     Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary,
     Tag.DEPRECATED: types.DiagnosticTag.Deprecated,
 }
+
+
+class ManifestSupport(Protocol):
+    """What the manifests feature module (``server.manifests``) gives the server.
+
+    Manifests name each other across files; the module keeps the workspace index
+    and is called at the hooks below (kept here as a protocol so that this module
+    does not import it).
+    """
+
+    def start(self) -> None:
+        """Index the manifests of the workspace folders (``initialized``)."""
+
+    def workspace_for(self, uri: str) -> ManifestIndex | None:
+        """The index a manifest at ``uri`` is analysed with."""
+
+    def changed(self, uri: str, text: str | None) -> None:
+        """A document was opened, changed, saved or closed (``None``): update, re-check."""
+
+    def location(self, path: str, span: Span) -> types.Location:
+        """A span of another file, converted with that file's own lines."""
 
 
 @dataclass(slots=True)
@@ -282,7 +301,7 @@ class PackServer(LanguageServer):
         #: The client re-pulls on ``workspace/diagnostic/refresh``.
         self.refresh_support = False
         #: Agent-extension manifest indexes per workspace folder (``server.manifests``).
-        self.manifests: ManifestWorkspaces | None = None
+        self.manifests: ManifestSupport | None = None
 
     # ------------------------------------------------------------------ transport
 
@@ -517,10 +536,8 @@ class PackServer(LanguageServer):
         if kind is None:
             return None
         workspace = None
-        if kind == kinds.MANIFEST:  # cross-file rules look ids up in the workspace
-            from pack_lsp.server.manifests import workspace_for
-
-            workspace = workspace_for(self, uri)
+        if kind == kinds.MANIFEST and self.manifests is not None:  # cross-file rules
+            workspace = self.manifests.workspace_for(uri)
         return analyze(
             text, path=to_fs_path(uri), config=self.config_for(uri), kind=kind, workspace=workspace
         )
@@ -591,10 +608,9 @@ class PackServer(LanguageServer):
     ) -> types.Diagnostic:
         related = []
         for r in d.related:
-            if r.path is not None and r.path != to_fs_path(uri):  # another file, its own lines
-                from pack_lsp.server.manifests import location
-
-                where = location(self, r.path, r.span)
+            other = r.path is not None and r.path != to_fs_path(uri)
+            if other and r.path is not None and self.manifests is not None:  # its own lines
+                where = self.manifests.location(r.path, r.span)
             else:
                 where = types.Location(uri=uri, range=conv.range(lines, r.span))
             related.append(types.DiagnosticRelatedInformation(location=where, message=r.message))
@@ -762,9 +778,8 @@ def _register_lifecycle(server: PackServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
-        from pack_lsp.server import manifests
-
-        manifests.workspaces(ls).build(ls, manifests.workspace_folders(ls))
+        if ls.manifests is not None:
+            ls.manifests.start()
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
@@ -819,11 +834,11 @@ def _register_lifecycle(server: PackServer) -> None:
 
 def _manifest_changed(ls: PackServer, uri: str) -> None:
     """Keep the manifest index current and re-check the manifests depending on ``uri``."""
-    from pack_lsp.server.manifests import manifest_changed
-
     doc = ls.documents.get(uri)
+    if ls.manifests is None:
+        return
     try:
-        manifest_changed(ls, uri, doc.text if doc is not None else None)
+        ls.manifests.changed(uri, doc.text if doc is not None else None)
     except Exception as exc:
         log.exception("manifest index update failed for %s", uri)
         ls.log_message(

@@ -73,11 +73,32 @@ class ManifestWorkspaces:
         return self.folders[best] if best is not None else self.loose
 
 
+@dataclass(slots=True)
+class ServerManifests:
+    """The server's hooks into this module (``app.ManifestSupport``)."""
+
+    server: PackServer
+    workspaces: ManifestWorkspaces = field(default_factory=ManifestWorkspaces)
+
+    def start(self) -> None:
+        self.workspaces.build(self.server, workspace_folders(self.server))
+
+    def workspace_for(self, uri: str) -> ManifestIndex | None:
+        return workspace_for(self.server, uri)
+
+    def changed(self, uri: str, text: str | None) -> None:
+        manifest_changed(self.server, uri, text)
+
+    def location(self, path: str, span: Span) -> types.Location:
+        return location(self.server, path, span)
+
+
 def workspaces(server: PackServer) -> ManifestWorkspaces:
     found = server.manifests
-    if found is None:
-        found = server.manifests = ManifestWorkspaces()
-    return found
+    if not isinstance(found, ServerManifests):
+        found = ServerManifests(server)
+        server.manifests = found
+    return found.workspaces
 
 
 def workspace_for(server: PackServer, uri: str) -> ManifestIndex | None:
@@ -285,5 +306,5 @@ def rename(doc: DocumentContext, offset: int, new_id: str) -> types.WorkspaceEdi
 
 
 def register(server: PackServer) -> None:
-    """Create the per-folder indexes holder; ``initialized`` fills it (see app.py)."""
-    workspaces(server)
+    """Hook the manifest index into the server; ``initialized`` fills it (see app.py)."""
+    server.manifests = ServerManifests(server)
