@@ -301,6 +301,12 @@ def _check_all(
     pending = [slot for slot in slots if isinstance(slot, tuple)]
     workers = _workers(len(pending))
     executor = ProcessPoolExecutor(workers) if workers > 1 else None
+    # An analysis leaves no reference cycles behind (reference counting frees it),
+    # so the cyclic collector would only walk the results kept for the output: on a
+    # large pack that walk costs 0.4-0.6 s. Paused while checking; each file's
+    # result is then frozen, out of the reach of later collections (rendering).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         futures: dict[int, Future[FileResult]] = {}
         if executor is not None:
@@ -319,11 +325,11 @@ def _check_all(
                 problems.append(f"{path}: cannot read: {exc.strerror or exc}")
                 continue
             results.append(result)
-            # What the analyses leave alive stays alive until the process exits:
-            # keep the collector from walking it again (0.4-0.6 s on large packs).
             gc.freeze()
         return results
     finally:
+        if collecting:
+            gc.enable()
         if executor is not None:
             executor.shutdown()
 
