@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install everything pack-lsp's tests need into .venv and run the whole suite:
-# lint (ruff), types (mypy --strict) and pytest.
+# lint (ruff), types (mypy --strict), the VS Code extension's type check and unit tests, and
+# pytest (with the real-editor tests: Neovim, Emacs, VS Code via code-server).
+# SKIP_EDITORS=1 skips installing the editors (their pytest tests then skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -9,6 +11,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
+if [ "${SKIP_EDITORS:-0}" != "1" ]; then
+  echo "== editors: install (scripts/install-editors.sh)"
+  editors_start=$(date +%s)
+  bash scripts/install-editors.sh
+  echo "== vscode-client: type check and unit tests"
+  npm --prefix vscode-client run --silent typecheck
+  npm --prefix vscode-client test --silent
+  echo "editor installs and extension unit tests took $(($(date +%s) - editors_start))s"
+  export PACK_LSP_REQUIRE_EDITORS=1
+fi
 echo "== ruff"
 .venv/bin/ruff format --check lsp tests bench
 .venv/bin/ruff check lsp tests bench

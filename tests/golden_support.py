@@ -2,7 +2,10 @@
 
 A case is ``tests/golden/<area>/<name>.yaml`` (or ``.json``, or ``.bin`` for raw
 bytes) with ``<name>.expected`` beside it. An optional ``<name>.toml`` holds
-pack-lsp configuration for the case. The expected file is the spec: it shows each
+pack-lsp configuration for the case. Cases under ``manifests/`` are
+agent-extension manifests; those below ``manifests/<folder>/`` form one workspace
+(each other's ids are known to the cross-file rules), and a related location in
+another file is shown with that file's path and lines. The expected file is the spec: it shows each
 diagnostic on the source it flags, so a reviewer sees in one file what is
 reported, where, and how the offered quick fixes change the pack::
 
@@ -91,11 +94,15 @@ from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.language.codeactions import quick_fixes
 from pack_lsp.core.language.rename import Edit, apply_edits
+from pack_lsp.core.manifest.model import build_manifest
+from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import decode
 from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.yamltree import parse
 
 GOLDEN = Path(__file__).parent / "golden"
+MANIFESTS = "manifests"  # cases analysed as agent-extension manifests
 INPUT_SUFFIXES = (".yaml", ".yml", ".json", ".bin")
 UPDATE = os.environ.get("PACK_LSP_UPDATE_GOLDEN") == "1"
 
@@ -123,8 +130,45 @@ def case_config(path: Path) -> Config:
     return Config()
 
 
+def _shown_path(path: str) -> str:
+    """A related location's file, relative to the golden folder (stable across machines)."""
+    try:
+        return Path(path).relative_to(GOLDEN).as_posix()
+    except ValueError:
+        return path
+
+
+def _other_lines(path: str) -> LineIndex:
+    return LineIndex(decode(Path(path).read_bytes())[0])
+
+
+def manifest_workspace(path: Path) -> list[Path]:
+    """The cases analysed together with a manifest case.
+
+    A case directly in ``manifests/`` is alone; the cases below
+    ``manifests/<folder>/`` form one workspace (cross-file rules see each other).
+    """
+    rel = path.relative_to(GOLDEN / MANIFESTS)
+    if len(rel.parts) == 1:
+        return [path]
+    folder = GOLDEN / MANIFESTS / rel.parts[0]
+    return sorted(p for p in folder.rglob("*") if p.suffix in INPUT_SUFFIXES)
+
+
 def run_case(path: Path) -> Analysis:
     text, pre = decode(path.read_bytes())
+    if path.relative_to(GOLDEN).parts[0] == MANIFESTS:
+        workspace = ManifestIndex()
+        for other in manifest_workspace(path):
+            workspace.put(build_manifest(parse(decode(other.read_bytes())[0]).root, str(other)))
+        return analyze(
+            text,
+            path=path,
+            config=case_config(path),
+            kind=kinds.MANIFEST,
+            pre_diagnostics=pre,
+            workspace=workspace,
+        )
     return analyze(
         text,
         path=path,
@@ -168,8 +212,10 @@ def render_diagnostic(analysis: Analysis, diag: Diagnostic) -> list[str]:
     for tag in diag.tags:
         parts.append((f"tag: {tag.value}", []))
     for rel in diag.related:
-        label = f"related {_location(lines, rel.span)}: {rel.message}"
-        parts.append((label, snippet(lines, [rel.span], "-")))
+        rel_lines = lines if rel.path is None else _other_lines(rel.path)
+        where = f"{_shown_path(rel.path)}:" if rel.path else ""
+        label = f"related {where}{_location(rel_lines, rel.span)}: {rel.message}"
+        parts.append((label, snippet(rel_lines, [rel.span], "-")))
     for fix in quick_fixes(analysis, diag):
         preferred = " (preferred)" if fix.preferred else ""
         parts.append((f'fix "{fix.title}"{preferred}:', fix_snippet(analysis.text, fix.edits)))

@@ -66,7 +66,7 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
 
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
-        assert code.startswith("PP") and len(code) == 5, code
+        assert code[:2] in ("PP", "PM") and len(code) == 5, code
 
 
 # ------------------------------------------------------------------ import graph
@@ -110,12 +110,18 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.context",
             "pack_lsp.core.discover",
             "pack_lsp.core.cards.*",
+            "pack_lsp.core.manifest",
+            "pack_lsp.core.manifest.model",
+            "pack_lsp.core.manifest.workspace",
+            "pack_lsp.core.manifest.files",
+            "pack_lsp.core.manifest.topology",
         ),
     ),
     (
         "rules",
         (
             "pack_lsp.core.rules.*",
+            "pack_lsp.core.manifest.check",
             "pack_lsp.core.registry",
             "pack_lsp.core.suppress",
             "pack_lsp.core.analysis",

@@ -6,7 +6,9 @@ document a server would serve at ``/.well-known/agent-card.json``. Notes (the
 local default address, card problems) go to standard error so standard output
 stays the document.
 
-``--topology`` prints the agent call graph as Mermaid, Graphviz (dot) or JSON.
+``--topology`` prints the agent call graph as Mermaid, Graphviz (dot) or JSON; given
+a directory, the graph of its agent-extension manifests (``uses_tools`` and
+``depends_on`` edges).
 
 Exit status: 0 on success, 1 when a printed card has a problem of error
 severity, 2 on a usage, configuration or file problem.
@@ -26,6 +28,9 @@ from pack_lsp.core.cards.topology import FORMATS, build, render
 from pack_lsp.core.cards.validate import validate
 from pack_lsp.core.config import ConfigError, Profile, load_for
 from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.discover import find_packs
+from pack_lsp.core.manifest.files import index_files
+from pack_lsp.core.manifest.topology import build_manifest_topology
 from pack_lsp.core.registry import rule
 from pack_lsp.core.source import decode
 
@@ -60,7 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--topology",
         metavar="PATH",
-        help="print the graph of agent-to-agent calls; --format mermaid (default), dot or json",
+        help="print the graph of agent-to-agent calls (of a pack, or of the extension "
+        "manifests under a directory); --format mermaid (default), dot or json",
     )
 
 
@@ -172,6 +178,8 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     fmt = args.format or "mermaid"
     if fmt not in FORMATS:
         parser.error(f"--format for --topology must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if Path(args.topology).is_dir():
+        return _manifest_topology(args.topology, fmt)
     analysis, status = _analysis(args.topology)
     if analysis is None:
         return status
@@ -181,4 +189,19 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if analysis.pack.agents is None:
         print(f"pack-lsp: note: {args.topology} has no `agents` section", file=sys.stderr)
     sys.stdout.write(render(topo, fmt))
+    return 0
+
+
+def _manifest_topology(directory: str, fmt: str) -> int:
+    """The extension graph of the manifests under ``directory``."""
+    root = Path(directory)
+    try:
+        config = load_for(root / "_")
+    except ConfigError as exc:
+        return _fail(str(exc))
+    found = find_packs(root, config.exclude, config.manifests)
+    index = index_files(found, config.manifests)
+    if not len(index):
+        return _fail(f"{directory} has no agent-extension manifests")
+    sys.stdout.write(render(build_manifest_topology(index), fmt))
     return 0

@@ -26,6 +26,8 @@ from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
+from pack_lsp.core.manifest.files import index_files
+from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
@@ -233,7 +235,8 @@ def _collect(
                 config = load_for(path / "_")
             except ConfigError:
                 config = Config()
-            for found in find_packs(path, config.exclude + overrides.exclude):
+            found_files = find_packs(path, config.exclude + overrides.exclude, config.manifests)
+            for found in found_files:
                 if _identity(found) not in seen:
                     seen.add(_identity(found))
                     out.append((found, False))
@@ -254,19 +257,36 @@ def _collect(
 
 
 def check_text(
-    raw: bytes, name: str, config: Config, *, explicit: bool = True, on_disk: bool = True
+    raw: bytes,
+    name: str,
+    config: Config,
+    *,
+    explicit: bool = True,
+    on_disk: bool = True,
+    workspace: ManifestIndex | None = None,
 ) -> FileResult:
-    """Analyse one file's bytes; ``name`` is how the file is shown and recognised."""
+    """Analyse one file's bytes; ``name`` is how the file is shown and recognised.
+
+    ``workspace`` holds the agent-extension manifests of the checked paths, in
+    which a manifest's cross-file references are looked up.
+    """
     text, pre = decode(raw)
-    kind = kinds.detect(name, text) or (kinds.PROMPTPACK if explicit else None)
+    kind = kinds.detect(name, text, config.manifests) or (kinds.PROMPTPACK if explicit else None)
     analysis = analyze(
-        text, path=name if on_disk else None, config=config, kind=kind, pre_diagnostics=pre
+        text,
+        path=name if on_disk else None,
+        config=config,
+        kind=kind,
+        pre_diagnostics=pre,
+        workspace=workspace,
     )
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
-def check_file(path: Path, explicit: bool, config: Config) -> FileResult:
-    return check_text(read_source(path), str(path), config, explicit=explicit)
+def check_file(
+    path: Path, explicit: bool, config: Config, workspace: ManifestIndex | None = None
+) -> FileResult:
+    return check_text(read_source(path), str(path), config, explicit=explicit, workspace=workspace)
 
 
 def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
@@ -293,7 +313,7 @@ def _workers(files: int) -> int:
 
 
 def _check_all(
-    slots: list[FileResult | tuple[Path, bool, Config]], problems: list[str]
+    slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]], problems: list[str]
 ) -> list[FileResult]:
     """Check the pending files of ``slots``, in processes when there are several files
     and cores; results and read problems keep the order of ``slots`` either way, so
@@ -334,6 +354,14 @@ def _check_all(
             executor.shutdown()
 
 
+def _manifest_globs(overrides: Overrides) -> tuple[str, ...]:
+    """The ``manifests`` globs of the configuration in the current directory."""
+    try:
+        return overrides.apply(load_for(Path.cwd() / "_")).manifests
+    except ConfigError:
+        return ()
+
+
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
@@ -366,9 +394,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         parser.error(str(exc))
     problems: list[str] = []
     # In command-line order; a pending file is checked later, maybe in parallel.
-    slots: list[FileResult | tuple[Path, bool, Config]] = []
+    slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]] = []
     stdin_done = False
     seen: set[Path] = set()
+    batches = {
+        raw: _collect([raw], problems, overrides, seen) for raw in args.paths if raw != STDIN
+    }
+    # The checked paths are the workspace of agent-extension manifests.
+    workspace = index_files(
+        (path for batch in batches.values() for path, _ in batch),
+        _manifest_globs(overrides),
+    )
     for raw in args.paths:
         if raw == STDIN:
             if not stdin_done:
@@ -377,13 +413,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                 if result is not None:
                     slots.append(result)
             continue
-        for path, explicit in _collect([raw], problems, overrides, seen):
+        for path, explicit in batches.pop(raw, []):
             try:
                 config = overrides.apply(load_for(path))
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
-            slots.append((path, explicit, config))
+            slots.append((path, explicit, config, workspace))
     results = _check_all(slots, problems)
     output = renderers()[args.format](results)
     sys.stdout.write(output)

@@ -19,6 +19,9 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext, Derived
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.jsontree import is_json_path, parse_json
+from pack_lsp.core.manifest.check import analyze_manifest
+from pack_lsp.core.manifest.model import Manifest
+from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_diagnostics
 from pack_lsp.core.registry import CHECKS
@@ -48,6 +51,7 @@ class Analysis:
     syntax_error: bool = False
     path: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    manifest: Manifest | None = None  # for an agent-extension manifest
 
 
 @contextmanager
@@ -74,12 +78,16 @@ def analyze(
     config: Config | None = None,
     kind: str | None = None,
     pre_diagnostics: list[Diagnostic] | None = None,
+    workspace: ManifestIndex | None = None,
 ) -> Analysis:
     """Analyse one document.
 
     ``kind`` forces the document kind (otherwise it is detected from the file name
     and content; an explicitly checked file defaults to PromptPack).
     ``pre_diagnostics`` are problems found before parsing (such as bad bytes).
+    ``workspace`` is the index of agent-extension manifests a manifest's ids are
+    looked up in (cross-file rules run only with one; this document's entry in it
+    is brought up to date).
     """
     import time
 
@@ -87,7 +95,7 @@ def analyze(
     text = strip_bom(text)
     file_path = Path(path) if path is not None else None
     if kind is None:
-        kind = kinds.detect(str(path) if path is not None else None, text)
+        kind = kinds.detect(str(path) if path is not None else None, text, config.manifests)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     parsed = parse_json(text) if is_json_path(file_path) else parse(text)
@@ -95,8 +103,19 @@ def analyze(
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     data: Any = None
     pack: Pack | None = None
+    manifest: Manifest | None = None
     derived = Derived(None, text, config)
-    if parsed.root is not None:
+    if kind == kinds.MANIFEST and parsed.root is not None:
+        data = to_data(parsed.root)
+        manifest, found = analyze_manifest(
+            parsed.root,
+            data,
+            str(file_path) if file_path is not None else None,
+            workspace,
+            schema=not parsed.syntax_error,
+        )
+        diagnostics.extend(found)
+    elif parsed.root is not None:
         t0 = time.perf_counter()
         data = to_data(parsed.root)
         pack = build_pack(parsed.root) if kind == kinds.PROMPTPACK else None
@@ -142,4 +161,5 @@ def analyze(
         path=file_path,
         timings=timings,
         derived=derived,
+        manifest=manifest,
     )

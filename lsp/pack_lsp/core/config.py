@@ -64,6 +64,7 @@ class Config(BaseModel):
     fragment_dialect: Literal["auto", "spec", "promptkit", "python"] = "auto"
     tool_namespaces: tuple[str, ...] = DEFAULT_TOOL_NAMESPACES
     exclude: tuple[str, ...] = ()
+    manifests: tuple[str, ...] = ()  # globs of agent-extension manifests with other names
     cards: dict[str, Any] = {}
     source: str | None = None  # the file the configuration came from
 

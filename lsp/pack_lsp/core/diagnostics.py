@@ -76,11 +76,16 @@ class Tag(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """Another location in the same document that explains a diagnostic (e.g. the
-    first of two duplicate keys)."""
+    """Another location that explains a diagnostic (e.g. the first of two duplicate keys).
+
+    ``path`` is ``None`` for a location in the same document; cross-file rules (two
+    manifests declaring one extension id) set it to the other file, whose own text
+    the span is an offset into.
+    """
 
     span: Span
     message: str
+    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

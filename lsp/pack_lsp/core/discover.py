@@ -1,4 +1,4 @@
-"""Finding PromptPack files under the paths given to ``--check``."""
+"""Finding PromptPack files and agent-extension manifests under the paths given to ``--check``."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def _excluded(path: Path, root: Path, exclude: Iterable[str]) -> bool:
     return False
 
 
-def is_pack_file(path: Path) -> bool:
-    """True for files named like packs, or YAML/JSON files whose content is a pack.
+def is_pack_file(path: Path, manifest_globs: tuple[str, ...] = ()) -> bool:
+    """True for files named like packs or manifests, and YAML/JSON files whose content is one.
 
     Anything named like a pack or a YAML/JSON file that is not a regular file (a
     FIFO, a device, a directory, a symbolic-link loop) also counts: it is never
@@ -68,10 +68,12 @@ def is_pack_file(path: Path) -> bool:
     except OSError:
         return False
     text = raw.decode("utf-8", errors="replace")
-    return kinds.sniff(text) is not None
+    return kinds.sniff(text) is not None or kinds.is_manifest(str(path), text, manifest_globs)
 
 
-def find_packs(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
+def find_packs(
+    directory: Path, exclude: Iterable[str] = (), manifest_globs: tuple[str, ...] = ()
+) -> Iterator[Path]:
     """Pack files below ``directory``, sorted, skipping VCS and tool folders."""
     exclude = tuple(exclude)
     for folder, dirs, files in os.walk(directory):
@@ -86,5 +88,5 @@ def find_packs(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
             candidate = here / name
             if _excluded(candidate, directory, exclude):
                 continue
-            if is_pack_file(candidate):
+            if is_pack_file(candidate, manifest_globs):
                 yield candidate

@@ -1,9 +1,11 @@
 """Document kinds and how a file is recognised as one.
 
-Only PromptPack files are analysed today; agent-extension manifests will be a
-second kind. A kind is chosen from the file name first and, for other YAML/JSON
-files, from the content (top-level ``prompts`` plus ``template_engine``, or a
-``$schema`` naming promptpack.org).
+Two kinds are analysed: PromptPack files and agent-extension manifests. A kind is
+chosen from the file name first and, for other YAML/JSON files, from the content
+(top-level ``prompts`` plus ``template_engine``, or a ``$schema`` naming
+promptpack.org). A file named ``manifest.yaml``/``.yml`` is a manifest when it has
+a top-level ``id`` and an ``entrypoint`` or ``agent``; files matching a configured
+``manifests`` glob are manifests whatever their content.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import re
 from pathlib import PurePath
 
 PROMPTPACK = "promptpack"
+MANIFEST = "agent-extension-manifest"
+MANIFEST_NAMES = ("manifest.yaml", "manifest.yml")
 
 PACK_PATTERNS = (
     "*.promptpack.yaml",
@@ -71,9 +75,22 @@ def _yaml_top_keys(text: str) -> set[str]:
     return keys
 
 
-def detect(path: str | None, text: str) -> str | None:
+def is_manifest(path: str, text: str, globs: tuple[str, ...] = ()) -> bool:
+    """Whether ``path`` is an agent-extension manifest (by configured glob or name + content)."""
+    posix = PurePath(path).as_posix()
+    if any(fnmatch.fnmatch(posix, g) or fnmatch.fnmatch(PurePath(path).name, g) for g in globs):
+        return True
+    if PurePath(path).name not in MANIFEST_NAMES:
+        return False
+    keys = {m.group(1) or m.group(2) or m.group(3) for m in _TOP_KEY.finditer(text)}
+    return "id" in keys and bool(keys & {"entrypoint", "agent"})
+
+
+def detect(path: str | None, text: str, manifest_globs: tuple[str, ...] = ()) -> str | None:
     if path is not None:
         by_name = kind_from_name(path)
         if by_name is not None:
             return by_name
+        if is_manifest(path, text, manifest_globs):
+            return MANIFEST
     return sniff(text)

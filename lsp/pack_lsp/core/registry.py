@@ -18,6 +18,7 @@ from pack_lsp.core.rules import (
     compositions,
     document,
     governance,
+    manifest,
     pack,
     providers,
     schema,
@@ -40,6 +41,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     providers,
     governance,
     templates,
+    manifest,
 )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pack_lsp.core.text import Range
-from pack_lsp.render.result import FileResult, summarize
+from pack_lsp.render.result import FileResult, OtherFiles, summarize
 
 
 def _range(r: Range) -> dict[str, Any]:
@@ -19,15 +19,19 @@ def _range(r: Range) -> dict[str, Any]:
 
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
     files = []
+    others = OtherFiles()  # related locations in other files use their own lines
     for result in results:
         diagnostics = []
         for d in result.diagnostics:
             related = []
             for rel in d.related:
+                lines = result.lines
+                if rel.path is not None and rel.path != result.path:
+                    lines = others.lines(rel.path) or result.lines
                 related.append(
                     {
-                        "path": result.path,
-                        "range": _range(result.lines.range(rel.span)),
+                        "path": rel.path or result.path,
+                        "range": _range(lines.range(rel.span)),
                         "message": rel.message,
                     }
                 )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from pack_lsp.core.diagnostics import Diagnostic, Severity
+from pack_lsp.core.source import decode, read_source
 from pack_lsp.core.text import LineIndex, Range
 
 
@@ -40,3 +42,18 @@ def summarize(results: Sequence[FileResult]) -> Summary:
         information=counts[Severity.INFORMATION],
         hints=counts[Severity.HINT],
     )
+
+
+class OtherFiles:
+    """Line indexes of the other files related locations point into, read once."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, LineIndex | None] = {}
+
+    def lines(self, path: str) -> LineIndex | None:
+        if path not in self._cache:
+            try:
+                self._cache[path] = LineIndex(decode(read_source(Path(path)))[0])
+            except OSError:
+                self._cache[path] = None
+        return self._cache[path]

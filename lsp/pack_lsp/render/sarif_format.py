@@ -22,7 +22,7 @@ from pack_lsp import HOMEPAGE, RULES_URL, __version__
 from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.text import Range
-from pack_lsp.render.result import FileResult
+from pack_lsp.render.result import FileResult, OtherFiles
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -99,8 +99,14 @@ def _location(path: str, span_range: Range, cwd: Path) -> dict[str, Any]:
     }
 
 
-def _related(result: FileResult, rel: Related, index: int, cwd: Path) -> dict[str, Any]:
-    loc = _location(result.path, result.lines.range(rel.span), cwd)
+def _related(
+    result: FileResult, rel: Related, index: int, cwd: Path, others: OtherFiles
+) -> dict[str, Any]:
+    other = others.lines(rel.path) if rel.path not in (None, result.path) else None
+    if rel.path is not None and other is not None:
+        loc = _location(rel.path, other.range(rel.span), cwd)
+    else:
+        loc = _location(result.path, result.lines.range(rel.span), cwd)
     loc["id"] = index
     loc["message"] = {"text": rel.message}
     return loc
@@ -111,6 +117,7 @@ def _result(
     d: Diagnostic,
     rule_index: dict[str, int],
     cwd: Path,
+    others: OtherFiles,
 ) -> dict[str, Any]:
     location = _location(result.path, result.range(d), cwd)
     out: dict[str, Any] = {
@@ -123,7 +130,7 @@ def _result(
         out["ruleIndex"] = rule_index[d.code]
     if d.related:
         out["relatedLocations"] = [
-            _related(result, rel, i, cwd) for i, rel in enumerate(d.related, 1)
+            _related(result, rel, i, cwd, others) for i, rel in enumerate(d.related, 1)
         ]
     if d.tags:
         out["properties"] = {"tags": [t.value for t in d.tags]}
@@ -134,8 +141,11 @@ def document(results: Sequence[FileResult], cwd: Path | None = None) -> dict[str
     cwd = cwd or Path.cwd()
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     rule_index = {r.code: i for i, r in enumerate(rules)}
+    others = OtherFiles()
     sarif_results = [
-        _result(result, d, rule_index, cwd) for result in results for d in result.diagnostics
+        _result(result, d, rule_index, cwd, others)
+        for result in results
+        for d in result.diagnostics
     ]
     base = cwd.resolve().as_uri()
     run: dict[str, Any] = {

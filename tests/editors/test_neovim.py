@@ -1,0 +1,137 @@
+"""Neovim 0.7 (Debian) and 0.11 (PyPI), headless, configured exactly as docs/editors.md says.
+
+Each run opens the test pack, waits for diagnostics, asks for completion in a ``tools:`` list,
+runs the documented ``:PackCards`` command, edits the pack and waits for the diagnostics to
+follow. The driver (``nvim_driver.lua``) records what Neovim holds; the CLI is the oracle.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import (
+    PACK_FIXTURE,
+    Problem,
+    doc_block,
+    expected_problems,
+    lua_with_test_server,
+    nvim_011,
+    nvim_07,
+)
+
+pytestmark = pytest.mark.editor
+
+DRIVER = Path(__file__).with_name("nvim_driver.lua")
+
+CONFIGS: dict[str, tuple[Callable[[], str], str, str]] = {
+    # name: (editor, documented block, the encoding its client negotiates)
+    "0.7": (nvim_07, "neovim-0.7", "utf-16"),
+    "0.11": (nvim_011, "neovim-0.11", "utf-8"),
+    "0.11 with the 0.8-0.10 setup": (nvim_011, "neovim-0.8", "utf-8"),
+}
+
+
+def run_nvim(nvim: str, block: str, workspace: Path) -> dict[str, object]:
+    pack = workspace / PACK_FIXTURE.name
+    text = pack.read_text(encoding="utf-8")
+    init = workspace / "init.lua"
+    init.write_text(
+        lua_with_test_server(doc_block(block)) + "\n" + doc_block("neovim-cards"),
+        encoding="utf-8",
+    )
+    lines = text.splitlines()
+    completion_line = next(i for i, line in enumerate(lines) if "lookup_ordr" in line)
+    edited = workspace / "edited.promptpack.yaml"
+    edited.write_text(text.replace("usr_name", "user_name"), encoding="utf-8")
+    result = workspace / "result.json"
+    env = {
+        **os.environ,
+        "RESULT_FILE": str(result),
+        "EXPECTED_COUNT": str(len(expected_problems(pack))),
+        "EXPECTED_AFTER_EDIT": str(len(expected_problems(edited))),
+        "COMPLETION_LINE": str(completion_line),
+        "COMPLETION_CHAR": str(lines[completion_line].index("lookup_ordr")),
+        "XDG_CONFIG_HOME": str(workspace / "xdg-config"),
+        "XDG_DATA_HOME": str(workspace / "xdg-data"),
+        "XDG_STATE_HOME": str(workspace / "xdg-state"),
+        "XDG_CACHE_HOME": str(workspace / "xdg-cache"),
+    }
+    edited.unlink()
+    proc = subprocess.run(
+        [
+            nvim,
+            "--headless",
+            "-n",
+            "-i",
+            "NONE",
+            "-u",
+            str(init),
+            str(pack),
+            "-c",
+            f"luafile {DRIVER}",
+        ],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    assert result.is_file(), f"Neovim wrote no result:\n{proc.stdout}\n{proc.stderr}"
+    data: dict[str, object] = json.loads(result.read_text(encoding="utf-8"))
+    assert "error" not in data, f"{data['error']}\n{proc.stderr}"
+    return data
+
+
+def keyed(diags: object) -> list[tuple[str, int, int]]:
+    assert isinstance(diags, list)
+    return sorted((d["code"], d["lnum"], d["col"]) for d in diags)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_neovim_as_documented(name: str, workspace: Path) -> None:
+    editor, block, encoding = CONFIGS[name]
+    nvim = editor()
+    data = run_nvim(nvim, block, workspace)
+    pack = workspace / PACK_FIXTURE.name
+    text = pack.read_text(encoding="utf-8")
+    problems = expected_problems(pack)
+    assert data["client_name"] == "pack_lsp"
+    assert data["offset_encoding"] == encoding
+
+    # Each problem exactly once, at the right line and byte column (Neovim stores byte
+    # columns whatever the negotiated encoding, so an emoji before the fault counts 4 bytes).
+    want = sorted((p.code, p.line, p.column(text, "utf-8")) for p in problems)
+    seen = keyed(data["diagnostics"])
+    duplicates = [k for k, n in Counter(seen).items() if n > 1]
+    assert not duplicates, f"listed more than once: {duplicates}"
+    assert seen == want
+    emoji = next(p for p in problems if p.code == "PP502")
+    assert emoji.column(text, "utf-8") != emoji.character  # the line really has emoji before
+
+    # Completion in a `tools:` list offers the pack's tools and agents.
+    labels = data["completion"]
+    assert isinstance(labels, list)
+    assert "lookup_order" in labels
+
+    # The documented :PackCards command shows every agent's card.
+    cards = json.loads(str(data["cards_text"]))
+    assert set(cards["cards"]) == {"triage", "billing"}
+    assert cards["entry"] == "triage"
+    assert data["cards_filetype"] == "json"
+    assert data["topology_nodes"] == 2
+
+    # After fixing the typo, the fixed problem is gone and nothing stale remains.
+    edited = workspace / "edited.promptpack.yaml"
+    edited.write_text(text.replace("usr_name", "user_name"), encoding="utf-8")
+    after = [Problem(p.code, p.line, p.character, p.message) for p in expected_problems(edited)]
+    assert keyed(data["after_edit"]) == sorted(
+        (p.code, p.line, p.column(edited.read_text(encoding="utf-8"), "utf-8")) for p in after
+    )

@@ -1,0 +1,98 @@
+"""The packaged extension: what the .vsix holds, and its manifest against the server.
+
+The manifest must contribute every setting the server reads (names, enums and defaults taken
+from the server's own configuration model, not repeated here) and nothing from
+``node_modules``: the bundle already contains the language client.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pack_lsp.core.config import Config
+from pack_lsp.server.app import SERVER_SETTINGS, SETTINGS_SECTION
+
+pytestmark = pytest.mark.editor
+
+
+def manifest(vsix: Path) -> dict[str, Any]:
+    with zipfile.ZipFile(vsix) as z:
+        data: dict[str, Any] = json.loads(z.read("extension/package.json"))
+    return data
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def test_vsix_lists_only_what_the_extension_needs(vsix: Path) -> None:
+    with zipfile.ZipFile(vsix) as z:
+        names = set(z.namelist())
+    ours = {n for n in names if n.startswith("extension/")}
+    assert "extension/dist/extension.js" in ours
+    assert "extension/package.json" in ours
+    assert "extension/readme.md" in {n.lower() for n in ours}
+    assert not [n for n in ours if "node_modules" in n]
+    assert not [n for n in ours if n.endswith((".ts", ".map")) or "/src/" in n or "/test/" in n]
+    allowed = ("extension/dist/", "extension/media/")
+    top = {n for n in ours if n.count("/") == 1}
+    assert {n.lower() for n in top} <= {
+        "extension/package.json",
+        "extension/readme.md",
+        "extension/changelog.md",
+    }
+    assert all(n in top or n.startswith(allowed) for n in ours)
+    # The bundle carries the language client it needs.
+    with zipfile.ZipFile(vsix) as z:
+        bundle = z.read("extension/dist/extension.js").decode("utf-8")
+    assert "vscode-languageclient" in bundle or "LanguageClient" in bundle
+
+
+def test_engine_and_activation(vsix: Path) -> None:
+    pkg = manifest(vsix)
+    engine = pkg["engines"]["vscode"].lstrip("^~>=")
+    major, minor = (int(x) for x in engine.split(".")[:2])
+    assert (major, minor) <= (1, 100)
+    events = " ".join(pkg["activationEvents"])
+    for pattern in ("*.promptpack.{yaml,yml,json}", "promptpack.{yaml,yml}", "*.pack.json"):
+        assert pattern in events
+    commands = {c["command"] for c in pkg["contributes"]["commands"]}
+    assert commands == {
+        "packLsp.restartServer",
+        "packLsp.showOutput",
+        "packLsp.previewAgentCards",
+        "packLsp.showTopology",
+    }
+
+
+def test_every_server_setting_is_contributed(vsix: Path) -> None:
+    props = manifest(vsix)["contributes"]["configuration"]["properties"]
+    config_keys = [camel(name) for name in Config.model_fields if name != "source"]
+    for key in [*config_keys, *SERVER_SETTINGS]:
+        prop = props.get(f"{SETTINGS_SECTION}.{key}")
+        assert prop is not None, f"{SETTINGS_SECTION}.{key} is not contributed"
+        assert prop.get("description") or prop.get("markdownDescription")
+        assert "type" in prop and "default" in prop
+    for name, field in Config.model_fields.items():
+        prop = props.get(f"{SETTINGS_SECTION}.{camel(name)}")
+        if prop is None:
+            continue
+        if typing.get_origin(field.annotation) is typing.Literal:
+            assert prop["enum"] == list(typing.get_args(field.annotation))
+            assert prop["default"] == field.default
+        elif isinstance(field.default, tuple):
+            assert prop["default"] == list(field.default)
+    # Settings that are not the server's must not look like they are.
+    extra = {
+        k
+        for k in props
+        if not k.startswith(("packLsp.server.", "packLsp.trace.", "packLsp.cardsPreview."))
+    }
+    assert extra == {f"{SETTINGS_SECTION}.{k}" for k in [*config_keys, *SERVER_SETTINGS]}

@@ -1,0 +1,2 @@
+class BuilderAgentExtension:
+    """Creates extensions."""

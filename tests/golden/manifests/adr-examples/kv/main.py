@@ -1,0 +1,2 @@
+class KvExtension:
+    """Key-value tools."""

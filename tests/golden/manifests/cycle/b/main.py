@@ -1,0 +1,2 @@
+class Ext:
+    """Extension b."""

@@ -1,0 +1,185 @@
+/** The PromptPack extension: starts pack-lsp and adds the cards and topology commands. */
+import * as vscode from "vscode";
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  TransportKind,
+} from "vscode-languageclient/node";
+import { CARDS_SCHEME, CardsProvider, previewAgentCards, type Request } from "./cards";
+import { type ClientHandle, ServerController } from "./controller";
+import { discoverServer, type ServerCommand } from "./discovery";
+import { FilteredChannel } from "./log";
+import { canImport, which } from "./probes";
+import { serverSettings } from "./settings";
+import { TopologyPanels } from "./topology";
+
+/** Files that are packs by name; other YAML/JSON documents are sent too and the server decides. */
+export const DOCUMENT_SELECTOR = [
+  { scheme: "file", pattern: "**/*.promptpack.{yaml,yml,json}" },
+  { scheme: "file", pattern: "**/promptpack.{yaml,yml}" },
+  { scheme: "file", pattern: "**/*.pack.json" },
+  { scheme: "file", language: "yaml" },
+  { scheme: "file", language: "json" },
+  { scheme: "untitled", language: "yaml" },
+  { scheme: "untitled", language: "json" },
+];
+
+const SHOW_CARD = "promptpack.showAgentCard";
+
+interface PythonApi {
+  environments?: {
+    getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } | undefined;
+    resolveEnvironment(
+      env: { path: string } | string,
+    ): Promise<{ executable?: { uri?: vscode.Uri } } | undefined>;
+    onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
+  };
+  settings?: {
+    getExecutionDetails?(resource?: vscode.Uri): { execCommand?: string[] };
+  };
+}
+
+async function pythonApi(): Promise<PythonApi | undefined> {
+  const ext = vscode.extensions.getExtension<PythonApi>("ms-python.python");
+  if (ext === undefined) {
+    return undefined;
+  }
+  try {
+    return ext.isActive ? ext.exports : await ext.activate();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The interpreter selected in the Python extension, if it is installed. */
+export async function selectedInterpreter(): Promise<string | undefined> {
+  const api = await pythonApi();
+  const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const envPath = api?.environments?.getActiveEnvironmentPath(resource);
+  if (envPath !== undefined && api?.environments !== undefined) {
+    const resolved = await api.environments.resolveEnvironment(envPath);
+    return resolved?.executable?.uri?.fsPath ?? envPath.path;
+  }
+  return api?.settings?.getExecutionDetails?.(resource)?.execCommand?.[0];
+}
+
+function createClient(
+  server: ServerCommand,
+  channel: FilteredChannel,
+  trace: vscode.OutputChannel,
+): LanguageClient & ClientHandle {
+  const serverOptions: ServerOptions = {
+    command: server.command,
+    args: server.args,
+    transport: TransportKind.stdio,
+  };
+  const packSettings = (scope?: string): Record<string, unknown> =>
+    serverSettings(
+      vscode.workspace.getConfiguration("packLsp", scope ? vscode.Uri.parse(scope) : undefined),
+    );
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: channel,
+    traceOutputChannel: trace,
+    initializationOptions: packSettings(),
+    middleware: {
+      workspace: {
+        // Answer `workspace/configuration` with the explicitly set server settings only.
+        configuration: async (params, token, next) => {
+          const answer = await next(params, token);
+          if (!Array.isArray(answer)) {
+            return answer;
+          }
+          return params.items.map((item, i) =>
+            item.section === "packLsp" ? packSettings(item.scopeUri) : answer[i],
+          );
+        },
+      },
+      // The server's card lens runs a server command whose answer VS Code would drop: open the
+      // preview instead.
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        for (const lens of lenses ?? []) {
+          if (lens.command?.command === SHOW_CARD) {
+            lens.command = { ...lens.command, command: "packLsp.previewAgentCards" };
+          }
+        }
+        return lenses;
+      },
+    },
+  };
+  const client = new LanguageClient("packLsp", "PromptPack", serverOptions, clientOptions);
+  const handle = client as LanguageClient & ClientHandle;
+  handle.serverVersion = () => client.initializeResult?.serverInfo?.version;
+  handle.sendSettings = () =>
+    client.sendNotification("workspace/didChangeConfiguration", {
+      settings: { packLsp: packSettings() },
+    });
+  return handle;
+}
+
+let controller: ServerController | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const channel = new FilteredChannel(vscode.window.createOutputChannel("PromptPack"));
+  const trace = vscode.window.createOutputChannel("PromptPack Trace");
+  context.subscriptions.push(channel, trace);
+
+  const ctl = new ServerController({
+    discover: () =>
+      discoverServer({
+        configuredCommand: () =>
+          vscode.workspace.getConfiguration("packLsp").get<string[]>("server.command", []),
+        selectedInterpreter,
+        canImport,
+        which: (name) => which(name),
+      }),
+    createClient: (server) => createClient(server, channel, trace),
+    logger: channel,
+  });
+  controller = ctl;
+  context.subscriptions.push(ctl);
+
+  const request = (): Request | undefined => {
+    const client = ctl.client as LanguageClient | undefined;
+    return client === undefined
+      ? undefined
+      : (method, params) => client.sendRequest(method, params) as Promise<unknown>;
+  };
+  const activeUri = (): vscode.Uri | undefined => {
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc !== undefined && doc.uri.scheme !== CARDS_SCHEME ? doc.uri : undefined;
+  };
+  const cards = new CardsProvider(request);
+  const topology = new TopologyPanels(request);
+  context.subscriptions.push(
+    cards,
+    topology,
+    vscode.workspace.registerTextDocumentContentProvider(CARDS_SCHEME, cards),
+    vscode.commands.registerCommand("packLsp.restartServer", () => ctl.restart()),
+    vscode.commands.registerCommand("packLsp.showOutput", () => channel.show(true)),
+    vscode.commands.registerCommand(
+      "packLsp.previewAgentCards",
+      (uri?: string | vscode.Uri, agent?: string, version?: string) => {
+        const source = typeof uri === "string" ? vscode.Uri.parse(uri) : (uri ?? activeUri());
+        return previewAgentCards(request(), source, agent, version);
+      },
+    ),
+    vscode.commands.registerCommand("packLsp.showTopology", (uri?: vscode.Uri) =>
+      topology.show(uri ?? activeUri()),
+    ),
+    vscode.workspace.onDidChangeConfiguration((event) => ctl.onConfigurationChanged(event)),
+  );
+
+  const api = await pythonApi();
+  const onInterpreter = api?.environments?.onDidChangeActiveEnvironmentPath;
+  if (onInterpreter !== undefined) {
+    context.subscriptions.push(onInterpreter(() => void ctl.onInterpreterChanged()));
+  }
+  await ctl.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+}
