@@ -229,7 +229,8 @@ def run_workbench(
         lambda: "lookup_ordr]" in str(page.locator(".view-lines").first.inner_text()),
     )
     assert any("lookup_order" in label for label in labels), labels
-    assert any(label.startswith("triage") for label in labels), labels  # an agent
+    # `triage` is the prompt whose list this is: offering it would be a self-reference.
+    assert not any(label.startswith("triage") for label in labels), labels
 
     # Agent Cards preview: all agents, the offered A2A version.
     palette(page, "PromptPack: Preview Agent Cards")

@@ -17,6 +17,7 @@ export const SERVER_SETTING_KEYS = [
   "fragmentDialect",
   "toolNamespaces",
   "exclude",
+  "manifests",
   "cards",
   "changeDelay",
   "rulesUrl",

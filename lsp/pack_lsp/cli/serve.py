@@ -12,6 +12,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="serve LSP over TCP instead of stdio (for debugging)",
     )
     parser.add_argument("--stdio", action="store_true", help="serve LSP on stdio (the default)")
+    parser.add_argument(
+        "--max-message-size",
+        metavar="BYTES",
+        type=int,
+        help="largest LSP message body the server reads; larger ones are discarded unread "
+        "and logged (default: $PACK_LSP_MAX_MESSAGE_SIZE or 64 MiB; 0 = no limit)",
+    )
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
@@ -20,11 +27,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if getattr(args, "paths", None):
         parser.error("PATH arguments need a mode such as --check")
 
+    limit = getattr(args, "max_message_size", None)
+    if limit is not None and limit < 0:
+        parser.error("--max-message-size must be 0 (no limit) or a number of bytes")
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         if not host or not port.isdigit():
             parser.error(f"--tcp expects HOST:PORT, got {args.tcp!r}")
-        start(tcp=(host, int(port)))
+        start(tcp=(host, int(port)), max_message_size=limit)
     else:
-        start()
+        start(max_message_size=limit)
     return 0

@@ -28,16 +28,23 @@ result::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
+import json
 import logging
 import os
+import sys
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
+import cattrs
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
@@ -47,10 +54,10 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
-from pack_lsp.core.source import decode, strip_bom
+from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.server.files import read_regular
 from pack_lsp.server.positions import PositionConverter
+from pack_lsp.server.transport import max_message_size, read_messages
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +104,16 @@ class OpenDocument:
     language_id: str = ""
 
 
+class PositionOutsideDocument(JsonRpcInvalidParams):
+    """A request position on a line the document does not have.
+
+    LSP clamps a character past the end of its line to the line end, but a line
+    beyond the last one means the client and server disagree about the text (a lost
+    or refused change); answering "nothing here" would hide that, so the request
+    gets an ``InvalidParams`` error instead.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class DocumentContext:
     """One document version, its analysis and the position conversion to use.
@@ -116,8 +133,17 @@ class DocumentContext:
         return self.analysis.lines
 
     def offset(self, position: types.Position) -> int:
-        """The core offset of an LSP position in this document."""
-        return self.converter.from_lsp(self.analysis.lines, position)
+        """The core offset of an LSP position in this document.
+
+        Raises ``PositionOutsideDocument`` for a line past the document's last line.
+        """
+        lines = self.analysis.lines
+        if position.line >= lines.line_count:
+            raise PositionOutsideDocument(
+                f"position {position.line}:{position.character} is outside {self.uri} "
+                f"({lines.line_count} lines)"
+            )
+        return self.converter.from_lsp(lines, position)
 
     def position(self, offset: int) -> types.Position:
         return self.converter.to_lsp(self.analysis.lines, offset)
@@ -127,6 +153,29 @@ class DocumentContext:
 
     def location(self, span: Span) -> types.Location:
         return types.Location(uri=self.uri, range=self.range(span))
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidMessage:
+    """A request or notification whose params do not fit the method's LSP type.
+
+    pygls raises while structuring such a message, inside its read loop, so the
+    message was dropped: a request never got an answer and the client waited for
+    ever. ``PackProtocol.structure_message`` returns this instead, and
+    ``handle_message`` answers a request with ``InvalidParams`` (-32602) and
+    reports a notification with ``window/logMessage``.
+    """
+
+    id: int | str | None
+    method: str
+    detail: str
+
+
+def _structure_problem(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc
+    if isinstance(cause, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(cause))
+    return f"{type(cause).__name__}: {cause}"
 
 
 class PackProtocol(LanguageServerProtocol):
@@ -141,6 +190,59 @@ class PackProtocol(LanguageServerProtocol):
     applies changes with LSP line breaks; these overrides just hand the
     notifications to the handlers.
     """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls' structuring, but params that do not fit become an ``InvalidMessage``."""
+        try:
+            return super().structure_message(data)
+        except (JsonRpcInvalidParams, JsonRpcInternalError) as exc:
+            if not isinstance(data.get("method"), str):
+                raise  # a response to one of our requests: nothing to answer
+            msg_id = data.get("id")
+            if not isinstance(msg_id, int | str) or isinstance(msg_id, bool):
+                msg_id = None
+            return InvalidMessage(msg_id, data["method"], _structure_problem(exc))
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, InvalidMessage):
+            self.reject(message)
+            return
+        super().handle_message(message)
+
+    def reject(self, message: InvalidMessage) -> None:
+        """Answer a malformed request with InvalidParams; log a malformed notification."""
+        text = f"invalid params for {message.method}: {message.detail}"
+        log.error("%s", text)
+        if message.id is not None:
+            self._send_response(
+                message.id,
+                error=types.ResponseError(code=types.ErrorCodes.InvalidParams, message=text),
+            )
+            return
+        consequence = ""
+        if message.method == types.TEXT_DOCUMENT_DID_CHANGE:
+            consequence = "; the change was ignored and the last good text is kept"
+        server = self._server
+        if isinstance(server, PackServer):
+            server.log_message(f"pack-lsp: {text}{consequence}", types.MessageType.Error)
+
+    def receive(self, body: bytes) -> None:
+        """Decode, structure and handle one message body; never raises."""
+        try:
+            message = json.loads(body, object_hook=self.structure_message)
+        except Exception as exc:
+            self.report_skipped(f"pack-lsp: skipped a message that is not JSON-RPC: {exc}")
+            return
+        try:
+            self.handle_message(message)
+        except Exception:
+            log.exception("cannot handle a message")
+
+    def report_skipped(self, text: str) -> None:
+        log.error("%s", text)
+        server = self._server
+        if isinstance(server, PackServer):
+            server.log_message(text, types.MessageType.Error)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
@@ -175,6 +277,58 @@ class PackServer(LanguageServer):
         self.pull_diagnostics = False
         #: The client re-pulls on ``workspace/diagnostic/refresh``.
         self.refresh_support = False
+
+    # ------------------------------------------------------------------ transport
+
+    #: Largest message body accepted, 0 for none (None: ``PACK_LSP_MAX_MESSAGE_SIZE``
+    #: or the default; see ``pack_lsp.server.transport``).
+    max_message_size: int | None = None
+
+    def _read_loop(self, reader: Any) -> Any:
+        protocol = self.protocol
+        assert isinstance(protocol, PackProtocol)
+        self._stop_event = stop = threading.Event()
+        return read_messages(
+            stop,
+            reader,
+            protocol.receive,
+            protocol.report_skipped,
+            max_message_size() if self.max_message_size is None else self.max_message_size,
+        )
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio with ``pack_lsp.server.transport``'s tolerant reader."""
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._read_loop(reader))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve one client at a time on TCP (debugging), with the same reader."""
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)
+            with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+                await self._read_loop(reader)
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+        async def serve() -> None:
+            server = await asyncio.start_server(connection, host, port)
+            async with server:
+                await server.serve_forever()
+
+        try:
+            asyncio.run(serve())
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
 
     # ----------------------------------------------------------------- conversion
 
@@ -337,10 +491,14 @@ class PackServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is not None:
             return doc
-        # Not open: read the file itself, regular files only (a FIFO would block).
+        # Not open: read the file itself through the core's reader, which refuses
+        # FIFOs, devices and oversized files (reading those would block or never end).
         path = to_fs_path(uri)
-        raw = read_regular(path) if path else None
-        if raw is None:
+        if not path:
+            return None
+        try:
+            raw = read_source(path)
+        except OSError:
             return None
         return OpenDocument(uri, None, decode(raw)[0])
 
@@ -390,13 +548,17 @@ class PackServer(LanguageServer):
         """Run ``compute`` on the document's context; the shared body of thin handlers.
 
         Returns ``empty`` when the document is unknown or not a PromptPack, and when
-        ``compute`` raises (the error is logged with ``window/logMessage``).
+        ``compute`` raises (the error is logged with ``window/logMessage``), except for
+        a position outside the document: that is the client's error and is answered
+        as one (``PositionOutsideDocument``, InvalidParams).
         """
         try:
             ctx = self.document_context(uri)
             if ctx is None:
                 return empty
             return compute(ctx)
+        except PositionOutsideDocument:
+            raise
         except Exception as exc:
             log.exception("%s failed for %s", feature, uri)
             self.log_message(

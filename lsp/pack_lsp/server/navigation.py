@@ -249,10 +249,12 @@ def register(server: PackServer) -> None:
 
         def compute(doc: DocumentContext) -> list[types.CodeAction | types.Command]:
             span = Span(*sorted((doc.offset(params.range.start), doc.offset(params.range.end))))
+            # The context's diagnostics may come from an older version: clamp, no error.
+            clamp = doc.converter.from_lsp
             sent = {
                 (
                     str(d.code),
-                    Span(*sorted((doc.offset(d.range.start), doc.offset(d.range.end)))),
+                    Span(*sorted((clamp(doc.lines, d.range.start), clamp(doc.lines, d.range.end)))),
                 ): d
                 for d in params.context.diagnostics
                 if d.code is not None

@@ -19,7 +19,7 @@ from pathlib import Path
 from pack_lsp.core import kinds
 from pack_lsp.core.discover import SKIP_DIRS, is_pack_file
 from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.source import decode, strip_bom
+from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import MappingNode, Node, deref, parse
 
@@ -325,7 +325,8 @@ class WorkspaceSymbols:
         if cached is not None and cached[0] == stat.st_mtime_ns and cached[1] == stat.st_size:
             return cached[2]
         try:
-            text, _ = decode(path.read_bytes())
+            # Never path.read_bytes(): a FIFO named like a pack would block for ever.
+            text, _ = decode(read_source(path))
             symbols = symbols_of_text(text, path)
         except (OSError, RecursionError, ValueError):
             symbols = []

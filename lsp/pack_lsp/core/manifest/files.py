@@ -8,14 +8,14 @@ from pathlib import Path
 from pack_lsp.core import kinds
 from pack_lsp.core.manifest.model import Manifest, build_manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.source import decode
+from pack_lsp.core.source import decode, read_source
 from pack_lsp.core.yamltree import parse
 
 
 def read_manifest(path: Path, manifest_globs: tuple[str, ...] = ()) -> Manifest | None:
     """The manifest at ``path``, or ``None`` when the file is unreadable or not a manifest."""
     try:
-        raw = path.read_bytes()
+        raw = read_source(path)  # never blocks on a FIFO or reads a device
     except OSError:
         return None
     text, _ = decode(raw)
