@@ -197,3 +197,18 @@ def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "invalid pack-lsp configuration" in proc.stderr
     assert "profile" in proc.stderr
+
+
+def test_directory_output_is_the_serial_output(tmp_path: Path) -> None:
+    """Files of a directory may be checked in parallel processes: the output is still
+    that of checking each file alone, one after the other, in path order."""
+    sources = sorted((ROOT / "tests" / "golden").rglob("*.yaml"))[:6]
+    assert len(sources) == 6
+    for i, source in enumerate(sources):
+        (tmp_path / f"{i}-{source.stem}.promptpack.yaml").write_bytes(source.read_bytes())
+    files = sorted(tmp_path.iterdir())
+    whole = run("--check", str(tmp_path))
+    alone = [run("--check", str(f)) for f in files]
+    assert whole.stdout == "".join(r.stdout for r in alone)
+    assert whole.stdout.count("\n") > len(files)  # the files do have diagnostics
+    assert whole.returncode == max(r.returncode for r in alone)

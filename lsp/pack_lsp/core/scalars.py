@@ -32,6 +32,7 @@ escape, a space produced by folding maps to the line break it replaces, and a
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Sequence
 
 from pack_lsp.core.text import Span
@@ -63,6 +64,7 @@ _ESCAPES = {
 }
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _HEX = frozenset("0123456789abcdefABCDEF")
+_BREAK_RE = re.compile("[\r\n\x85\u2028\u2029]")
 #: Widest block-scalar indentation tried when the automatic one does not match.
 _MAX_INDENT = 200
 
@@ -224,6 +226,16 @@ class _Out:
         self.chars.append(ch)
         self.starts.append(start)
         self.ends.append(end)
+
+    def copy(self, src: str, start: int, end: int) -> None:
+        """Add ``src[start:end]``, each character mapping to itself.
+
+        One call per line of a block scalar instead of one per character: the
+        per-character path was most of the time spent parsing large templates.
+        """
+        self.chars.append(src[start:end])
+        self.starts.extend(range(start, end))
+        self.ends.extend(range(start + 1, end + 1))
 
     def text(self) -> str:
         return "".join(self.chars)
@@ -468,9 +480,10 @@ def _scan_block(src: str, pos: int, indent: int, folded: bool, chomp: int, out: 
             add(*brk)
         trailing.clear()
         leading_blank = src[pos] in _BLANK
-        while pos < n and src[pos] not in _BREAKS:
-            add(src[pos], pos, pos + 1)
-            pos += 1
+        found = _BREAK_RE.search(src, pos)
+        line_end = found.start() if found is not None else n
+        out.copy(src, pos, line_end)
+        pos = line_end
         if pos >= n:
             break
         ch, nxt = _break_at(src, pos)

@@ -54,6 +54,7 @@ API
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
@@ -401,14 +402,36 @@ class PackTemplates:
         default_factory=dict, init=False, repr=False, compare=False
     )
     _indexed: int = field(default=-1, init=False, repr=False, compare=False)
+    # Per-prompt results that several rules ask for (the placeholders a prompt
+    # reaches through its fragments): computed once, dropped with the index.
+    _reached: dict[tuple[str, bool], list[tuple[TemplateInfo, Placeholder]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _included: dict[str, list[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _uses: dict[str, list[tuple[TemplateInfo, Placeholder]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def _refresh(self) -> None:
+        if self._indexed == len(self.templates):
+            return
+        index: dict[tuple[str, str], list[TemplateInfo]] = {}
+        uses: dict[str, list[tuple[TemplateInfo, Placeholder]]] = {}
+        for t in self.templates:
+            index.setdefault((t.owner, t.key), []).append(t)
+            for p in t.placeholders:
+                if p.kind == "fragment":
+                    uses.setdefault(p.name, []).append((t, p))
+        self._index = index
+        self._uses = uses
+        self._reached = {}
+        self._included = {}
+        self._indexed = len(self.templates)
 
     def _owned(self, owner: str, key: str) -> list[TemplateInfo]:
-        if self._indexed != len(self.templates):
-            index: dict[tuple[str, str], list[TemplateInfo]] = {}
-            for t in self.templates:
-                index.setdefault((t.owner, t.key), []).append(t)
-            self._index = index
-            self._indexed = len(self.templates)
+        self._refresh()
         return list(self._index.get((owner, key), ()))
 
     def of_prompt(self, key: str) -> list[TemplateInfo]:
@@ -434,24 +457,27 @@ class PackTemplates:
         return None
 
     def fragment_uses(self, name: str) -> list[tuple[TemplateInfo, Placeholder]]:
-        return [
-            (info, p)
-            for info in self.templates
-            for p in info.placeholders
-            if p.kind == "fragment" and p.name == name
-        ]
+        self._refresh()
+        return list(self._uses.get(name, ()))
 
     def fragments_included_by(self, prompt_key: str) -> list[str]:
         """Fragment keys a prompt includes, directly or through other fragments."""
+        self._refresh()
+        cached = self._included.get(prompt_key)
+        if cached is None:
+            cached = self._included[prompt_key] = self._includes(prompt_key)
+        return list(cached)
+
+    def _includes(self, prompt_key: str) -> list[str]:
         seen: dict[str, None] = {}
-        queue = [
+        queue = deque(
             p.name
             for t in self.of_prompt(prompt_key)
             for p in t.placeholders
             if p.kind == "fragment"
-        ]
+        )
         while queue:
-            name = queue.pop(0)
+            name = queue.popleft()
             if name in seen:
                 continue
             seen[name] = None
@@ -466,11 +492,20 @@ class PackTemplates:
     def placeholders_of_prompt(
         self, prompt_key: str, *, through_fragments: bool = True
     ) -> list[tuple[TemplateInfo, Placeholder]]:
-        out = [(t, p) for t in self.of_prompt(prompt_key) for p in t.placeholders]
-        if through_fragments:
-            for name in self.fragments_included_by(prompt_key):
-                out.extend((t, p) for t in self.of_fragment(name) for p in t.placeholders)
-        return out
+        """The placeholders of a prompt's templates (and of the fragments they include).
+
+        Computed once per prompt: the variable, artifact and unused-variable rules
+        all ask for every prompt.
+        """
+        self._refresh()
+        cached = self._reached.get((prompt_key, through_fragments))
+        if cached is None:
+            out = [(t, p) for t in self.of_prompt(prompt_key) for p in t.placeholders]
+            if through_fragments:
+                for name in self.fragments_included_by(prompt_key):
+                    out.extend((t, p) for t in self.of_fragment(name) for p in t.placeholders)
+            cached = self._reached[(prompt_key, through_fragments)] = out
+        return list(cached)
 
     def variables_used_by(self, prompt_key: str) -> set[str]:
         return {p.name for _, p in self.placeholders_of_prompt(prompt_key) if p.kind == "variable"}

@@ -9,6 +9,7 @@ other fragments) contain a placeholder naming it.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -289,8 +290,9 @@ def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             if p.kind == "fragment" and p.name in pack.fragments
         ]
     reported: set[str] = set()
+    cyclic = _on_cycles(edges)
     for start in pack.fragments:
-        if start in reported:
+        if start in reported or start not in cyclic:
             continue
         path = _cycle_from(start, edges)
         if path is None:
@@ -317,12 +319,39 @@ def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             )
 
 
+def _on_cycles(edges: dict[str, list[tuple[str, Span]]]) -> set[str]:
+    """Fragments that may lie on a cycle of includes.
+
+    What remains after repeatedly removing fragments that include nothing left, and
+    fragments that nothing left includes. Without it, searching for a cycle from
+    every fragment of a long include chain is quadratic in the number of fragments.
+    """
+    targets = {key: {name for name, _ in out if name in edges} for key, out in edges.items()}
+    sources: dict[str, set[str]] = {key: set() for key in edges}
+    for key, names in targets.items():
+        for name in names:
+            sources[name].add(key)
+    alive = set(edges)
+    for forward, backward in ((targets, sources), (sources, targets)):
+        count = {key: len(forward[key] & alive) for key in alive}
+        queue = deque(key for key in alive if count[key] == 0)
+        while queue:
+            gone = queue.popleft()
+            alive.discard(gone)
+            for key in backward[gone]:
+                if key in alive:
+                    count[key] -= 1
+                    if count[key] == 0:
+                        queue.append(key)
+    return alive
+
+
 def _cycle_from(start: str, edges: dict[str, list[tuple[str, Span]]]) -> list[str] | None:
     """A cycle of includes through ``start`` (shortest by breadth-first search)."""
     parents: dict[str, str] = {}
-    queue = [start]
+    queue = deque([start])
     while queue:
-        node = queue.pop(0)
+        node = queue.popleft()
         for nxt, _ in edges.get(node, ()):
             if nxt == start:
                 path = [node]
