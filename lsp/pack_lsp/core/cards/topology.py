@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pack_lsp.core.config import A2A_PREFIX
+from pack_lsp.core.graphs import strongly_connected
 from pack_lsp.core.model import Located, Pack
 from pack_lsp.core.text import Span
 
@@ -263,52 +264,9 @@ def _prompts_run_by(pack: Pack, state: Any) -> list[Located]:
 
 
 def _components(topo: Topology) -> list[set[str]]:
-    """Strongly connected components (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    out: list[set[str]] = []
-    counter = 0
+    """Strongly connected components of the call graph."""
     succ = {k: [e.target for e in topo.calls(k)] for k in topo.nodes}
-    for root in topo.nodes:
-        if root in index:
-            continue
-        work: list[tuple[str, Iterator[str]]] = [(root, iter(succ[root]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for nxt in it:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(succ[nxt])))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                comp: set[str] = set()
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.add(w)
-                    if w == node:
-                        break
-                out.append(comp)
-    return out
+    return [set(c) for c in strongly_connected(succ)]
 
 
 def _elementary_cycles(topo: Topology, members: list[str]) -> tuple[list[list[Edge]], bool]:

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.graphs import strongly_connected
 from pack_lsp.core.model import Composition, Located, Pack, Step
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
@@ -469,48 +470,13 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
 
 
 def _cycles(succ: dict[str, list[str]]) -> list[list[str]]:
-    """One cycle per strongly connected component with a cycle (Tarjan's algorithm,
-    iterative), each listed in graph order from the component's first step."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    out: list[list[str]] = []
-    counter = 0
-    for root in succ:
-        if root in index:
-            continue
-        work: list[tuple[str, int]] = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            nexts = succ.get(node, [])
-            if i < len(nexts):
-                work.append((node, i + 1))
-                nxt = nexts[i]
-                if nxt not in index:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                comp: list[str] = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == node:
-                        break
-                if len(comp) > 1 or node in succ.get(node, []):
-                    out.append(_cycle_in(comp, succ))
-    return out
+    """One cycle per strongly connected component with a cycle, each listed in graph
+    order from the component's first step."""
+    return [
+        _cycle_in(comp, succ)
+        for comp in strongly_connected(succ)
+        if len(comp) > 1 or comp[0] in succ.get(comp[0], [])
+    ]
 
 
 def _cycle_in(component: list[str], succ: dict[str, list[str]]) -> list[str]:
