@@ -75,7 +75,7 @@ class ManifestWorkspaces:
 
 @dataclass(slots=True)
 class ServerManifests:
-    """The server's hooks into this module (``app.ManifestSupport``)."""
+    """The server's hooks into this module (``base.ManifestSupport``)."""
 
     server: PackServer
     workspaces: ManifestWorkspaces = field(default_factory=ManifestWorkspaces)
@@ -306,5 +306,5 @@ def rename(doc: DocumentContext, offset: int, new_id: str) -> types.WorkspaceEdi
 
 
 def register(server: PackServer) -> None:
-    """Hook the manifest index into the server; ``initialized`` fills it (see app.py)."""
+    """Hook the manifest index into the server; ``initialized`` fills it (see lifecycle.py)."""
     server.manifests = ServerManifests(server)

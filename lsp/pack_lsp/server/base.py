@@ -1,0 +1,75 @@
+"""The part of ``PackServer`` every other part relies on: messages and positions.
+
+``PackServer`` is composed of layers (``settings`` → ``documents`` →
+``diagnostics``, plus ``lifecycle``) that all build on ``ServerBase``; the protocol
+(``pack_lsp.server.protocol``) talks to the server through this class, so that it
+does not import the module that assembles the server.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.text import Span
+from pack_lsp.server.positions import PositionConverter
+
+log = logging.getLogger(__name__)
+
+
+class ManifestSupport(Protocol):
+    """What the manifests feature module (``server.manifests``) gives the server.
+
+    Manifests name each other across files; the module keeps the workspace index
+    and is called at the hooks of the other parts (kept here as a protocol so that
+    they do not import it).
+    """
+
+    def start(self) -> None:
+        """Index the manifests of the workspace folders (``initialized``)."""
+
+    def workspace_for(self, uri: str) -> ManifestIndex | None:
+        """The index a manifest at ``uri`` is analysed with."""
+
+    def changed(self, uri: str, text: str | None) -> None:
+        """A document was opened, changed, saved or closed (``None``): update, re-check."""
+
+    def location(self, path: str, span: Span) -> types.Location:
+        """A span of another file, converted with that file's own lines."""
+
+
+class ServerBase(LanguageServer):
+    """Client messages and the negotiated position conversion."""
+
+    _shown: set[str]
+    #: Agent-extension manifest indexes per workspace folder (``server.manifests``).
+    manifests: ManifestSupport | None
+
+    # ----------------------------------------------------------------- conversion
+
+    @property
+    def converter(self) -> PositionConverter:
+        return PositionConverter(self.workspace.position_encoding)
+
+    # ------------------------------------------------------------------ messages
+
+    def log_message(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """Send ``window/logMessage`` (never raises)."""
+        try:
+            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # the connection may be gone
+            log.exception("cannot send a log message")
+
+    def show_once(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        """``window/showMessage``, each distinct message once per session."""
+        if message in self._shown:
+            return
+        self._shown.add(message)
+        try:
+            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        except Exception:
+            log.exception("cannot show a message")

@@ -1,0 +1,146 @@
+"""The open documents: pack-lsp keeps its own copy of their text.
+
+LSP breaks lines only at ``\\n``, ``\\r\\n`` and ``\\r``. pygls keeps a copy of
+every open document and applies incremental changes to it with Python's
+``str.splitlines``, which also breaks at U+2028, U+2029, U+0085 (NEL), form feed,
+vertical tab and U+001C-U+001E; a change after such a character would land at
+another place in that copy, and the copy would drift from the client's text. So
+``pack_lsp.server.protocol`` keeps pygls from touching its copy, and
+``DocumentStore`` applies every change with LSP line breaks (``LineIndex``) and
+the negotiated position encoding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from pack_lsp.core import kinds
+from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.source import decode, read_source, strip_bom
+from pack_lsp.core.text import LineIndex
+from pack_lsp.server.settings import SettingsMixin
+
+
+@dataclass(slots=True)
+class OpenDocument:
+    """The text of an open document as the client last sent it."""
+
+    uri: str
+    version: int | None
+    text: str
+    language_id: str = ""
+
+
+class DocumentStore(SettingsMixin):
+    """Open documents, their cached analyses and the files read from disk."""
+
+    documents: dict[str, OpenDocument]
+    analyses: dict[str, tuple[int | None, Analysis]]
+    published: dict[str, int | None]
+    pending: dict[str, asyncio.Task[None]]
+
+    def open_document(self, item: types.TextDocumentItem) -> None:
+        self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text, item.language_id)
+
+    def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
+        """Apply full or incremental changes with the negotiated position encoding."""
+        uri = params.text_document.uri
+        version = params.text_document.version
+        doc = self.documents.get(uri)
+        if doc is None:
+            self.log_message(
+                f"pack-lsp: ignored a change to {uri}: the document is not open",
+                types.MessageType.Error,
+            )
+            return
+        if doc.version is not None and version <= doc.version:
+            self.log_message(
+                f"pack-lsp: ignored a change to {uri}: version {version} is not newer than "
+                f"version {doc.version}; keeping the text of version {doc.version}",
+                types.MessageType.Error,
+            )
+            return
+        text = doc.text
+        conv = self.converter
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                lines = LineIndex(text)
+                rng = change.range
+                if max(rng.start.line, rng.end.line) >= lines.line_count:
+                    self.log_message(
+                        f"pack-lsp: ignored change version {version} of {uri}: range "
+                        f"{rng.start.line}:{rng.start.character}-{rng.end.line}:"
+                        f"{rng.end.character} is outside the document "
+                        f"({lines.line_count} lines); keeping the text of version {doc.version}",
+                        types.MessageType.Error,
+                    )
+                    return
+                # A character past the end of its line means the line end (LSP 3.17).
+                start = conv.from_lsp(lines, rng.start)
+                end = conv.from_lsp(lines, rng.end)
+                if end < start:
+                    start, end = end, start
+                text = text[:start] + change.text + text[end:]
+            else:
+                text = change.text
+        doc.text = text
+        doc.version = version
+
+    def close_document(self, uri: str) -> None:
+        self.documents.pop(uri, None)
+        self.analyses.pop(uri, None)
+        self.published.pop(uri, None)
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+
+    def document(self, uri: str) -> OpenDocument | None:
+        doc = self.documents.get(uri)
+        if doc is not None:
+            return doc
+        # Not open: read the file itself through the core's reader, which refuses
+        # FIFOs, devices and oversized files (reading those would block or never end).
+        path = to_fs_path(uri)
+        if not path:
+            return None
+        try:
+            raw = read_source(path)
+        except OSError:
+            return None
+        return OpenDocument(uri, None, decode(raw)[0])
+
+    def kind_of(self, uri: str, text: str) -> str | None:
+        path = to_fs_path(uri)
+        return kinds.detect(path or uri, text)
+
+    def _analyze(self, uri: str, text: str) -> Analysis | None:
+        kind = self.kind_of(uri, text)
+        if kind is None:
+            return None
+        workspace = None
+        if kind == kinds.MANIFEST and self.manifests is not None:  # cross-file rules
+            workspace = self.manifests.workspace_for(uri)
+        return analyze(
+            text, path=to_fs_path(uri), config=self.config_for(uri), kind=kind, workspace=workspace
+        )
+
+    def analysis(self, uri: str) -> Analysis | None:
+        """The analysis of the document's current version (cached per version)."""
+        doc = self.document(uri)
+        if doc is None:
+            return None
+        cached = self.analyses.get(uri)
+        if (
+            cached is not None
+            and cached[0] == doc.version
+            and cached[1].text == strip_bom(doc.text)
+        ):
+            return cached[1]
+        result = self._analyze(uri, doc.text)
+        if result is not None and uri in self.documents:
+            self.analyses[uri] = (doc.version, result)
+        return result

@@ -1,0 +1,137 @@
+"""The document lifecycle and session notifications, and the client-process watch."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from pack_lsp.server.base import ServerBase
+from pack_lsp.server.diagnostics import choose_diagnostics_channel
+from pack_lsp.server.settings import SETTINGS_SECTION
+
+if TYPE_CHECKING:
+    from pack_lsp.server.app import PackServer
+
+log = logging.getLogger(__name__)
+
+#: How often the client process named in ``initialize`` is checked.
+PARENT_POLL_INTERVAL = 2.0
+
+
+class ParentWatch(ServerBase):
+    """Exit with the client (LSP ``processId``)."""
+
+    parent_watch: asyncio.Task[None] | None
+
+    async def watch_parent(self, pid: int) -> None:
+        """Exit when the client process is gone (LSP ``processId``)."""
+        while True:
+            await asyncio.sleep(PARENT_POLL_INTERVAL)
+            if not _process_alive(pid):
+                log.warning("client process %s is gone; exiting", pid)
+                os._exit(0)
+
+
+def _process_alive(pid: int) -> bool:
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return True
+    try:  # a zombie (exited, not yet reaped) counts as gone
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            state = fh.read().rpartition(")")[2].split()
+        return not (state and state[0] in ("Z", "X"))
+    except OSError:
+        return True
+
+
+def _register_lifecycle(server: PackServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: PackServer, params: types.InitializeParams) -> None:
+        choose_diagnostics_channel(ls, params.capabilities)
+        if params.initialization_options is not None:
+            ls.set_settings(params.initialization_options, initial=True)
+        if params.process_id:
+            ls.parent_watch = asyncio.get_running_loop().create_task(
+                ls.watch_parent(params.process_id)
+            )
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
+        if ls.manifests is not None:
+            ls.manifests.start()
+        before = ls.settings()
+        await ls.pull_settings()
+        if ls.settings() != before:
+            ls.recheck_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: PackServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        settings = params.settings
+        if isinstance(settings, Mapping) and SETTINGS_SECTION in settings:
+            ls.set_settings(settings)
+        else:
+            await ls.pull_settings()
+        ls.recheck_all()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PackServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.open_document(params.text_document)
+        _manifest_changed(ls, params.text_document.uri)
+        ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PackServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.change_document(params)
+        _manifest_changed(ls, params.text_document.uri)
+        ls.schedule(params.text_document.uri, ls.change_delay)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PackServer, params: types.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if params.text is not None and uri in ls.documents:
+            ls.documents[uri].text = params.text
+        ls.analyses.pop(uri, None)  # configuration files may have changed
+        _manifest_changed(ls, uri)
+        if ls.pull_diagnostics:
+            ls.refresh_diagnostics()
+        else:
+            ls.schedule(uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: PackServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        was_pack = uri in ls.published
+        ls.close_document(uri)
+        _manifest_changed(ls, uri)
+        if was_pack and not ls.pull_diagnostics:
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+
+def _manifest_changed(ls: PackServer, uri: str) -> None:
+    """Keep the manifest index current and re-check the manifests depending on ``uri``."""
+    doc = ls.documents.get(uri)
+    if ls.manifests is None:
+        return
+    try:
+        ls.manifests.changed(uri, doc.text if doc is not None else None)
+    except Exception as exc:
+        log.exception("manifest index update failed for %s", uri)
+        ls.log_message(
+            f"pack-lsp: manifest update failed for {uri}: {exc}", types.MessageType.Error
+        )

@@ -1,0 +1,122 @@
+"""Message structuring and rejection: pygls' protocol, made tolerant of bad input."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import cattrs
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from pack_lsp.server.base import ServerBase
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidMessage:
+    """A request or notification whose params do not fit the method's LSP type.
+
+    pygls raises while structuring such a message, inside its read loop, so the
+    message was dropped: a request never got an answer and the client waited for
+    ever. ``PackProtocol.structure_message`` returns this instead, and
+    ``handle_message`` answers a request with ``InvalidParams`` (-32602) and
+    reports a notification with ``window/logMessage``.
+    """
+
+    id: int | str | None
+    method: str
+    detail: str
+
+
+def _structure_problem(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc
+    if isinstance(cause, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(cause))
+    return f"{type(cause).__name__}: {cause}"
+
+
+class PackProtocol(LanguageServerProtocol):
+    """pygls' protocol without pygls' own copy of open documents.
+
+    pygls applies every incremental change to its copy before our handler runs,
+    splitting lines with ``str.splitlines``, which also breaks at U+2028, U+2029,
+    U+0085 (NEL), form feed, vertical tab and U+001C-U+001E, where LSP knows only
+    ``\\n``, ``\\r\\n`` and ``\\r``; an edit after such a character, or past the end
+    of a last line without a final newline, landed elsewhere in that copy or raised
+    before our handler ran. ``PackServer`` keeps the only copy (``documents``) and
+    applies changes with LSP line breaks; these overrides just hand the
+    notifications to the handlers.
+    """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls' structuring, but params that do not fit become an ``InvalidMessage``."""
+        try:
+            return super().structure_message(data)
+        except (JsonRpcInvalidParams, JsonRpcInternalError) as exc:
+            if not isinstance(data.get("method"), str):
+                raise  # a response to one of our requests: nothing to answer
+            msg_id = data.get("id")
+            if not isinstance(msg_id, int | str) or isinstance(msg_id, bool):
+                msg_id = None
+            return InvalidMessage(msg_id, data["method"], _structure_problem(exc))
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, InvalidMessage):
+            self.reject(message)
+            return
+        super().handle_message(message)
+
+    def reject(self, message: InvalidMessage) -> None:
+        """Answer a malformed request with InvalidParams; log a malformed notification."""
+        text = f"invalid params for {message.method}: {message.detail}"
+        log.error("%s", text)
+        if message.id is not None:
+            self._send_response(
+                message.id,
+                error=types.ResponseError(code=types.ErrorCodes.InvalidParams, message=text),
+            )
+            return
+        consequence = ""
+        if message.method == types.TEXT_DOCUMENT_DID_CHANGE:
+            consequence = "; the change was ignored and the last good text is kept"
+        server = self._server
+        if isinstance(server, ServerBase):
+            server.log_message(f"pack-lsp: {text}{consequence}", types.MessageType.Error)
+
+    def receive(self, body: bytes) -> None:
+        """Decode, structure and handle one message body; never raises."""
+        try:
+            message = json.loads(body, object_hook=self.structure_message)
+        except Exception as exc:
+            self.report_skipped(f"pack-lsp: skipped a message that is not JSON-RPC: {exc}")
+            return
+        try:
+            self.handle_message(message)
+        except Exception:
+            log.exception("cannot handle a message")
+
+    def report_skipped(self, text: str) -> None:
+        log.error("%s", text)
+        server = self._server
+        if isinstance(server, ServerBase):
+            server.log_message(text, types.MessageType.Error)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
