@@ -9,10 +9,12 @@ does not import the module that assembles the server.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.text import Span
@@ -54,6 +56,17 @@ class ServerBase(LanguageServer):
     @property
     def converter(self) -> PositionConverter:
         return PositionConverter(self.workspace.position_encoding)
+
+    def workspace_folders(self) -> list[Path]:
+        """The client's workspace folders as paths (its root path when it names none)."""
+        out: list[Path] = []
+        for folder in self.workspace.folders.values():
+            path = to_fs_path(folder.uri)
+            if path:
+                out.append(Path(path))
+        if not out and self.workspace.root_path:
+            out.append(Path(self.workspace.root_path))
+        return out
 
     # ------------------------------------------------------------------ messages
 

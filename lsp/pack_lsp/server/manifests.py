@@ -81,7 +81,7 @@ class ServerManifests:
     workspaces: ManifestWorkspaces = field(default_factory=ManifestWorkspaces)
 
     def start(self) -> None:
-        self.workspaces.build(self.server, workspace_folders(self.server))
+        self.workspaces.build(self.server, self.server.workspace_folders())
 
     def workspace_for(self, uri: str) -> ManifestIndex | None:
         return workspace_for(self.server, uri)
@@ -105,17 +105,6 @@ def workspace_for(server: PackServer, uri: str) -> ManifestIndex | None:
     """The index a manifest at ``uri`` is analysed with (``None`` without a path)."""
     path = to_fs_path(uri)
     return workspaces(server).index_for(path) if path else None
-
-
-def workspace_folders(server: PackServer) -> list[Path]:
-    out: list[Path] = []
-    for folder in server.workspace.folders.values():
-        path = to_fs_path(folder.uri)
-        if path:
-            out.append(Path(path))
-    if not out and server.workspace.root_path:
-        out.append(Path(server.workspace.root_path))
-    return out
 
 
 # ------------------------------------------------------------------ re-checks

@@ -86,17 +86,6 @@ def _workspace_edit(doc: DocumentContext, edits: list[rename.Edit]) -> types.Wor
     )
 
 
-def _folders(ls: PackServer) -> list[Path]:
-    out: list[Path] = []
-    for folder in ls.workspace.folders.values():
-        path = to_fs_path(folder.uri)
-        if path:
-            out.append(Path(path))
-    if not out and ls.workspace.root_path:
-        out.append(Path(ls.workspace.root_path))
-    return out
-
-
 def register(server: PackServer) -> None:
     workspace_symbols = symbols.WorkspaceSymbols()
 
@@ -197,7 +186,7 @@ def register(server: PackServer) -> None:
                 path = to_fs_path(uri)
                 if path and ls.kind_of(uri, doc.text) is not None:
                     open_docs[Path(os.path.abspath(path))] = doc.text
-            found = workspace_symbols.search(params.query, _folders(ls), open_docs)
+            found = workspace_symbols.search(params.query, ls.workspace_folders(), open_docs)
             conv = ls.converter
             return [
                 types.SymbolInformation(
