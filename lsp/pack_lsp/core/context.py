@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 
 from pack_lsp.core.config import Config
 from pack_lsp.core.model import Pack
-from pack_lsp.core.templates import PackTemplates, pack_templates
+from pack_lsp.core.templates import PackTemplates, TemplateScans, pack_templates
 from pack_lsp.core.text import LineIndex
 from pack_lsp.core.yamltree import Node
 
@@ -26,20 +26,48 @@ class Derived:
     analysis: no global cache keyed by identity. Not slotted, so that
     ``cached_property`` can store its results; layers above the core add their own
     derived data with ``memo`` (the symbol index of ``core.language.index``).
+
+    ``previous``, the ``Derived`` of an earlier version of the same document, lets
+    the template scans of unchanged templates be reused (``TemplateScans``).
     """
 
-    def __init__(self, pack: Pack | None, text: str, config: Config) -> None:
+    def __init__(
+        self,
+        pack: Pack | None,
+        text: str,
+        config: Config,
+        previous: Derived | None = None,
+    ) -> None:
         self.pack = pack
         self.text = text
         self.config = config
         self._memo: dict[object, Any] = {}
+        # What this version may reuse of ``previous`` (its template scans), taken
+        # now so that ``previous`` itself is not kept alive; dropped once used.
+        self._previous_scans = previous.template_scans() if previous is not None else None
 
     @cached_property
     def templates(self) -> PackTemplates | None:
         """The pack's templates and placeholders (``None`` without a pack)."""
         if self.pack is None:
             return None
-        return pack_templates(self.pack, self.text, self.config.fragment_dialect)
+        result = pack_templates(
+            self.pack, self.text, self.config.fragment_dialect, self._previous_scans
+        )
+        self._previous_scans = None
+        return result
+
+    def template_scans(self) -> TemplateScans | None:
+        """The template scans a later version of the document can reuse.
+
+        This version's own when its templates were computed; otherwise those it
+        was given itself (a version with a syntax error has no pack, and the next
+        one should not start from nothing).
+        """
+        templates = self.__dict__.get("templates")
+        if isinstance(templates, PackTemplates):
+            return templates.reusable(self.text)
+        return self._previous_scans
 
     def memo(self, key: object, build: Callable[[], T]) -> T:
         """``build()``, computed once per analysis for ``key``."""

@@ -72,6 +72,7 @@ __all__ = [
     "PackTemplates",
     "Placeholder",
     "TemplateInfo",
+    "TemplateScans",
     "Unbalanced",
     "artifact_names",
     "dialect_for",
@@ -83,6 +84,8 @@ __all__ = [
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_-]*"
 _PATH_RE = re.compile(rf"({_IDENT})((?:\.{_IDENT}|\[[0-9]+\])*)")
+_IDENT_RE = re.compile(_IDENT)
+_HELPER_RE = re.compile(rf"\s*({_IDENT})(?:\s+({_IDENT}))?")
 _BLOCK_HELPERS = frozenset({"if", "unless", "each", "with"})
 
 
@@ -142,7 +145,7 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int, str]]]:
     # The next "}}", "{" and line break after a position, found once and reused
     # until passed: searching again from every unclosed "{{" made 100,000 of
     # them quadratic.
-    next_close = next_brace = next_break = -2
+    next_close = next_brace = next_break = next_open = -2
 
     def after(what: str, cached: int, start: int) -> int:
         if cached == -1 or cached >= start:
@@ -159,7 +162,7 @@ def scan(text: str) -> tuple[list[_Raw], list[tuple[str, int, str]]]:
         triple = text.startswith("{{{", open_)
         inner_start = open_ + (3 if triple else 2)
         close = next_close = after("}}", next_close, inner_start)
-        again = text.find("{{", inner_start)
+        again = next_open = after("{{", next_open, inner_start)
         next_brace = after("{", next_brace, inner_start)
         next_break = after("\n", next_break, inner_start)
         # A single "{" or a line break before the "}}": the "{{" was left open and
@@ -223,6 +226,8 @@ _STRAY_CLOSE_RE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][\w.:]*)\s*\}\}")
 
 def _stray_closes(text: str, start: int, end: int, out: list[tuple[str, int, str]]) -> None:
     """``{name}}``: a placeholder missing one opening brace."""
+    if text.find("}}", start, end) < 0:  # the common case, without starting the regex
+        return
     for m in _STRAY_CLOSE_RE.finditer(text, start, end):
         out.append(("}}", m.end() - 2, m.group(1)))
 
@@ -241,16 +246,16 @@ def _classify(
     if first in "/!>" or body == "else" or body.startswith("else "):
         return None
     if first in "#^":
-        hm = re.match(rf"\s*({_IDENT})(?:\s+({_IDENT}))?", body[1:])
+        hm = _HELPER_RE.match(body, 1)
         if hm is None:
             return None
         helper, arg = hm.group(1), hm.group(2)
         if first == "#" and helper in _BLOCK_HELPERS:
             if arg is None or arg == "this":
                 return None
-            ns = base + 1 + hm.start(2)
+            ns = base + hm.start(2)
             return ("variable", arg, "block", ns, ns + len(arg))
-        ns = base + 1 + hm.start(1)  # a Mustache section {{#name}} / {{^name}}
+        ns = base + hm.start(1)  # a Mustache section {{#name}} / {{^name}}
         return ("variable", helper, "block", ns, ns + len(helper))
     m = _PATH_RE.match(body)
     tail = body[m.end() :].strip() if m is not None else body
@@ -258,7 +263,7 @@ def _classify(
         if body.startswith("fragment:"):
             name = body[len("fragment:") :].strip()
             off = body.index(name, len("fragment:")) if name else len(body)
-            if re.fullmatch(_IDENT, name):
+            if _IDENT_RE.fullmatch(name):
                 return ("fragment", name, "fragment:", base + off, base + off + len(name))
         return ("unknown", body, "expression", base, base + len(body))
     root = m.group(1)
@@ -284,19 +289,42 @@ def _placeholders_in(
     dialect: Dialect,
     fragments: Collection[str],
     delims: tuple[str, str] = DEFAULT_DELIMITERS,
+    regions: list[_Raw] | None = None,
 ) -> Iterator[tuple[Kind, str, str, int, int, int, int, bool]]:
-    regions = scan(text)[0] if delims == DEFAULT_DELIMITERS else _scan_custom(text, *delims)
+    if regions is None:
+        regions = scan(text)[0] if delims == DEFAULT_DELIMITERS else _scan_custom(text, *delims)
     depth = 0
     for raw in regions:
-        tag = text[raw.start : raw.end]
         got = _classify(text, raw, dialect, fragments)
         if got is not None:
             kind, name, syntax, ns, ne = got
             yield kind, name, syntax, raw.start, raw.end, ns, ne, depth > 0
-        if _SCOPE_OPEN.match(tag):
+        if _SCOPE_OPEN.match(text, raw.start, raw.end):
             depth += 1
-        elif _SCOPE_CLOSE.match(tag):
+        elif _SCOPE_CLOSE.match(text, raw.start, raw.end):
             depth = max(0, depth - 1)
+
+
+def _scan_template(
+    text: str,
+    smap: ScalarMap,
+    dialect: Dialect,
+    fragment_names: Collection[str],
+    delims: tuple[str, str],
+) -> tuple[list[Placeholder], list[Unbalanced]]:
+    """The placeholders and unbalanced braces of one template, from a single scan."""
+    if delims == DEFAULT_DELIMITERS:
+        regions, problems = scan(text)
+    else:
+        regions, problems = _scan_custom(text, *delims), []
+    span_of = smap.span_of
+    found = [
+        Placeholder(kind, name, span_of(s, e), span_of(ns, ne), syntax, s, e, ns, ne, scoped)
+        for kind, name, syntax, s, e, ns, ne, scoped in _placeholders_in(
+            text, dialect, fragment_names, delims, regions
+        )
+    ]
+    return found, [Unbalanced(which, span_of(i, i + 2), i, name) for which, i, name in problems]
 
 
 def placeholders(
@@ -391,10 +419,66 @@ class TemplateInfo:
     smap: ScalarMap
 
 
+@dataclass(frozen=True, slots=True)
+class _Scanned:
+    """One template's scan as a later version may reuse it."""
+
+    start: int  # the scalar's span in the source it was scanned from
+    end: int
+    smap: ScalarMap
+    placeholders: tuple[Placeholder, ...]
+    unbalanced: tuple[Unbalanced, ...]
+
+
+#: (scalar style, scalar text, template text): what a reusable scan is looked up by.
+_ScanKey = tuple[str, str, str]
+
+#: A scalar map that read further than this past its scalar (only a malformed
+#: scalar does) is not kept: checking that its source is unchanged would cost too much.
+_MAX_READ_AHEAD = 64
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateScans:
+    """The template scans of one version of a document, for the next version.
+
+    ``pack_templates(..., previous=scans)`` takes a template's scan from here instead
+    of scanning again when the template is unchanged: same scalar style and value,
+    and the same source text from the start of its node as far as its scalar map
+    read (``ScalarMap.reach``); the scan is then moved to the template's new offset.
+    Placeholders are taken as they are only when the context they depend on (the
+    dialect, the delimiters and — for the ``promptkit`` dialect — the fragment
+    names) is the same too; otherwise only the scalar map is reused. It holds the
+    old source text and these scans, nothing else of the old version.
+    """
+
+    source: str
+    context: tuple[object, ...]
+    scans: dict[_ScanKey, _Scanned]
+
+    def reuse(self, template: Template, source: str) -> _Scanned | None:
+        """The previous scan of ``template`` (in ``source``) when its source is unchanged."""
+        node = template.node
+        found = self.scans.get((node.style, node.text, template.text))
+        if found is None:
+            return None
+        span = node.span
+        if span.end - span.start != found.end - found.start:
+            return None
+        old = self.source
+        read = found.smap.reach - found.start  # characters the map depends on
+        piece = source[span.start : span.start + read]
+        if len(piece) != min(read, len(old) - found.start):
+            return None  # one text ends within that stretch, the other does not
+        return found if old.startswith(piece, found.start) else None
+
+
 @dataclass(slots=True)
 class PackTemplates:
     dialect: Dialect
     templates: list[TemplateInfo] = field(default_factory=list)
+    # What the placeholders depend on besides the template text (see TemplateScans).
+    context: tuple[object, ...] = field(default=(), repr=False, compare=False)
     # (owner, key) → templates, rebuilt when ``templates`` grew: every rule asks for
     # the templates of every prompt, so a scan of all templates per question made
     # checking a pack quadratic in its number of prompts.
@@ -510,6 +594,26 @@ class PackTemplates:
     def variables_used_by(self, prompt_key: str) -> set[str]:
         return {p.name for _, p in self.placeholders_of_prompt(prompt_key) if p.kind == "variable"}
 
+    def reusable(self, source: str) -> TemplateScans:
+        """What the next version of the document can reuse of these scans.
+
+        ``source`` is the text they were scanned from.
+        """
+        scans: dict[_ScanKey, _Scanned] = {}
+        for info in self.templates:
+            node = info.template.node
+            span = node.span
+            if info.smap.reach - span.end > _MAX_READ_AHEAD:
+                continue
+            scans[(node.style, node.text, info.template.text)] = _Scanned(
+                span.start,
+                span.end,
+                info.smap,
+                tuple(info.placeholders),
+                tuple(info.unbalanced),
+            )
+        return TemplateScans(source, self.context, scans)
+
 
 def artifact_names(pack: Pack) -> set[str]:
     """Artifacts declared by any workflow state: what ``{{artifacts.x}}`` can name."""
@@ -520,12 +624,24 @@ def artifact_names(pack: Pack) -> set[str]:
     return names
 
 
-def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") -> PackTemplates:
-    """Every template of ``pack`` with its placeholders (see ``PackTemplates``)."""
+def pack_templates(
+    pack: Pack,
+    source: str,
+    configured_dialect: str = "auto",
+    previous: TemplateScans | None = None,
+) -> PackTemplates:
+    """Every template of ``pack`` with its placeholders (see ``PackTemplates``).
+
+    With ``previous`` (the scans of an earlier version of the document), unchanged
+    templates take their earlier scan moved to their new offset: the result is the
+    same as without it.
+    """
     dialect = dialect_for(pack, configured_dialect)
     delims = delimiters(pack)
     names = set(pack.fragments)
-    result = PackTemplates(dialect)
+    context = (dialect, delims, frozenset(names) if dialect == "promptkit" else None)
+    result = PackTemplates(dialect, context=context)
+    same_context = previous is not None and previous.context == context
     items: list[tuple[Literal["prompt", "fragment"], str, Template]] = []
     for key, prompt in pack.prompts.items():
         items.extend(("prompt", key, t) for t in prompt.templates())
@@ -533,18 +649,42 @@ def pack_templates(pack: Pack, source: str, configured_dialect: str = "auto") ->
         if fragment.template is not None:
             items.append(("fragment", key, fragment.template))
     for owner, key, template in items:
-        m = scalar_map(template.node, source)
-        result.templates.append(
-            TemplateInfo(
-                owner,
-                key,
-                template,
-                placeholders(template, source, dialect, names, smap=m, delims=delims),
-                unbalanced(template, source, smap=m, delims=delims),
-                m,
-            )
-        )
+        node = template.node
+        before = previous.reuse(template, source) if previous is not None else None
+        if before is None:
+            smap = scalar_map(node, source)
+            found, problems = _scan_template(template.text, smap, dialect, names, delims)
+        else:
+            delta = node.span.start - before.start
+            smap = before.smap.shifted(delta, node.text)
+            if not same_context:
+                found, problems = _scan_template(template.text, smap, dialect, names, delims)
+            elif delta:
+                found = [_moved(p, delta) for p in before.placeholders]
+                problems = [
+                    Unbalanced(u.which, u.span.shifted(delta), u.start, u.name)
+                    for u in before.unbalanced
+                ]
+            else:
+                found, problems = list(before.placeholders), list(before.unbalanced)
+        result.templates.append(TemplateInfo(owner, key, template, found, problems, smap))
     return result
+
+
+def _moved(p: Placeholder, delta: int) -> Placeholder:
+    """``p`` in a template that moved by ``delta`` characters."""
+    return Placeholder(
+        p.kind,
+        p.name,
+        p.span.shifted(delta),
+        p.name_span.shifted(delta),
+        p.syntax,
+        p.start,
+        p.end,
+        p.name_start,
+        p.name_end,
+        p.scoped,
+    )
 
 
 #: Variables the reference runtime binds itself: the whole structured input, and the
