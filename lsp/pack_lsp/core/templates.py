@@ -436,6 +436,8 @@ _ScanKey = tuple[str, str, str]
 #: A scalar map that read further than this past its scalar (only a malformed
 #: scalar does) is not kept: checking that its source is unchanged would cost too much.
 _MAX_READ_AHEAD = 64
+#: Places an equal template is remembered at (what follows each may differ).
+_MAX_CANDIDATES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,23 +456,25 @@ class TemplateScans:
 
     source: str
     context: tuple[object, ...]
-    scans: dict[_ScanKey, _Scanned]
+    scans: dict[_ScanKey, list[_Scanned]]
 
     def reuse(self, template: Template, source: str) -> _Scanned | None:
         """The previous scan of ``template`` (in ``source``) when its source is unchanged."""
         node = template.node
-        found = self.scans.get((node.style, node.text, template.text))
-        if found is None:
-            return None
         span = node.span
-        if span.end - span.start != found.end - found.start:
-            return None
         old = self.source
-        read = found.smap.reach - found.start  # characters the map depends on
-        piece = source[span.start : span.start + read]
-        if len(piece) != min(read, len(old) - found.start):
-            return None  # one text ends within that stretch, the other does not
-        return found if old.startswith(piece, found.start) else None
+        # Equal templates are common (a suffix shared by many prompts); what follows
+        # them may differ, so each place they were scanned at is a candidate.
+        for found in self.scans.get((node.style, node.text, template.text), ()):
+            if span.end - span.start != found.end - found.start:
+                continue
+            read = found.smap.reach - found.start  # characters the map depends on
+            piece = source[span.start : span.start + read]
+            if len(piece) != min(read, len(old) - found.start):
+                continue  # one text ends within that stretch, the other does not
+            if old.startswith(piece, found.start):
+                return found
+        return None
 
 
 @dataclass(slots=True)
@@ -599,18 +603,23 @@ class PackTemplates:
 
         ``source`` is the text they were scanned from.
         """
-        scans: dict[_ScanKey, _Scanned] = {}
+        scans: dict[_ScanKey, list[_Scanned]] = {}
         for info in self.templates:
             node = info.template.node
             span = node.span
             if info.smap.reach - span.end > _MAX_READ_AHEAD:
                 continue
-            scans[(node.style, node.text, info.template.text)] = _Scanned(
-                span.start,
-                span.end,
-                info.smap,
-                tuple(info.placeholders),
-                tuple(info.unbalanced),
+            same = scans.setdefault((node.style, node.text, info.template.text), [])
+            if len(same) >= _MAX_CANDIDATES:
+                continue
+            same.append(
+                _Scanned(
+                    span.start,
+                    span.end,
+                    info.smap,
+                    tuple(info.placeholders),
+                    tuple(info.unbalanced),
+                )
             )
         return TemplateScans(source, self.context, scans)
 
