@@ -1005,3 +1005,40 @@ def node_path_at(root: Node | None, offset: int) -> list[tuple[PathItem | None, 
                     break
         node = nxt
     return chain
+
+
+def shifted_copy(node: Node, delta: int) -> Node:
+    """A copy of the alias-free subtree ``node`` with every span moved by ``delta``.
+
+    Incremental analysis splices a re-parsed block into the previous tree: the
+    nodes after the block are the same except for their offsets, and the previous
+    tree is never modified (another thread may be reading it), so they are copied.
+    Scalar values and texts are immutable and shared. Raises ``ValueError`` on an
+    alias, whose target could not be remapped to the copy.
+    """
+    if isinstance(node, ScalarNode):
+        scalar = ScalarNode(
+            node.span.shifted(delta), node.text, node.value, node.style, node.anchor, node.tag
+        )
+        return scalar
+    if isinstance(node, MappingNode):
+        mapping = MappingNode(node.span.shifted(delta), node.flow, node.anchor, node.tag)
+        mapping.size = node.size
+        copies: dict[int, Pair] = {}
+        for pair in node.pairs:
+            copy = Pair(
+                shifted_copy(pair.key, delta), pair.key_text, shifted_copy(pair.value, delta)
+            )
+            copies[id(pair)] = copy
+            mapping.pairs.append(copy)
+        try:
+            mapping.effective = {key: copies[id(p)] for key, p in node.effective.items()}
+        except KeyError:
+            raise ValueError("a merged entry cannot be copied") from None
+        return mapping
+    if isinstance(node, SequenceNode):
+        sequence = SequenceNode(node.span.shifted(delta), node.flow, node.anchor, node.tag)
+        sequence.size = node.size
+        sequence.items = [shifted_copy(item, delta) for item in node.items]
+        return sequence
+    raise ValueError("an alias cannot be copied")
