@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +24,10 @@ from pack_lsp.core.manifest.check import analyze_manifest
 from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.profiles import apply_profile, schema_diagnostics
+from pack_lsp.core.profiles import apply_profile, schema_units
 from pack_lsp.core.registry import CHECKS
 from pack_lsp.core.rules.document import INTERNAL_ERROR
+from pack_lsp.core.schema import merge_units
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
@@ -59,6 +60,8 @@ class Analysis:
     """The problems the parser found (before configuration), for incremental analysis."""
     plain_tree: bool | None = None
     """Known to hold no anchor, alias, tag or merge key (``None``: not looked at)."""
+    schema_units: tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None = None
+    """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
 
 
 @contextmanager
@@ -132,18 +135,21 @@ def complete(
     workspace: ManifestIndex | None = None,
     data: Any = _UNSET,
     plain_tree: bool | None = None,
+    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
 ) -> Analysis:
     """Every stage after parsing: data and model, schema, rules, then the profile,
     configuration and suppressions.
 
     ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
     differ between them. ``data`` is the plain data of ``parsed.root`` when the
-    caller already has it (incremental analysis splices it from the previous one).
+    caller already has it (incremental analysis splices it from the previous one);
+    ``known_schema`` the schema diagnostics of prompts whose data did not change.
     """
     text = parsed.text
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     pack: Pack | None = None
     manifest: Manifest | None = None
+    units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
     derived = derive(None, text, config)
     if kind == kinds.MANIFEST and parsed.root is not None:
         data = to_data(parsed.root)
@@ -166,7 +172,8 @@ def complete(
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            diagnostics.extend(schema_diagnostics(config, parsed.root, data))
+            units = schema_units(config, parsed.root, data, known_schema)
+            diagnostics.extend(merge_units(units))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
@@ -195,6 +202,7 @@ def complete(
         manifest=manifest,
         parse_diagnostics=tuple(parsed.diagnostics),
         plain_tree=plain_tree,
+        schema_units=tuple(units) if units is not None else None,
     )
 
 

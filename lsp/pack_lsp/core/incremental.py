@@ -33,14 +33,17 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, _gc_paused, analyze, complete
 from pack_lsp.core.config import Config
+from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.jsontree import is_json_path
 from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.profiles import target_of
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import (
@@ -97,10 +100,10 @@ def reanalyze(
         and not is_json_path(file_path)
         and previous.config == config
     ):
-        spliced = _splice(previous, text)
+        spliced = _splice(previous, text, config)
     if spliced is None:
         return analyze(original, path=path, config=config, kind=kind, workspace=workspace)
-    parsed, data = spliced
+    parsed, data, known = spliced
     elapsed = time.perf_counter() - t0
     timings = {"parse": elapsed, INCREMENTAL: elapsed}
     return complete(
@@ -111,6 +114,7 @@ def reanalyze(
         timings=timings,
         data=data,
         plain_tree=True,
+        known_schema=known,
     )
 
 
@@ -316,8 +320,53 @@ def _flow_guard_unchanged(old: str, new: str, start: int, old_end: int, new_end:
     return _FLOW_TOKENS.search(old, old_end, line_end) is None
 
 
-def _splice(previous: Analysis, text: str) -> tuple[ParseResult, Any] | None:
-    """The new parse result and data, or ``None`` to fall back to a full analysis."""
+Known = dict[str, tuple[Diagnostic, ...]]
+
+
+def _known_schema(
+    previous: Analysis,
+    data: Any,
+    config: Config,
+    edited: str | None,
+    after: int,
+    delta: int,
+) -> Known | None:
+    """Schema diagnostics of the prompts whose data is the previous version's (the
+    same objects), shifted when they lie after the edit: every prompt but ``edited``
+    (``None`` when no prompt changed). ``after``: the old offset where the edited block
+    ended. ``None`` when nothing can be reused (another target version, no units)."""
+    units = previous.schema_units
+    root = previous.root
+    if units is None or not isinstance(root, MappingNode):
+        return None
+    old_prompts = previous.data.get("prompts") if isinstance(previous.data, dict) else None
+    new_prompts = data.get("prompts") if isinstance(data, dict) else None
+    prompts_node = root.get("prompts")
+    if (
+        not isinstance(old_prompts, dict)
+        or not isinstance(new_prompts, dict)
+        or not isinstance(prompts_node, MappingNode)
+        or target_of(config, previous.data) != target_of(config, data)
+    ):
+        return None
+    known: Known = {}
+    for key, diagnostics in units:
+        if key is None or key == edited:
+            continue
+        pair = prompts_node.effective.get(key)
+        if pair is None or old_prompts.get(key) is not new_prompts.get(key):
+            continue
+        if delta and diagnostics and pair.key.span.start >= after:
+            diagnostics = tuple(replace(d, span=d.span.shifted(delta)) for d in diagnostics)
+        known[key] = diagnostics
+    return known
+
+
+def _splice(
+    previous: Analysis, text: str, config: Config
+) -> tuple[ParseResult, Any, Known | None] | None:
+    """The new parse result and data, and the schema diagnostics of unchanged prompts;
+    ``None`` to fall back to a full analysis."""
     old_text = previous.text
     root = _block_mapping(previous.root)
     if (
@@ -333,7 +382,8 @@ def _splice(previous: Analysis, text: str) -> tuple[ParseResult, Any] | None:
     elif not previous.plain_tree:
         return None
     if text == old_text:
-        return ParseResult(root, [], False, previous.lines, text), previous.data
+        known = _known_schema(previous, previous.data, config, None, 0, 0)
+        return ParseResult(root, [], False, previous.lines, text), previous.data, known
     delta = len(text) - len(old_text)
     start = common_prefix(old_text, text)
     suffix = common_suffix(old_text, text, min(len(old_text), len(text)) - start)
@@ -365,6 +415,7 @@ def _splice(previous: Analysis, text: str) -> tuple[ParseResult, Any] | None:
         prompts_data[pair.key_text] = to_data(pair.value)
         data = dict(previous.data)
         data["prompts"] = prompts_data
+        known = _known_schema(previous, data, config, pair.key_text, p_end, delta)
     else:
         pair = _reparse(text, top, block_start, block_end, delta, 1)
         if pair is None:
@@ -373,10 +424,16 @@ def _splice(previous: Analysis, text: str) -> tuple[ParseResult, Any] | None:
         assert pair.key_text is not None
         data = dict(previous.data)
         data[pair.key_text] = to_data(pair.value)
+        edited = pair.key_text if pair.key_text == "prompts" else None
+        known = (
+            _known_schema(previous, data, config, edited, block_end, delta)
+            if edited is None
+            else None
+        )
     if (
         text.count("[") + text.count("{") > MAX_FLOW_DEPTH
         and not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
         and _too_deep(text) is not None
     ):
         return None
-    return ParseResult(new_root, [], False, LineIndex(text), text), data
+    return ParseResult(new_root, [], False, LineIndex(text), text), data, known
