@@ -76,6 +76,12 @@ def assert_same(got: Analysis, want: Analysis) -> None:
     want_nodes = [_node_facts(n) for n in walk(want.root)]
     assert got_nodes == want_nodes
     assert repr(got.pack) == repr(want.pack)
+    if got.pack is not None:
+        # The nodes templates refer to are in the new tree (no reference to an old one).
+        ours = {id(n) for n in walk(got.root)}
+        for prompt in got.pack.prompts.values():
+            for template in prompt.templates():
+                assert id(template.node) in ours
 
 
 # -------------------------------------------------------------------------- editing

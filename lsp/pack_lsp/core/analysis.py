@@ -23,7 +23,7 @@ from pack_lsp.core.jsontree import is_json_path, parse_json
 from pack_lsp.core.manifest.check import analyze_manifest
 from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.model import Pack, build_pack
+from pack_lsp.core.model import Pack, Prompt, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_units
 from pack_lsp.core.registry import CHECKS
 from pack_lsp.core.rules.document import INTERNAL_ERROR
@@ -136,6 +136,7 @@ def complete(
     data: Any = _UNSET,
     plain_tree: bool | None = None,
     known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
+    reuse_prompts: Mapping[str, Prompt] | None = None,
 ) -> Analysis:
     """Every stage after parsing: data and model, schema, rules, then the profile,
     configuration and suppressions.
@@ -143,7 +144,8 @@ def complete(
     ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
     differ between them. ``data`` is the plain data of ``parsed.root`` when the
     caller already has it (incremental analysis splices it from the previous one);
-    ``known_schema`` the schema diagnostics of prompts whose data did not change.
+    ``known_schema`` the schema diagnostics of prompts whose data did not change,
+    ``reuse_prompts`` the models of prompts whose nodes are the very same objects.
     """
     text = parsed.text
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
@@ -165,7 +167,7 @@ def complete(
         t0 = time.perf_counter()
         if data is _UNSET:
             data = to_data(parsed.root)
-        pack = build_pack(parsed.root) if kind == kinds.PROMPTPACK else None
+        pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
         derived = derive(pack, text, config)
         timings["model"] = time.perf_counter() - t0
         # With a syntax error the recovered tree is incomplete: only the YAML

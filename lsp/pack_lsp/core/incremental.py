@@ -43,6 +43,7 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.jsontree import is_json_path
 from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.model import Prompt
 from pack_lsp.core.profiles import target_of
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.text import LineIndex, Span
@@ -103,7 +104,7 @@ def reanalyze(
         spliced = _splice(previous, text, config)
     if spliced is None:
         return analyze(original, path=path, config=config, kind=kind, workspace=workspace)
-    parsed, data, known = spliced
+    parsed, data, known, reuse = spliced
     elapsed = time.perf_counter() - t0
     timings = {"parse": elapsed, INCREMENTAL: elapsed}
     return complete(
@@ -115,6 +116,7 @@ def reanalyze(
         data=data,
         plain_tree=True,
         known_schema=known,
+        reuse_prompts=reuse,
     )
 
 
@@ -362,11 +364,25 @@ def _known_schema(
     return known
 
 
+def _models_before(previous: Analysis, prompts: MappingNode, count: int) -> dict[str, Prompt]:
+    """The models of the first ``count`` prompts, whose pairs the new tree shares."""
+    pack = previous.pack
+    if pack is None:
+        return {}
+    out: dict[str, Prompt] = {}
+    for pair in prompts.pairs[:count]:
+        model = pack.prompts.get(pair.key_text or "")
+        if model is not None:
+            out[model.key] = model
+    return out
+
+
 def _splice(
     previous: Analysis, text: str, config: Config
-) -> tuple[ParseResult, Any, Known | None] | None:
-    """The new parse result and data, and the schema diagnostics of unchanged prompts;
-    ``None`` to fall back to a full analysis."""
+) -> tuple[ParseResult, Any, Known | None, dict[str, Prompt]] | None:
+    """The new parse result and data, the schema diagnostics of unchanged prompts and
+    the models of the prompts before the edit; ``None`` to fall back to a full
+    analysis."""
     old_text = previous.text
     root = _block_mapping(previous.root)
     if (
@@ -383,7 +399,13 @@ def _splice(
         return None
     if text == old_text:
         known = _known_schema(previous, previous.data, config, None, 0, 0)
-        return ParseResult(root, [], False, previous.lines, text), previous.data, known
+        old_prompts = _block_mapping(root.get("prompts"))
+        reuse = (
+            _models_before(previous, old_prompts, len(old_prompts.pairs))
+            if old_prompts is not None
+            else {}
+        )
+        return ParseResult(root, [], False, previous.lines, text), previous.data, known, reuse
     delta = len(text) - len(old_text)
     start = common_prefix(old_text, text)
     suffix = common_suffix(old_text, text, min(len(old_text), len(text)) - start)
@@ -416,6 +438,7 @@ def _splice(
         data = dict(previous.data)
         data["prompts"] = prompts_data
         known = _known_schema(previous, data, config, pair.key_text, p_end, delta)
+        reuse = _models_before(previous, prompts, p_index)
     else:
         pair = _reparse(text, top, block_start, block_end, delta, 1)
         if pair is None:
@@ -430,10 +453,19 @@ def _splice(
             if edited is None
             else None
         )
+        reuse = {}
+        old_prompts = _block_mapping(root.get("prompts"))
+        prompts_pair = root.effective.get("prompts")
+        if (
+            old_prompts is not None
+            and prompts_pair is not None
+            and prompts_pair.key.span.start < block_start
+        ):
+            reuse = _models_before(previous, old_prompts, len(old_prompts.pairs))
     if (
         text.count("[") + text.count("{") > MAX_FLOW_DEPTH
         and not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
         and _too_deep(text) is not None
     ):
         return None
-    return ParseResult(new_root, [], False, LineIndex(text), text), data, known
+    return ParseResult(new_root, [], False, LineIndex(text), text), data, known, reuse
