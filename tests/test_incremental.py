@@ -24,6 +24,7 @@ import pytest
 
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
+from pack_lsp.core.kinds import PROMPTPACK
 from pack_lsp.core.yamltree import (
     AliasNode,
     MappingNode,
@@ -375,3 +376,88 @@ def test_common_prefix_and_suffix(a: str, b: str) -> None:
     s = common_suffix(a, b, min(len(a), len(b)) - p)
     assert a[len(a) - s :] == b[len(b) - s :]
     assert s == min(len(a), len(b)) - p or a[len(a) - s - 1] != b[len(b) - s - 1]
+
+
+_EDGE_PACK = """id: edge
+name: Edge
+version: 1.0.0
+template_engine:
+  version: v1
+  syntax: '{{variable}}'
+prompts:
+  first:
+    id: first
+    name: First
+    version: 1.0.0
+    system_template: |+
+      Keep {{x}} and the blank lines.
+
+
+# a comment at the left margin
+  second:
+    id: second
+    name: Second
+    version: 1.0.0
+    description: >-
+      Folded
+      text
+
+  last:
+    id: last
+    name: Last
+    version: 1.0.0
+    system_template: |
+      The last prompt {{y}}
+# trailing comment
+tools:
+  t:
+    name: t
+    description: a tool
+"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize(
+    ("anchor", "insert"),
+    [
+        ("Keep ", "z"),
+        ("blank lines.\n", "\n"),
+        ("a comment", " more"),
+        ("Folded", " x"),
+        ("      text\n", "\n"),
+        ("The last prompt", " z"),
+        ("trailing comment", "!"),
+        ("a tool", " z"),
+        ("a tool\n", "    extra: 1\n"),
+        ("a tool\n", "extra: 1\n"),  # a new top-level key: falls back
+        ("id: edge", "x"),
+        ("i", "x"),  # on a key: falls back
+    ],
+)
+def test_block_scalars_comments_and_line_breaks(newline: str, anchor: str, insert: str) -> None:
+    text = _EDGE_PACK.replace("\n", newline)
+    anchor = anchor.replace("\n", newline)
+    insert = insert.replace("\n", newline)
+    previous = analyze(text, kind=PROMPTPACK)  # the kind is not sniffed from CR-only text
+    at = text.index(anchor) + len(anchor)
+    new = text[:at] + insert + text[at:]
+    got = reanalyze(previous, new, kind=PROMPTPACK)
+    assert_same(got, analyze(new, kind=PROMPTPACK))
+    fast = INCREMENTAL in got.timings
+    assert fast == (anchor != "i" and not insert.startswith("extra"))
+
+
+def test_many_brackets_run_the_nesting_guard_when_needed() -> None:
+    pad = "x-pad: [" + ", ".join(["[]"] * 1100) + "]\n"
+    text = _EDGE_PACK + pad
+    previous = analyze(text)
+    for anchor, insert in (("Folded", " x"), ("Folded", " [1, [2]]"), ("a tool", "{")):
+        at = previous.text.index(anchor) + len(anchor)
+        new = previous.text[:at] + insert + previous.text[at:]
+        got = reanalyze(previous, new)
+        assert_same(got, analyze(new))
+        previous = got
+    deep = previous.text.replace("description: a tool", "description: " + "[" * 1100, 1)
+    got = reanalyze(previous, deep)
+    assert_same(got, analyze(deep))
+    assert INCREMENTAL not in got.timings
