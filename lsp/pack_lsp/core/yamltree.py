@@ -863,6 +863,17 @@ def _too_deep(text: str) -> int | None:
         c = text[i]
         pos = i + 1
         if depth == 0:
+            # Most tokens outside flow collections are brackets and quotes inside
+            # plain or block scalars (`{{name}}` in templates): a value starts only
+            # after an indicator, a line break or the start of the text (spaces and
+            # tabs between), so any other character before the token rules it out
+            # at once; the exact test follows for the rest.
+            j = i - 1
+            stop = i - 81  # no further than the exact test below looks
+            while j > stop and j >= 0 and text[j] in " \t":
+                j -= 1
+            if j > stop and j >= 0 and text[j] not in ":-?,\r\n":
+                continue
             # Only the few characters before it matter (searching back to the line
             # start with rfind would make this quadratic on long single-line text).
             window = text[max(0, i - 80) : i]
