@@ -16,6 +16,7 @@ import bisect
 import re
 from array import array
 from dataclasses import FrozenInstanceError, dataclass
+from typing import TYPE_CHECKING
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -42,8 +43,12 @@ class Span:
     __slots__ = ("end", "start")
     __match_args__ = ("start", "end")
 
-    start: int
-    end: int
+    if TYPE_CHECKING:  # read-only for the type checker too, as a frozen dataclass is
+
+        @property
+        def start(self) -> int: ...
+        @property
+        def end(self) -> int: ...
 
     def __init__(self, start: int, end: int) -> None:
         if end < start:
