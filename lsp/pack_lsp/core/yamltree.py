@@ -656,7 +656,11 @@ class _Composer:
                 else:
                     key = top.key
                     top.key = None
-                    self._add_pair(top, key, node)
+                    if type(key) is ScalarNode:
+                        top.children.append(Pair(key, key.text, node))
+                        top.node.size += 1 + node.size
+                    else:
+                        self._add_pair(top, key, node)
         finally:
             self.node_count = count
             self.skip = skip
