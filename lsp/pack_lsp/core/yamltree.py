@@ -611,7 +611,7 @@ class _Composer:
                     if skip:
                         skip += 1
                     elif len(stack) >= MAX_DEPTH:
-                        self._too_deep(event)
+                        self._nesting_too_deep(event)
                         skip = 1
                     else:
                         top = self._open(event, cls is MappingStartEvent)
@@ -700,7 +700,7 @@ class _Composer:
             value = text
         return ScalarNode(span, text, value, style, event.anchor, tag)
 
-    def _too_deep(self, event: Any) -> None:
+    def _nesting_too_deep(self, event: Any) -> None:
         span = self._span(event)
         self.diags.append(
             make(
