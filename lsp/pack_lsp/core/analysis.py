@@ -89,6 +89,7 @@ def analyze(
     kind: str | None = None,
     pre_diagnostics: list[Diagnostic] | None = None,
     workspace: ManifestIndex | None = None,
+    previous_derived: Derived | None = None,
 ) -> Analysis:
     """Analyse one document.
 
@@ -97,7 +98,8 @@ def analyze(
     ``pre_diagnostics`` are problems found before parsing (such as bad bytes).
     ``workspace`` is the index of agent-extension manifests a manifest's ids are
     looked up in (cross-file rules run only with one; this document's entry in it
-    is brought up to date).
+    is brought up to date). ``previous_derived`` is the derived data of the
+    document's previous version, whose unchanged template scans are reused.
     """
     config = config or Config()
     text = strip_bom(text)
@@ -116,12 +118,19 @@ def analyze(
         timings=timings,
         pre_diagnostics=pre_diagnostics,
         workspace=workspace,
+        previous_derived=previous_derived,
     )
 
 
-def derive(pack: Pack | None, text: str, config: Config) -> Derived:
-    """The derived data of one analysis; every ``Derived`` is made here."""
-    return Derived(pack, text, config)
+def derive(
+    pack: Pack | None, text: str, config: Config, previous: Derived | None = None
+) -> Derived:
+    """The derived data of one analysis; every ``Derived`` is made here.
+
+    ``previous`` is the derived data of the document's previous version: what of it
+    is provably unchanged (template scans) is reused, nothing else is kept.
+    """
+    return Derived(pack, text, config, previous)
 
 
 def complete(
@@ -137,6 +146,7 @@ def complete(
     plain_tree: bool | None = None,
     known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
     reuse_prompts: Mapping[str, Prompt] | None = None,
+    previous_derived: Derived | None = None,
 ) -> Analysis:
     """Every stage after parsing: data and model, schema, rules, then the profile,
     configuration and suppressions.
@@ -145,14 +155,15 @@ def complete(
     differ between them. ``data`` is the plain data of ``parsed.root`` when the
     caller already has it (incremental analysis splices it from the previous one);
     ``known_schema`` the schema diagnostics of prompts whose data did not change,
-    ``reuse_prompts`` the models of prompts whose nodes are the very same objects.
+    ``reuse_prompts`` the models of prompts whose nodes are the very same objects,
+    ``previous_derived`` the derived data of the previous version (see ``derive``).
     """
     text = parsed.text
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     pack: Pack | None = None
     manifest: Manifest | None = None
     units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
-    derived = derive(None, text, config)
+    derived: Derived | None = None
     if kind == kinds.MANIFEST and parsed.root is not None:
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
@@ -168,7 +179,7 @@ def complete(
         if data is _UNSET:
             data = to_data(parsed.root)
         pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
-        derived = derive(pack, text, config)
+        derived = derive(pack, text, config, previous_derived)
         timings["model"] = time.perf_counter() - t0
         # With a syntax error the recovered tree is incomplete: only the YAML
         # problem is reported, so the user is not flooded with follow-on errors.
@@ -183,6 +194,8 @@ def complete(
                 timings["rules"] = time.perf_counter() - t0
     else:
         data = None
+    if derived is None:
+        derived = derive(None, text, config, previous_derived)
     t0 = time.perf_counter()
     final = config.apply(apply_profile(config.profile, diagnostics))
     final = apply_suppressions(final, parsed, config, file_path)

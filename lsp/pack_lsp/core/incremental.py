@@ -103,7 +103,14 @@ def reanalyze(
     ):
         spliced = _splice(previous, text, config)
     if spliced is None:
-        return analyze(original, path=path, config=config, kind=kind, workspace=workspace)
+        return analyze(
+            original,
+            path=path,
+            config=config,
+            kind=kind,
+            workspace=workspace,
+            previous_derived=previous.derived,
+        )
     parsed, data, known, reuse = spliced
     elapsed = time.perf_counter() - t0
     timings = {"parse": elapsed, INCREMENTAL: elapsed}
@@ -117,6 +124,7 @@ def reanalyze(
         plain_tree=True,
         known_schema=known,
         reuse_prompts=reuse,
+        previous_derived=previous.derived,
     )
 
 
