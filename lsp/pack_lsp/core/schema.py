@@ -19,7 +19,6 @@ is therefore imported only when a pack has such a problem (or without
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import math
@@ -204,9 +203,19 @@ class SchemaValidator:
         prompts = schema.get("properties", {}).get("prompts", {})
         item = prompts.get("additionalProperties") if isinstance(prompts, dict) else None
         self.split = isinstance(item, dict) and item.get("$ref") == "#/$defs/Prompt"
-        root_schema = copy.deepcopy(schema)
-        if self.split:
-            root_schema["properties"]["prompts"]["additionalProperties"] = {"type": "object"}
+        root_schema = schema
+        if self.split:  # a copy of the path down to the prompts, the rest shared
+            properties = root_schema["properties"]
+            root_schema = {
+                **schema,
+                "properties": {
+                    **properties,
+                    "prompts": {
+                        **properties["prompts"],
+                        "additionalProperties": {"type": "object"},
+                    },
+                },
+            }
         prompt_schema = {
             "$schema": schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
             "$defs": schema.get("$defs", {}),
