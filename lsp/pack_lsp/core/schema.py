@@ -23,7 +23,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -224,15 +224,6 @@ class SchemaValidator:
         self.root = _Unit(root_schema)
         self.prompt = _Unit(prompt_schema)
 
-    def errors(self, data: Any) -> Iterator[ValidationError | _Deprecated]:
-        yield from self.root.errors(data)
-        if self.split and isinstance(data, dict):
-            prompts = data.get("prompts")
-            if isinstance(prompts, dict):
-                for key, value in prompts.items():
-                    if isinstance(value, dict):  # otherwise the root validation reports it
-                        yield from self.prompt.errors(value, ("prompts", key))
-
     def validate(
         self, root: Node | None, data: Any, target: versions.Target | None = None
     ) -> list[Diagnostic]:
@@ -240,29 +231,68 @@ class SchemaValidator:
 
         ``target`` says which version is checked and why, for the wording of PP110.
         """
+        return merge_units(self.unit_diagnostics(root, data, target))
+
+    def unit_diagnostics(
+        self,
+        root: Node | None,
+        data: Any,
+        target: versions.Target | None = None,
+        known: Mapping[str, Sequence[Diagnostic]] | None = None,
+    ) -> list[tuple[str | None, tuple[Diagnostic, ...]]]:
+        """The diagnostics of each unit, in order: ``None`` for the root, then one
+        entry per prompt key (when the schema is split).
+
+        ``known`` gives the diagnostics of prompts whose data did not change since
+        they were computed (incremental analysis); those prompts are not validated.
+        """
         if target is None:
             version = self.schema.get("x-promptpack-version", versions.LATEST)
             target = versions.Target(str(version), versions.SOURCE_DEFAULT)
-        out: list[Diagnostic] = []
-        seen: set[tuple[str, int, int, str]] = set()
-        for err in self.errors(data):
-            if isinstance(err, _Deprecated):
-                if through_broken_alias(root, err.path):
-                    continue
-                found: Iterable[Diagnostic] = (
-                    _deprecation(err.path, err.info, err.instance, root),
-                )
-            else:
-                if through_broken_alias(root, tuple(err.absolute_path)):
-                    continue  # the alias itself is reported (PP007/PP008/PP009)
-                found = _to_diagnostics(err, root, target)
-            for diag in found:
-                extra = diag.data.get("property") or diag.data.get("key") or ""
-                key = (diag.code, diag.span.start, diag.span.end, str(extra))
-                if key not in seen:
-                    seen.add(key)
-                    out.append(diag)
-        return out
+        units: list[tuple[str | None, tuple[Diagnostic, ...]]] = [
+            (None, _explain(self.root.errors(data), root, target))
+        ]
+        if self.split and isinstance(data, dict):
+            prompts = data.get("prompts")
+            if isinstance(prompts, dict):
+                for key, value in prompts.items():
+                    if known is not None and key in known:
+                        units.append((key, tuple(known[key])))
+                    elif not isinstance(value, dict):
+                        units.append((key, ()))  # the root validation reports the type
+                    else:
+                        errors = self.prompt.errors(value, ("prompts", key))
+                        units.append((key, _explain(errors, root, target)))
+        return units
+
+
+def _explain(
+    errors: Iterable[ValidationError | _Deprecated], root: Node | None, target: versions.Target
+) -> tuple[Diagnostic, ...]:
+    out: list[Diagnostic] = []
+    for err in errors:
+        if isinstance(err, _Deprecated):
+            if not through_broken_alias(root, err.path):
+                out.append(_deprecation(err.path, err.info, err.instance, root))
+            continue
+        if through_broken_alias(root, tuple(err.absolute_path)):
+            continue  # the alias itself is reported (PP007/PP008/PP009)
+        out.extend(_to_diagnostics(err, root, target))
+    return tuple(out)
+
+
+def merge_units(units: Iterable[tuple[str | None, Sequence[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of all units in order, each problem once."""
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for _unit, diagnostics in units:
+        for diag in diagnostics:
+            extra = diag.data.get("property") or diag.data.get("key") or ""
+            key = (diag.code, diag.span.start, diag.span.end, str(extra))
+            if key not in seen:
+                seen.add(key)
+                out.append(diag)
+    return out
 
 
 def _failing_deprecated(node: Any, marks: list[Any]) -> Any:
