@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -294,6 +295,81 @@ def test_check_never_imports_the_server_stack() -> None:
     )
     assert "pack_lsp.core.analysis" in loaded  # it did check
     assert {"pygls", "lsprotocol", "pack_lsp.server"}.isdisjoint(loaded)
+
+
+_MINIMAL_PACK = """\
+id: minimal
+name: Minimal
+version: 1.0.0
+template_engine:
+  version: v1
+  syntax: "{{variable}}"
+prompts:
+  greet:
+    id: greet
+    name: Greeter
+    version: 1.0.0
+    system_template: Say hello.
+    validators:
+      - type: banned_words
+        fail_on_violation: false
+"""
+
+
+def _check_loads(path: Path | str) -> tuple[set[str], str]:
+    """Modules loaded by ``--check PATH --format json`` in a fresh interpreter, and
+    the JSON it printed."""
+    script = (
+        "import sys\n"
+        "from pack_lsp.cli import main\n"
+        f"main(['--check', '--format', 'json', {str(path)!r}])\n"
+        "sys.stdout.flush()\n"
+        "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    return set(proc.stderr.split()), proc.stdout
+
+
+def _validator_stack(loaded: set[str]) -> set[str]:
+    return {m for m in loaded if m.split(".")[0] in ("jsonschema", "referencing")}
+
+
+def test_check_of_a_valid_pack_with_agents_skips_jsonschema() -> None:
+    """A valid pack and valid cards are told apart by the compiled validator alone:
+    jsonschema (and its referencing stack) is only loaded to explain an error."""
+    loaded, _ = _check_loads("examples/support.promptpack.yaml")
+    assert "pack_lsp.core.rules.cards" in loaded  # the card rules ran
+    assert "pack_lsp.core.cards.validate" in loaded
+    assert _validator_stack(loaded) == set()
+    assert {"concurrent.futures.process", "pack_lsp.server", "pack_lsp.core.model"} & loaded == {
+        "pack_lsp.core.model"
+    }
+
+
+def test_check_reports_a_deprecated_property_without_jsonschema(tmp_path: Path) -> None:
+    """The only failure of this pack is a deprecated property (PP111): it is reported
+    from the compiled validator, and no card module is loaded for a pack without agents."""
+    pack = tmp_path / "minimal.promptpack.yaml"
+    pack.write_text(_MINIMAL_PACK, encoding="utf-8")
+    loaded, out = _check_loads(pack)
+    codes = [d["code"] for f in json.loads(out)["files"] for d in f["diagnostics"]]
+    assert codes == ["PP111"]
+    assert _validator_stack(loaded) == set()
+    # Only the constants the command line offers (`--a2a-version`).
+    cards = {m for m in loaded if m.startswith("pack_lsp.core.cards")}
+    assert cards == {"pack_lsp.core.cards", "pack_lsp.core.cards.names"}
+
+
+def test_check_of_an_invalid_pack_explains_with_jsonschema(tmp_path: Path) -> None:
+    """The other side of the two tests above: a schema error is explained by jsonschema."""
+    pack = tmp_path / "minimal.promptpack.yaml"
+    pack.write_text(_MINIMAL_PACK.replace("version: 1.0.0\ntemplate", "version: 1\ntemplate"))
+    loaded, out = _check_loads(pack)
+    codes = [d["code"] for f in json.loads(out)["files"] for d in f["diagnostics"]]
+    assert "PP111" in codes and len(codes) > 1
+    assert "jsonschema.validators" in loaded
 
 
 def test_version_imports_almost_nothing() -> None:

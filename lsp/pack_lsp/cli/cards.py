@@ -20,19 +20,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.cards import A2A_VERSIONS, LOCAL_URL, CardsConfigError, cards_for
-from pack_lsp.core.cards.topology import FORMATS, build, render
-from pack_lsp.core.cards.validate import validate
+from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
 from pack_lsp.core.config import ConfigError, Profile, load_for
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.manifest.files import index_files
-from pack_lsp.core.manifest.topology import build_manifest_topology
-from pack_lsp.core.registry import rule
-from pack_lsp.core.source import decode
+
+if TYPE_CHECKING:
+    from pack_lsp.core.analysis import Analysis
+
+# The analysis, card and topology modules are imported where they are used: building
+# the parser for `--check` must not load them.
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +68,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(path_text: str) -> tuple[Analysis, str]:
+    from pack_lsp.core import kinds
+    from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.source import decode
+
     path = Path(path_text)
     raw = path.read_bytes()
     text, pre = decode(raw)
@@ -118,6 +119,12 @@ def _analysis(path_text: str) -> tuple[Analysis | None, int]:
 
 
 def _cards(args: argparse.Namespace) -> int:
+    from pack_lsp.core.cards.api import cards_for
+    from pack_lsp.core.cards.settings import CardsConfigError
+    from pack_lsp.core.cards.validate import validate
+    from pack_lsp.core.diagnostics import Severity
+    from pack_lsp.core.registry import rule
+
     analysis, status = _analysis(args.card)
     if analysis is None:
         return status
@@ -175,6 +182,8 @@ def _cards(args: argparse.Namespace) -> int:
 
 
 def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from pack_lsp.core.cards.topology import FORMATS, build, render
+
     fmt = args.format or "mermaid"
     if fmt not in FORMATS:
         parser.error(f"--format for --topology must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -193,6 +202,11 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _manifest_topology(directory: str, fmt: str) -> int:
+    from pack_lsp.core.cards.topology import render
+    from pack_lsp.core.discover import find_packs
+    from pack_lsp.core.manifest.files import index_files
+    from pack_lsp.core.manifest.topology import build_manifest_topology
+
     """The extension graph of the manifests under ``directory``."""
     root = Path(directory)
     try:

@@ -17,9 +17,8 @@ import os
 import re
 import sys
 import types
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core import kinds, versions
 from pack_lsp.core.analysis import analyze
@@ -32,6 +31,9 @@ from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.render import FORMATS, FileResult, Summary, renderers, summarize
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 STDIN = "-"
 
@@ -320,7 +322,13 @@ def _check_all(
     the output is the same as checking one file after the other."""
     pending = [slot for slot in slots if isinstance(slot, tuple)]
     workers = _workers(len(pending))
-    executor = ProcessPoolExecutor(workers) if workers > 1 else None
+    executor: ProcessPoolExecutor | None = None
+    if workers > 1:
+        # Imported only here: the process machinery costs a single-file check
+        # tens of milliseconds of start-up.
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(workers)
     # An analysis leaves no reference cycles behind (reference counting frees it),
     # so the cyclic collector would only walk the results kept for the output: on a
     # large pack that walk costs 0.4-0.6 s. Paused while checking; each file's

@@ -6,17 +6,20 @@ string that names it. The builder never rejects input: a field of the wrong type
 simply absent from the model (the schema validation reports it), so a document
 that is mid-edit still yields every part that can be read.
 
-Models are built with ``model_construct`` (no re-validation): the builder is the
-single place that checks types.
+The entities are frozen dataclasses, not pydantic models: the builder is the single
+place that checks types, so validation would only repeat it, and a large pack has
+tens of thousands of entities (pydantic's ``model_construct`` cost about five times
+a dataclass constructor, plus the classes' creation at import; see D20 in
+docs/decisions.md).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
@@ -29,12 +32,12 @@ from pack_lsp.core.yamltree import (
     to_data,
 )
 
+# Every entity class is declared immutable, with keyword arguments only (so that a
+# subclass may add required fields after its base's defaults) and no per-instance dict.
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
-
-class Located(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Located:
     """A scalar value with the span of the text that wrote it."""
 
     value: Any
@@ -45,7 +48,8 @@ class Located(_Model):
         return self.value if isinstance(self.value, str) else str(self.value)
 
 
-class Template(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Template:
     """A template string (system template, fragment, override) and its scalar node.
 
     ``node`` gives access to the source so placeholders can be mapped back to exact
@@ -54,11 +58,12 @@ class Template(_Model):
 
     text: str
     span: Span
-    node: ScalarNode = Field(exclude=True, repr=False)
+    node: ScalarNode = _field(repr=False)
     field: str = "system_template"
 
 
-class Entry(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Entry:
     """Something defined as a key of a mapping: ``key`` and its spans."""
 
     key: str
@@ -66,14 +71,16 @@ class Entry(_Model):
     span: Span  # the value
 
 
-class TemplateEngine(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TemplateEngine:
     version: Located | None = None
     syntax: Located | None = None
-    features: list[Located] = []
+    features: list[Located] = _field(default_factory=list)
     span: Span
 
 
-class Variable(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Variable:
     name: Located | None = None
     type: Located | None = None
     required: Located | None = None
@@ -84,23 +91,27 @@ class Variable(_Model):
     span: Span
 
 
-class ToolPolicy(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolPolicy:
     tool_choice: Located | None = None
-    blocklist: list[Located] = []
+    blocklist: list[Located] = _field(default_factory=list)
     span: Span
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ModelOverride(Entry):
-    templates: list[Template] = []
+    templates: list[Template] = _field(default_factory=list)
 
 
-class Eval(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Eval:
     id: Located | None = None
     type: Located | None = None
     span: Span
 
 
-class ValidatorDef(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ValidatorDef:
     """A prompt's validator (guardrail); ``id`` lets a governance control name it."""
 
     id: Located | None = None
@@ -108,19 +119,20 @@ class ValidatorDef(_Model):
     span: Span
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Prompt(Entry):
     id: Located | None = None
     provider: Located | None = None
-    validators: list[ValidatorDef] = []
+    validators: list[ValidatorDef] = _field(default_factory=list)
     name: Located | None = None
     version: Located | None = None
     description: Located | None = None
     system_template: Template | None = None
-    variables: list[Variable] = []
-    tools: list[Located] = []
+    variables: list[Variable] = _field(default_factory=list)
+    tools: list[Located] = _field(default_factory=list)
     tool_policy: ToolPolicy | None = None
-    model_overrides: dict[str, ModelOverride] = {}
-    evals: list[Eval] = []
+    model_overrides: dict[str, ModelOverride] = _field(default_factory=dict)
+    evals: list[Eval] = _field(default_factory=list)
 
     def templates(self) -> list[Template]:
         out = [self.system_template] if self.system_template is not None else []
@@ -129,31 +141,36 @@ class Prompt(Entry):
         return out
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Tool(Entry):
     name: Located | None = None
     description: Located | None = None
     parameters: Any = None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Fragment(Entry):
     template: Template | None = None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Artifact(Entry):
     type: Located | None = None
     mode: Located | None = None
     description: Located | None = None
 
 
-class Transition(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Transition:
     event: Located
     target: Located | None = None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class State(Entry):
     prompt_task: Located | None = None
     description: Located | None = None
-    on_event: list[Transition] = []
+    on_event: list[Transition] = _field(default_factory=list)
     on_event_key_span: Span | None = None
     terminal: Located | None = None
     max_visits: Located | None = None
@@ -161,7 +178,7 @@ class State(Entry):
     persistence: Located | None = None
     orchestration: Located | None = None
     skills: Located | None = None
-    artifacts: dict[str, Artifact] = {}
+    artifacts: dict[str, Artifact] = _field(default_factory=dict)
     composition: Located | None = None
     control: Located | None = None
 
@@ -170,30 +187,34 @@ class State(Entry):
         return self.terminal is not None and self.terminal.value is True
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Workflow(Entry):
     version: Located | None = None
     entry: Located | None = None
     max_total_visits: Located | None = None  # engine.budget.max_total_visits
-    states: dict[str, State] = {}
+    states: dict[str, State] = _field(default_factory=dict)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Member(Entry):
     description: Located | None = None
-    tags: list[Located] = []
+    tags: list[Located] = _field(default_factory=list)
     tags_span: Span | None = None
-    input_modes: list[Located] = []
+    input_modes: list[Located] = _field(default_factory=list)
     input_modes_span: Span | None = None
-    output_modes: list[Located] = []
+    output_modes: list[Located] = _field(default_factory=list)
     output_modes_span: Span | None = None
     state: Located | None = None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Agents(Entry):
     entry: Located | None = None
-    members: dict[str, Member] = {}
+    members: dict[str, Member] = _field(default_factory=dict)
 
 
-class Step(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Step:
     """One step of a composition (RFC 0010); ``branches`` holds a parallel step's
     nested steps and ``parent`` the id of the parallel step a branch belongs to."""
 
@@ -202,14 +223,16 @@ class Step(_Model):
     prompt_task: Located | None = None
     provider: Located | None = None
     tool: Located | None = None
-    tools: list[Located] = []
+    tools: list[Located] = _field(default_factory=list)
     then: Located | None = None
     else_: Located | None = None
-    depends_on: list[Located] = []
+    depends_on: list[Located] = _field(default_factory=list)
     output_schema: Located | None = None
-    evals: list[Located] = []
-    references: list[Located] = []  # every `${...}` string of input, args and predicates
-    branches: list[Step] = []
+    evals: list[Located] = _field(default_factory=list)
+    references: list[Located] = _field(
+        default_factory=list
+    )  # every `${...}` string of input, args and predicates
+    branches: list[Step] = _field(default_factory=list)
     parent: str | None = None
     span: Span
 
@@ -221,8 +244,9 @@ class Step(_Model):
         return out
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Composition(Entry):
-    steps: list[Step] = []
+    steps: list[Step] = _field(default_factory=list)
     output: Located | None = None
 
     def all_steps(self) -> list[Step]:
@@ -232,7 +256,8 @@ class Composition(Entry):
         return out
 
 
-class ProviderRequirement(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ProviderRequirement:
     """An entry of ``requires.providers``; a bare string is an `llm` requirement."""
 
     key: Located | None = None
@@ -252,7 +277,8 @@ class ProviderRequirement(_Model):
         return self.required is None or self.required.value is not False
 
 
-class Control(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Control:
     """One control of a governance obligation: exactly one of field/validator/eval/external."""
 
     kind: str
@@ -260,58 +286,63 @@ class Control(_Model):
     span: Span
 
 
-class Obligation(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Obligation:
     id: Located | None = None
-    controls: list[Control] = []
+    controls: list[Control] = _field(default_factory=list)
     span: Span
 
 
-class Review(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Review:
     id: Located | None = None
     cadence: Located | None = None
-    satisfies: list[Located] = []
+    satisfies: list[Located] = _field(default_factory=list)
     eval: Located | None = None
     span: Span
 
 
-class Governance(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Governance:
     """``metadata.governance`` or an agents member's ``governance`` (RFC 0013/0016)."""
 
     where: str
-    obligations: list[Obligation] = []
-    reviews: list[Review] = []
-    vocabularies: list[str] = []
+    obligations: list[Obligation] = _field(default_factory=list)
+    reviews: list[Review] = _field(default_factory=list)
+    vocabularies: list[str] = _field(default_factory=list)
     #: The properties the object declares (for `field` controls).
-    fields: list[str] = []
+    fields: list[str] = _field(default_factory=list)
     #: Open-list values that may be vocabulary terms (CURIEs), with where they are.
-    terms: list[tuple[str, Located]] = []
+    terms: list[tuple[str, Located]] = _field(default_factory=list)
     span: Span
 
 
-class Skill(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Skill:
     path: Located | None = None
     name: Located | None = None
     span: Span
 
 
-class Pack(_Model):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Pack:
     id: Located | None = None
     name: Located | None = None
     version: Located | None = None
     description: Located | None = None
     template_engine: TemplateEngine | None = None
-    prompts: dict[str, Prompt] = {}
-    fragments: dict[str, Fragment] = {}
-    tools: dict[str, Tool] = {}
+    prompts: dict[str, Prompt] = _field(default_factory=dict)
+    fragments: dict[str, Fragment] = _field(default_factory=dict)
+    tools: dict[str, Tool] = _field(default_factory=dict)
     workflow: Workflow | None = None
     agents: Agents | None = None
-    skills: list[Skill] = []
-    evals: list[Eval] = []
-    compositions: dict[str, Composition] = {}
+    skills: list[Skill] = _field(default_factory=list)
+    evals: list[Eval] = _field(default_factory=list)
+    compositions: dict[str, Composition] = _field(default_factory=dict)
     compositions_span: Span | None = None
-    providers: list[ProviderRequirement] = []
+    providers: list[ProviderRequirement] = _field(default_factory=list)
     providers_span: Span | None = None
-    governance: list[Governance] = []
+    governance: list[Governance] = _field(default_factory=list)
     span: Span
 
     def provider_keys(self) -> dict[str, ProviderRequirement]:
@@ -333,7 +364,7 @@ def _located(node: Node | None, *types: type) -> Located | None:
     value = node.value
     if types and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
         return None
-    return Located.model_construct(value=value, span=node.span)
+    return Located(value=value, span=node.span)
 
 
 def _str(m: MappingNode, key: str) -> Located | None:
@@ -343,7 +374,7 @@ def _str(m: MappingNode, key: str) -> Located | None:
 def _any(m: MappingNode, key: str) -> Located | None:
     node = m.get(key)
     if isinstance(node, ScalarNode):
-        return Located.model_construct(value=node.value, span=node.span)
+        return Located(value=node.value, span=node.span)
     return None
 
 
@@ -358,7 +389,7 @@ def _int(m: MappingNode, key: str) -> Located | None:
         and isinstance(node.value, int)
         and not isinstance(node.value, bool)
     ):
-        return Located.model_construct(value=node.value, span=node.span)
+        return Located(value=node.value, span=node.span)
     return None
 
 
@@ -369,14 +400,14 @@ def _str_list(node: Node | None) -> list[Located]:
     out: list[Located] = []
     for item in node.values():
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
-            out.append(Located.model_construct(value=item.value, span=item.span))
+            out.append(Located(value=item.value, span=item.span))
     return out
 
 
 def _template(node: Node | None, field: str) -> Template | None:
     node = deref(node)
     if isinstance(node, ScalarNode) and isinstance(node.value, str):
-        return Template.model_construct(text=node.value, span=node.span, node=node, field=field)
+        return Template(text=node.value, span=node.span, node=node, field=field)
     return None
 
 
@@ -415,17 +446,14 @@ def build_variable(node: Node) -> Variable | None:
     if default_pair is not None:
         target = deref(default_pair.value)
         if target is not None:
-            default = Located.model_construct(value=to_data(target), span=target.span)
+            default = Located(value=to_data(target), span=target.span)
     enum = None
     validation = _mapping(m.get("validation"))
     if validation is not None:
         enum_node = deref(validation.get("enum"))
         if isinstance(enum_node, SequenceNode):
-            enum = [
-                Located.model_construct(value=to_data(item), span=item.span)
-                for item in enum_node.values()
-            ]
-    return Variable.model_construct(
+            enum = [Located(value=to_data(item), span=item.span) for item in enum_node.values()]
+    return Variable(
         name=_str(m, "name"),
         type=_str(m, "type"),
         required=_bool(m, "required"),
@@ -444,7 +472,7 @@ def build_evals(node: Node | None) -> list[Eval]:
         for item in seq.values():
             if isinstance(item, MappingNode):
                 out.append(
-                    Eval.model_construct(
+                    Eval(
                         id=_str(item, "id"),
                         type=_str(item, "type"),
                         span=item.span,
@@ -460,9 +488,7 @@ def _validators(node: Node | None) -> list[ValidatorDef]:
         for item in seq.values():
             if isinstance(item, MappingNode):
                 out.append(
-                    ValidatorDef.model_construct(
-                        id=_str(item, "id"), type=_str(item, "type"), span=item.span
-                    )
+                    ValidatorDef(id=_str(item, "id"), type=_str(item, "type"), span=item.span)
                 )
     return out
 
@@ -471,7 +497,7 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
     m = _mapping(pair.value)
     fields: dict[str, Any] = {"key": key, "key_span": pair.key.span, "span": _value_span(pair)}
     if m is None:
-        return Prompt.model_construct(**fields)
+        return Prompt(**fields)
     variables: list[Variable] = []
     vars_node = deref(m.get("variables"))
     if isinstance(vars_node, SequenceNode):
@@ -482,7 +508,7 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
     policy = None
     pm = _mapping(m.get("tool_policy"))
     if pm is not None:
-        policy = ToolPolicy.model_construct(
+        policy = ToolPolicy(
             tool_choice=_str(pm, "tool_choice"),
             blocklist=_str_list(pm.get("blocklist")),
             span=pm.span,
@@ -495,7 +521,7 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
                 t = _template(om.get(field), field)
                 if t is not None:
                     templates.append(t)
-        overrides[okey] = ModelOverride.model_construct(
+        overrides[okey] = ModelOverride(
             key=okey, key_span=opair.key.span, span=_value_span(opair), templates=templates
         )
     fields.update(
@@ -512,14 +538,14 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
         model_overrides=overrides,
         evals=build_evals(m.get("evals")),
     )
-    return Prompt.model_construct(**fields)
+    return Prompt(**fields)
 
 
 def build_state(key: str, pair: Pair) -> State:
     m = _mapping(pair.value)
     fields: dict[str, Any] = {"key": key, "key_span": pair.key.span, "span": _value_span(pair)}
     if m is None:
-        return State.model_construct(**fields)
+        return State(**fields)
     transitions: list[Transition] = []
     on_event = _mapping(m.get("on_event"))
     if on_event is not None:
@@ -527,13 +553,11 @@ def build_state(key: str, pair: Pair) -> State:
             event = _located(epair.key)
             if event is None:
                 continue
-            event = Located.model_construct(value=epair.key_text, span=event.span)
-            transitions.append(
-                Transition.model_construct(event=event, target=_located(epair.value, str))
-            )
+            event = Located(value=epair.key_text, span=event.span)
+            transitions.append(Transition(event=event, target=_located(epair.value, str)))
     artifacts: dict[str, Artifact] = {}
     for akey, apair, am in _entries(m.get("artifacts")):
-        artifacts[akey] = Artifact.model_construct(
+        artifacts[akey] = Artifact(
             key=akey,
             key_span=apair.key.span,
             span=_value_span(apair),
@@ -556,7 +580,7 @@ def build_state(key: str, pair: Pair) -> State:
         composition=_str(m, "composition"),
         control=_str(m, "control"),
     )
-    return State.model_construct(**fields)
+    return State(**fields)
 
 
 def _budget(m: MappingNode) -> Located | None:
@@ -573,7 +597,7 @@ def build_workflow(pair: Pair) -> Workflow:
         "span": _value_span(pair),
     }
     if m is None:
-        return Workflow.model_construct(**fields)
+        return Workflow(**fields)
     states = {k: build_state(k, p) for k, p, _ in _entries(m.get("states"))}
     fields.update(
         version=_any(m, "version"),
@@ -581,14 +605,14 @@ def build_workflow(pair: Pair) -> Workflow:
         max_total_visits=_budget(m),
         states=states,
     )
-    return Workflow.model_construct(**fields)
+    return Workflow(**fields)
 
 
 def build_agents(pair: Pair) -> Agents:
     m = _mapping(pair.value)
     fields: dict[str, Any] = {"key": "agents", "key_span": pair.key.span, "span": _value_span(pair)}
     if m is None:
-        return Agents.model_construct(**fields)
+        return Agents(**fields)
     members: dict[str, Member] = {}
     for key, mpair, mm in _entries(m.get("members")):
         mfields: dict[str, Any] = {
@@ -607,12 +631,12 @@ def build_agents(pair: Pair) -> Agents:
                 output_modes_span=_span_of(mm.get("output_modes")),
                 state=_str(mm, "state"),
             )
-        members[key] = Member.model_construct(**mfields)
+        members[key] = Member(**mfields)
     fields.update(
         entry=_str(m, "entry"),
         members=members,
     )
-    return Agents.model_construct(**fields)
+    return Agents(**fields)
 
 
 _REFERENCE = re.compile(r"\$\{[^}]*\}")
@@ -623,7 +647,7 @@ def _references(node: Node | None, out: list[Located]) -> None:
     node = deref(node)
     if isinstance(node, ScalarNode):
         if isinstance(node.value, str) and "${" in node.value:
-            out.append(Located.model_construct(value=node.value, span=node.span))
+            out.append(Located(value=node.value, span=node.span))
     elif isinstance(node, MappingNode):
         for _k, pair in node.items():
             _references(pair.value, out)
@@ -648,7 +672,7 @@ def build_step(node: Node, parent: str | None = None) -> Step | None:
     for field in ("input", "args", "predicate"):
         _references(m.get(field), references)
     modifiers = _mapping(m.get("modifiers"))
-    return Step.model_construct(
+    return Step(
         id=step_id,
         kind=_str(m, "kind"),
         prompt_task=_str(m, "prompt_task"),
@@ -680,7 +704,7 @@ def build_compositions(node: Node | None) -> dict[str, Composition]:
                     step = build_step(item)
                     if step is not None:
                         steps.append(step)
-        out[key] = Composition.model_construct(
+        out[key] = Composition(
             key=key, key_span=pair.key.span, span=_value_span(pair), steps=steps, output=output
         )
     return out
@@ -694,15 +718,15 @@ def build_providers(node: Node | None) -> list[ProviderRequirement]:
     for item in seq.values():
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
             out.append(
-                ProviderRequirement.model_construct(
-                    key=Located.model_construct(value=item.value, span=item.span),
+                ProviderRequirement(
+                    key=Located(value=item.value, span=item.span),
                     shorthand=True,
                     span=item.span,
                 )
             )
         elif isinstance(item, MappingNode):
             out.append(
-                ProviderRequirement.model_construct(
+                ProviderRequirement(
                     key=_str(item, "key"),
                     role=_str(item, "role"),
                     required=_bool(item, "required"),
@@ -731,19 +755,15 @@ def build_governance(node: Node | None, where: str) -> Governance | None:
                     for ckey, cpair in citem.items():
                         value = _located(cpair.value, str)
                         if value is not None:
-                            controls.append(
-                                Control.model_construct(kind=ckey, value=value, span=citem.span)
-                            )
-            obligations.append(
-                Obligation.model_construct(id=_str(item, "id"), controls=controls, span=item.span)
-            )
+                            controls.append(Control(kind=ckey, value=value, span=citem.span))
+            obligations.append(Obligation(id=_str(item, "id"), controls=controls, span=item.span))
     reviews: list[Review] = []
     seq = deref(m.get("reviews"))
     if isinstance(seq, SequenceNode):
         for item in seq.values():
             if isinstance(item, MappingNode):
                 reviews.append(
-                    Review.model_construct(
+                    Review(
                         id=_str(item, "id"),
                         cadence=_str(item, "cadence"),
                         satisfies=_str_list(item.get("satisfies")),
@@ -775,7 +795,7 @@ def build_governance(node: Node | None, where: str) -> Governance | None:
         for item in seq.values():
             if isinstance(item, MappingNode) and (t := _str(item, "type")) is not None:
                 terms.append(("reviews[].type", t))
-    return Governance.model_construct(
+    return Governance(
         where=where,
         obligations=obligations,
         reviews=reviews,
@@ -802,16 +822,12 @@ def build_skills(node: Node | None) -> list[Skill]:
         return out
     for item in seq.values():
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
-            out.append(
-                Skill.model_construct(
-                    path=Located.model_construct(value=item.value, span=item.span), span=item.span
-                )
-            )
+            out.append(Skill(path=Located(value=item.value, span=item.span), span=item.span))
         elif isinstance(item, MappingNode):
             if item.get("path") is not None:
-                out.append(Skill.model_construct(path=_str(item, "path"), span=item.span))
+                out.append(Skill(path=_str(item, "path"), span=item.span))
             else:
-                out.append(Skill.model_construct(name=_str(item, "name"), span=item.span))
+                out.append(Skill(name=_str(item, "name"), span=item.span))
     return out
 
 
@@ -827,7 +843,7 @@ def build_pack(root: Node | None, reuse: Mapping[str, Prompt] | None = None) -> 
     te = None
     tem = _mapping(m.get("template_engine"))
     if tem is not None:
-        te = TemplateEngine.model_construct(
+        te = TemplateEngine(
             version=_str(tem, "version"),
             syntax=_str(tem, "syntax"),
             features=_str_list(tem.get("features")),
@@ -839,7 +855,7 @@ def build_pack(root: Node | None, reuse: Mapping[str, Prompt] | None = None) -> 
         prompts[k] = built if built is not None else build_prompt(k, p)
     fragments: dict[str, Fragment] = {}
     for key, pair, _ in _entries(m.get("fragments")):
-        fragments[key] = Fragment.model_construct(
+        fragments[key] = Fragment(
             key=key,
             key_span=pair.key.span,
             span=_value_span(pair),
@@ -847,7 +863,7 @@ def build_pack(root: Node | None, reuse: Mapping[str, Prompt] | None = None) -> 
         )
     tools: dict[str, Tool] = {}
     for key, pair, tm in _entries(m.get("tools")):
-        tools[key] = Tool.model_construct(
+        tools[key] = Tool(
             key=key,
             key_span=pair.key.span,
             span=_value_span(pair),
@@ -873,7 +889,7 @@ def build_pack(root: Node | None, reuse: Mapping[str, Prompt] | None = None) -> 
                 if g is not None:
                     governance.append(g)
 
-    return Pack.model_construct(
+    return Pack(
         id=_str(m, "id"),
         name=_str(m, "name"),
         version=_str(m, "version"),

@@ -6,22 +6,26 @@ than as an unknown property, and a deprecated property in use as PP111.
 
 The pack is validated in units: the root (with each prompt only type-checked) and
 every prompt against ``#/$defs/Prompt`` on its own. Errors are the same as one
-whole-document validation, and a unit can later be re-validated alone when only
-that prompt changed (see ``SchemaValidator.validate``'s cache).
+whole-document validation, and a unit can be re-validated alone when only that
+prompt changed.
+
+Each unit goes first through ``jsonschema_rs`` (compiled, about fifty times faster).
+A valid unit has nothing to report; a unit whose only failures are deprecated
+properties is reported from those failures directly; any other unit is validated
+again by ``jsonschema``, whose errors carry what the messages need. ``jsonschema``
+is therefore imported only when a pack has such a problem (or without
+``jsonschema_rs``), which keeps it off the start-up of a check of a valid pack.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core import versions
 from pack_lsp.core.diagnostics import Diagnostic, Tag, make
@@ -49,6 +53,9 @@ from pack_lsp.core.yamltree import (
     resolve,
     through_broken_alias,
 )
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 PROMPTPACK_SCHEMA = "promptpack.schema.json"
 _REQUIRED_RE = re.compile(r"^'(.*)' is a required property$")
@@ -109,14 +116,83 @@ def _deprecated(
     Reported as a warning (PP111), never as a schema failure; only properties outside
     any ``oneOf``/``anyOf`` carry the keyword, so it cannot change which form matches.
     """
+    from jsonschema.exceptions import ValidationError
+
     if isinstance(value, dict):
         yield ValidationError("deprecated property", validator_value=value)
 
 
-#: Draft 2020-12 plus our ``x-deprecated`` keyword.
-_Validator = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"x-deprecated": _deprecated}
-)
+@functools.cache
+def _full_validator_class() -> Any:
+    """Draft 2020-12 plus our ``x-deprecated`` keyword (``jsonschema`` imported here)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator, {"x-deprecated": _deprecated}
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Deprecated:
+    """A deprecated property found by the fast validator: where, its ``x-deprecated``
+    value and the property's value (what ``_deprecation`` needs of an error)."""
+
+    path: tuple[PathItem, ...]
+    info: Any
+    instance: Any
+
+
+#: ``$comment`` prefix naming the ``x-deprecated`` subschema a fast-validator error is in.
+_MARK = "pack-lsp:x-deprecated:"
+
+
+class _Unit:
+    """One validation unit: its schema, the fast validator and (on first use) the
+    ``jsonschema`` one."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.marks: list[Any] = []
+        self.fast = _fast_validator(_failing_deprecated(schema, self.marks))
+        self._full: Any = None
+
+    def full(self) -> Any:
+        if self._full is None:
+            self._full = _full_validator_class()(self.schema)
+        return self._full
+
+    def errors(
+        self, data: Any, prefix: tuple[PathItem, ...] = ()
+    ) -> Iterator[ValidationError | _Deprecated]:
+        """The errors of ``data``; their paths start with ``prefix``."""
+        if _valid(self.fast, data):
+            return
+        found = self._deprecations(data, prefix)
+        if found is not None:
+            yield from found
+            return
+        for err in self.full().iter_errors(data):
+            for step in reversed(prefix):
+                err.path.appendleft(step)
+            yield err
+
+    def _deprecations(self, data: Any, prefix: tuple[PathItem, ...]) -> list[_Deprecated] | None:
+        """The deprecated properties of ``data`` when the fast validator's only errors
+        are those (``None`` otherwise, or when it cannot tell)."""
+        if self.fast is None:
+            return None
+        out: list[_Deprecated] = []
+        try:
+            for err in self.fast.iter_errors(data):
+                schema = getattr(err.kind, "schema", None)
+                comment = schema.get("$comment") if isinstance(schema, dict) else None
+                if not isinstance(comment, str) or not comment.startswith(_MARK):
+                    return None
+                path = (*prefix, *err.instance_path)
+                out.append(_Deprecated(path, self.marks[int(comment[len(_MARK) :])], err.instance))
+        except Exception:  # anything unexpected: the full validation explains the unit
+            return None
+        return out
 
 
 class SchemaValidator:
@@ -127,32 +203,26 @@ class SchemaValidator:
         prompts = schema.get("properties", {}).get("prompts", {})
         item = prompts.get("additionalProperties") if isinstance(prompts, dict) else None
         self.split = isinstance(item, dict) and item.get("$ref") == "#/$defs/Prompt"
-        root_schema = copy.deepcopy(schema)
-        if self.split:
-            root_schema["properties"]["prompts"]["additionalProperties"] = {"type": "object"}
+        root_schema = schema
+        if self.split:  # a copy of the path down to the prompts, the rest shared
+            properties = root_schema["properties"]
+            root_schema = {
+                **schema,
+                "properties": {
+                    **properties,
+                    "prompts": {
+                        **properties["prompts"],
+                        "additionalProperties": {"type": "object"},
+                    },
+                },
+            }
         prompt_schema = {
             "$schema": schema.get("$schema", "https://json-schema.org/draft/2020-12/schema"),
             "$defs": schema.get("$defs", {}),
             "$ref": "#/$defs/Prompt",
         }
-        self.root = _Validator(root_schema)
-        self.prompt = _Validator(prompt_schema)
-        self.fast_root = _fast_validator(root_schema)
-        self.fast_prompt = _fast_validator(prompt_schema)
-
-    def errors(self, data: Any) -> Iterator[ValidationError]:
-        if not _valid(self.fast_root, data):
-            yield from self.root.iter_errors(data)
-        if self.split and isinstance(data, dict):
-            prompts = data.get("prompts")
-            if isinstance(prompts, dict):
-                for key, value in prompts.items():
-                    if not isinstance(value, dict) or _valid(self.fast_prompt, value):
-                        continue  # the root validation reports the type
-                    for err in self.prompt.iter_errors(value):
-                        err.path.appendleft(key)
-                        err.path.appendleft("prompts")
-                        yield err
+        self.root = _Unit(root_schema)
+        self.prompt = _Unit(prompt_schema)
 
     def validate(
         self, root: Node | None, data: Any, target: versions.Target | None = None
@@ -179,11 +249,8 @@ class SchemaValidator:
         if target is None:
             version = self.schema.get("x-promptpack-version", versions.LATEST)
             target = versions.Target(str(version), versions.SOURCE_DEFAULT)
-        errors: Iterable[ValidationError] = (
-            () if _valid(self.fast_root, data) else self.root.iter_errors(data)
-        )
         units: list[tuple[str | None, tuple[Diagnostic, ...]]] = [
-            (None, self._explain(errors, root, target))
+            (None, _explain(self.root.errors(data), root, target))
         ]
         if self.split and isinstance(data, dict):
             prompts = data.get("prompts")
@@ -191,30 +258,27 @@ class SchemaValidator:
                 for key, value in prompts.items():
                     if known is not None and key in known:
                         units.append((key, tuple(known[key])))
-                    elif not isinstance(value, dict) or _valid(self.fast_prompt, value):
+                    elif not isinstance(value, dict):
                         units.append((key, ()))  # the root validation reports the type
                     else:
-                        units.append(
-                            (key, self._explain(self._prompt_errors(key, value), root, target))
-                        )
+                        errors = self.prompt.errors(value, ("prompts", key))
+                        units.append((key, _explain(errors, root, target)))
         return units
 
-    def _prompt_errors(self, key: str, value: Any) -> Iterator[ValidationError]:
-        for err in self.prompt.iter_errors(value):
-            err.path.appendleft(key)
-            err.path.appendleft("prompts")
-            yield err
 
-    @staticmethod
-    def _explain(
-        errors: Iterable[ValidationError], root: Node | None, target: versions.Target
-    ) -> tuple[Diagnostic, ...]:
-        out: list[Diagnostic] = []
-        for err in errors:
-            if through_broken_alias(root, tuple(err.absolute_path)):
-                continue  # the alias itself is reported (PP007/PP008/PP009)
-            out.extend(_to_diagnostics(err, root, target))
-        return tuple(out)
+def _explain(
+    errors: Iterable[ValidationError | _Deprecated], root: Node | None, target: versions.Target
+) -> tuple[Diagnostic, ...]:
+    out: list[Diagnostic] = []
+    for err in errors:
+        if isinstance(err, _Deprecated):
+            if not through_broken_alias(root, err.path):
+                out.append(_deprecation(err.path, err.info, err.instance, root))
+            continue
+        if through_broken_alias(root, tuple(err.absolute_path)):
+            continue  # the alias itself is reported (PP007/PP008/PP009)
+        out.extend(_to_diagnostics(err, root, target))
+    return tuple(out)
 
 
 def merge_units(units: Iterable[tuple[str | None, Sequence[Diagnostic]]]) -> list[Diagnostic]:
@@ -231,40 +295,41 @@ def merge_units(units: Iterable[tuple[str | None, Sequence[Diagnostic]]]) -> lis
     return out
 
 
-def _failing_deprecated(node: Any) -> Any:
+def _failing_deprecated(node: Any, marks: list[Any]) -> Any:
     """A copy of ``node`` where every ``x-deprecated`` subschema rejects any value.
 
     ``x-deprecated`` is an error of ours (reported as PP111) that a validator which
-    ignores unknown keywords would not see: making those subschemas fail sends a
-    unit that uses a deprecated property to the full validation, which explains it.
+    ignores unknown keywords would not see: making those subschemas fail lets the
+    fast validator find them. The rejecting ``not`` names, in a ``$comment``, the
+    index in ``marks`` of the keyword's value, so that a unit whose only errors are
+    these is reported without the full validation.
     """
     if isinstance(node, list):
-        return [_failing_deprecated(item) for item in node]
+        return [_failing_deprecated(item, marks) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {k: _failing_deprecated(v) for k, v in node.items()}
+    out = {k: _failing_deprecated(v, marks) for k, v in node.items()}
     if "x-deprecated" in out:
-        out["not"] = {}
+        marks.append(node["x-deprecated"])
+        out["not"] = {"$comment": f"{_MARK}{len(marks) - 1}"}
     return out
 
 
 def _fast_validator(schema: dict[str, Any]) -> Any:
     """A compiled ``jsonschema_rs`` validator for ``schema``, or ``None``.
 
-    Used only to tell valid units apart, in about a fiftieth of the time: a unit it
-    finds valid cannot produce a diagnostic, and any other is validated (and
-    explained) by ``jsonschema`` as before, so the diagnostics do not depend on it.
-    Without the package, or when it cannot compile the schema, every unit goes
-    through ``jsonschema``.
+    It tells valid units apart in about a fiftieth of the time: a unit it finds
+    valid cannot produce a diagnostic, and any other is validated (and explained)
+    by ``jsonschema`` as before unless only deprecated properties failed, so the
+    diagnostics do not depend on it. Without the package, or when it cannot compile
+    the schema, every unit goes through ``jsonschema``.
     """
     try:
         import jsonschema_rs
     except ImportError:
         return None
     try:
-        return jsonschema_rs.Draft202012Validator(
-            _failing_deprecated(schema), validate_formats=False
-        )
+        return jsonschema_rs.Draft202012Validator(schema, validate_formats=False)
     except Exception:  # a schema it does not support: full validation only
         return None
 
@@ -361,16 +426,16 @@ def _needs_version(
     )
 
 
-def _deprecation(err: ValidationError, root: Node | None) -> Diagnostic:
-    path = tuple(err.absolute_path)
-    info = err.validator_value if isinstance(err.validator_value, dict) else {}
+def _deprecation(path: Sequence[PathItem], info: Any, value: Any, root: Node | None) -> Diagnostic:
+    """PP111 for the property at ``path`` (``info``: its ``x-deprecated`` value)."""
+    path = tuple(path)
+    info = info if isinstance(info, dict) else {}
     name = str(path[-1]) if path else "property"
     since = info.get("since", "")
     rfc = info.get("rfc")
     _, pair = resolve(root, path)
     span = pair.key.span if pair is not None else _value_span(root, path)
     origin = f"deprecated since PromptPack {since}" + (f" (RFC {rfc})" if rfc else "")
-    value = err.instance
     data: dict[str, Any] = {"kind": "deprecated-property", "key": name, "path": list(path)}
     if name == "fail_on_violation":
         if value is False:
@@ -451,7 +516,7 @@ def _to_diagnostics(
         return
 
     if validator == "x-deprecated":
-        yield _deprecation(err, root)
+        yield _deprecation(path, err.validator_value, value, root)
         return
     span = _value_span(root, path)
     data: dict[str, Any] = {"path": list(path)}
@@ -574,6 +639,8 @@ def _explain_alternatives(err: ValidationError, root: Node | None, target: versi
         for diag in _to_diagnostics(sub, root, target):
             reasons.append(diag.message)
     if not reasons:
+        from jsonschema.exceptions import best_match
+
         chosen = best_match(best)
         reasons = [chosen.message] if chosen is not None else []
     return "does not match any allowed form: " + "; ".join(reasons)

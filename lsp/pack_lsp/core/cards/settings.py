@@ -45,9 +45,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+# Defined in `names` (light enough for the command line); still importable from here.
+from pack_lsp.core.cards.names import A2A_VERSIONS as A2A_VERSIONS
+from pack_lsp.core.cards.names import LOCAL_URL as LOCAL_URL
+
 A2AVersion = Literal["0.3.0", "1.0"]
-A2A_VERSIONS: tuple[str, ...] = ("0.3.0", "1.0")
-LOCAL_URL = "http://localhost:8080/{agent}"
 URL_FIELDS = frozenset({"agent", "pack"})
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")

@@ -97,13 +97,15 @@ class Topology:
             return set()
         seen = {self.entry}
         stack = [self.entry]
-        links = self.edges + self.routes
+        # Each node's links in their order, so the walk is linear in the links.
+        links: dict[str, list[str]] = {}
+        for edge in (*self.edges, *self.routes):
+            links.setdefault(edge.source, []).append(edge.target)
         while stack:
-            node = stack.pop()
-            for edge in links:
-                if edge.source == node and edge.target not in seen:
-                    seen.add(edge.target)
-                    stack.append(edge.target)
+            for target in links.get(stack.pop(), ()):
+                if target not in seen:
+                    seen.add(target)
+                    stack.append(target)
         return seen
 
     def unreachable(self) -> list[Node]:
@@ -220,32 +222,39 @@ def _routes(pack: Pack, nodes: dict[str, Node], agents: set[str]) -> list[Edge]:
     if wf is None or pack.agents is None:
         return []
     out: list[Edge] = []
+    # The states that run each prompt, in workflow order, and what each state runs:
+    # computed once, not per member (large packs have hundreds of both).
+    by_task: dict[str, list[str]] = {}
+    for name, st in wf.states.items():
+        if st.prompt_task is not None:
+            by_task.setdefault(st.prompt_task.text, []).append(name)
+    # Per state: the agents it runs (with where) and the states it leads to.
+    runs: dict[str, list[tuple[str, Span]]] = {}
+    succ: dict[str, list[str]] = {}
+    for name, state in wf.states.items():
+        runs[name] = [
+            (ref.text, ref.span) for ref in _prompts_run_by(pack, state) if ref.text in agents
+        ]
+        succ[name] = [t.target.text for t in state.on_event if t.target is not None]
+        if state.on_max_visits is not None:
+            succ[name].append(state.on_max_visits.text)
     for key, member in pack.agents.members.items():
         if key not in nodes:
             continue
-        if member.state is not None:
-            starts = [member.state.text]
-        else:  # the states that run the member's prompt hand the conversation on
-            starts = [
-                name
-                for name, st in wf.states.items()
-                if st.prompt_task is not None and st.prompt_task.text == key
-            ]
+        # The states that run the member's prompt hand the conversation on.
+        starts = [member.state.text] if member.state is not None else by_task.get(key, [])
         seen: set[str] = set()
         stack = list(starts)
         targets: dict[str, tuple[str, Span]] = {}
         while stack:
             name = stack.pop()
-            if name in seen or name not in wf.states:
+            if name in seen or name not in runs:
                 continue
             seen.add(name)
-            state = wf.states[name]
-            for ref in _prompts_run_by(pack, state):
-                if ref.text in agents and ref.text != key:
-                    targets.setdefault(ref.text, (name, ref.span))
-            stack.extend(t.target.text for t in state.on_event if t.target is not None)
-            if state.on_max_visits is not None:
-                stack.append(state.on_max_visits.text)
+            for target, span in runs[name]:
+                if target != key:
+                    targets.setdefault(target, (name, span))
+            stack.extend(succ[name])
         for target, (state_name, span) in targets.items():
             out.append(Edge(key, target, state_name, span))
     return out

@@ -32,10 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core.cards.derive import Card, CardSet
 from pack_lsp.core.cards.extensions import check_params, check_skills, short
@@ -45,6 +42,10 @@ from pack_lsp.core.model import Pack
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.text import Span
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMAS = {
     "0.3.0": "a2a-0.3.0.agentcard.schema.json",
@@ -68,12 +69,44 @@ class CardProblem:
 
 @functools.cache
 def card_validator(version: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(SCHEMAS[version]))
+
+
+@functools.cache
+def _fast_card_validator(version: str) -> Any:
+    """A compiled ``jsonschema_rs`` validator of the card schema, or ``None``.
+
+    A card it finds valid has no schema error (``jsonschema`` checks no formats
+    either); any other card goes through ``jsonschema``, whose errors the messages
+    are made of. Most cards are valid, so ``jsonschema`` is usually not even imported.
+    """
+    try:
+        import jsonschema_rs
+
+        return jsonschema_rs.Draft202012Validator(
+            load_schema(SCHEMAS[version]), validate_formats=False
+        )
+    except Exception:  # not installed, or a schema it cannot compile
+        return None
+
+
+def _surely_valid(document: Any, version: str) -> bool:
+    fast = _fast_card_validator(version)
+    if fast is None:
+        return False
+    try:
+        return bool(fast.is_valid(document))
+    except Exception:  # a value it cannot take: the full validation decides
+        return False
 
 
 def schema_errors(document: Any, version: str) -> list[tuple[str, str]]:
     """(JSON pointer, message) for every schema error of ``document``."""
     out: list[tuple[str, str]] = []
+    if _surely_valid(document, version):
+        return out
     for err in sorted(
         card_validator(version).iter_errors(document),
         key=lambda e: [str(p) for p in e.absolute_path],

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from pack_lsp.core.cards import CardsConfigError, cards_for
-from pack_lsp.core.cards.topology import build
-from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
 from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
@@ -162,6 +159,12 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     if pack.agents is None:
         return
+    # Imported here: a pack without agents needs neither the card modules nor the
+    # validators they build.
+    from pack_lsp.core.cards.api import cards_for
+    from pack_lsp.core.cards.settings import CardsConfigError
+    from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
+
     try:
         cards = cards_for(pack, ctx.config)
     except CardsConfigError as exc:
@@ -211,6 +214,8 @@ def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
 
 
 def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
+    from pack_lsp.core.cards.topology import build
+
     topo = build(ctx.pack, include_entry=include_entry)
     meant = _intended_targets(ctx, topo.reachable())
     for node in topo.unreachable():
