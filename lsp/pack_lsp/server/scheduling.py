@@ -30,7 +30,9 @@ import asyncio
 import contextlib
 import gc
 import logging
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -46,6 +48,33 @@ log = logging.getLogger(__name__)
 CHEAP_ANALYSIS = 0.05
 #: Worker threads for analyses (all documents together).
 ANALYSIS_THREADS = 2
+
+
+#: Analyses between two full garbage collections (``AnalysisScheduler._stored``).
+FULL_COLLECTION_EVERY = 100
+
+_stores = 0
+_paused = 0
+_paused_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector while analyses run (in any thread)."""
+    global _paused
+    if not pause:
+        yield
+        return
+    with _paused_lock:
+        _paused += 1
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0:
+                gc.enable()
 
 
 class AnalysisFailed(RuntimeError):
@@ -238,20 +267,35 @@ class AnalysisScheduler(DocumentStore):
         self, uri: str, text: str, previous: Analysis | None, config: Config
     ) -> tuple[Analysis | None, float]:
         start = time.perf_counter()
-        result = self._analyze(uri, text, previous, config)
+        with _collector_paused(self.freeze_gc):
+            result = self._analyze(uri, text, previous, config)
         return result, time.perf_counter() - start
 
     def _stored(self) -> None:
-        """After a new analysis replaced the older one of its document.
+        """After a new analysis replaced the older one of its document: the collector.
 
-        An analysis is a large graph of long-lived objects; without help, each
-        full collection of the cyclic garbage collector walks all of them again, a
-        pause that grows with the pack. ``gc.freeze()`` moves everything alive now
-        out of the collector's reach; the replaced analysis is acyclic, so it is
-        still freed by reference counting as soon as it is dropped.
+        An analysis is a large graph of long-lived objects. Left to itself, the
+        cyclic garbage collector runs many young collections while an analysis
+        builds it, and every full collection walks all stored analyses again, a
+        pause that grows with the pack. Instead, the collector is paused while an
+        analysis runs (``_collector_paused``), then one collection of the young
+        generations here reclaims the few cycles the analysis left behind, and
+        ``gc.freeze()`` takes everything still alive out of later collections. A
+        replaced analysis is acyclic: reference counting frees it although it is
+        frozen. Frozen objects that become cyclic garbage later would never be
+        collected, so every ``FULL_COLLECTION_EVERY`` analyses everything is
+        unfrozen and collected once.
         """
-        if self.freeze_gc:
-            gc.freeze()
+        if not self.freeze_gc:
+            return
+        global _stores
+        _stores += 1
+        if _stores % FULL_COLLECTION_EVERY == 0:
+            gc.unfreeze()
+            gc.collect()
+        else:
+            gc.collect(1)
+        gc.freeze()
 
     def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
         """Deliver the result of the current version (push clients; see diagnostics)."""
