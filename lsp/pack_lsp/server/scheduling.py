@@ -190,7 +190,7 @@ class AnalysisScheduler(DocumentStore):
             await track.finished.wait()
         if track.closed:
             return None, None
-        if track.error is not None:
+        if track.analysis_generation < wanted:  # the attempts since then failed
             raise AnalysisFailed(f"{type(track.error).__name__}: {track.error}")
         return track.analysis, track.version
 
