@@ -126,6 +126,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.registry",
             "pack_lsp.core.suppress",
             "pack_lsp.core.analysis",
+            "pack_lsp.core.incremental",
             "pack_lsp.core.rulesdoc",
         ),
     ),

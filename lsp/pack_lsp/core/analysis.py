@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,16 +23,19 @@ from pack_lsp.core.jsontree import is_json_path, parse_json
 from pack_lsp.core.manifest.check import analyze_manifest
 from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.profiles import apply_profile, schema_diagnostics
+from pack_lsp.core.model import Pack, Prompt, build_pack
+from pack_lsp.core.profiles import apply_profile, schema_units
 from pack_lsp.core.registry import CHECKS
 from pack_lsp.core.rules.document import INTERNAL_ERROR
+from pack_lsp.core.schema import merge_units
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.core.yamltree import Node, parse, to_data
+from pack_lsp.core.yamltree import Node, ParseResult, parse, to_data
 
 log = logging.getLogger(__name__)
+
+_UNSET: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,12 @@ class Analysis:
     path: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)
     manifest: Manifest | None = None  # for an agent-extension manifest
+    parse_diagnostics: tuple[Diagnostic, ...] = ()
+    """The problems the parser found (before configuration), for incremental analysis."""
+    plain_tree: bool | None = None
+    """Known to hold no anchor, alias, tag or merge key (``None``: not looked at)."""
+    schema_units: tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None = None
+    """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
 
 
 @contextmanager
@@ -89,8 +99,6 @@ def analyze(
     looked up in (cross-file rules run only with one; this document's entry in it
     is brought up to date).
     """
-    import time
-
     config = config or Config()
     text = strip_bom(text)
     file_path = Path(path) if path is not None else None
@@ -100,11 +108,51 @@ def analyze(
     t0 = time.perf_counter()
     parsed = parse_json(text) if is_json_path(file_path) else parse(text)
     timings["parse"] = time.perf_counter() - t0
+    return complete(
+        parsed,
+        kind=kind,
+        config=config,
+        file_path=file_path,
+        timings=timings,
+        pre_diagnostics=pre_diagnostics,
+        workspace=workspace,
+    )
+
+
+def derive(pack: Pack | None, text: str, config: Config) -> Derived:
+    """The derived data of one analysis; every ``Derived`` is made here."""
+    return Derived(pack, text, config)
+
+
+def complete(
+    parsed: ParseResult,
+    *,
+    kind: str | None,
+    config: Config,
+    file_path: Path | None,
+    timings: dict[str, float],
+    pre_diagnostics: list[Diagnostic] | None = None,
+    workspace: ManifestIndex | None = None,
+    data: Any = _UNSET,
+    plain_tree: bool | None = None,
+    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
+    reuse_prompts: Mapping[str, Prompt] | None = None,
+) -> Analysis:
+    """Every stage after parsing: data and model, schema, rules, then the profile,
+    configuration and suppressions.
+
+    ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
+    differ between them. ``data`` is the plain data of ``parsed.root`` when the
+    caller already has it (incremental analysis splices it from the previous one);
+    ``known_schema`` the schema diagnostics of prompts whose data did not change,
+    ``reuse_prompts`` the models of prompts whose nodes are the very same objects.
+    """
+    text = parsed.text
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
-    data: Any = None
     pack: Pack | None = None
     manifest: Manifest | None = None
-    derived = Derived(None, text, config)
+    units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
+    derived = derive(None, text, config)
     if kind == kinds.MANIFEST and parsed.root is not None:
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
@@ -117,37 +165,29 @@ def analyze(
         diagnostics.extend(found)
     elif parsed.root is not None:
         t0 = time.perf_counter()
-        data = to_data(parsed.root)
-        pack = build_pack(parsed.root) if kind == kinds.PROMPTPACK else None
-        derived = Derived(pack, text, config)
+        if data is _UNSET:
+            data = to_data(parsed.root)
+        pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
+        derived = derive(pack, text, config)
         timings["model"] = time.perf_counter() - t0
         # With a syntax error the recovered tree is incomplete: only the YAML
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            diagnostics.extend(schema_diagnostics(config, parsed.root, data))
+            units = schema_units(config, parsed.root, data, known_schema)
+            diagnostics.extend(merge_units(units))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
-                ctx = CheckContext(
-                    pack, parsed.root, data, config, parsed.lines, text, file_path, derived
-                )
-                for check in CHECKS:
-                    try:
-                        diagnostics.extend(check(ctx))
-                    except Exception:  # a broken rule must not hide the others
-                        log.exception("rule %s failed", getattr(check, "__module__", check))
-                        diagnostics.append(
-                            make(
-                                INTERNAL_ERROR,
-                                f"pack-lsp internal error in {check.__module__}; please report it",
-                                Span(0, 0),
-                            )
-                        )
+                diagnostics.extend(run_rules(pack, parsed, data, config, file_path, derived))
                 timings["rules"] = time.perf_counter() - t0
+    else:
+        data = None
+    t0 = time.perf_counter()
     final = config.apply(apply_profile(config.profile, diagnostics))
     final = apply_suppressions(final, parsed, config, file_path)
     final.sort(key=Diagnostic.sort_key)
+    timings["finish"] = time.perf_counter() - t0
     return Analysis(
         text=text,
         lines=parsed.lines,
@@ -162,4 +202,35 @@ def analyze(
         timings=timings,
         derived=derived,
         manifest=manifest,
+        parse_diagnostics=tuple(parsed.diagnostics),
+        plain_tree=plain_tree,
+        schema_units=tuple(units) if units is not None else None,
     )
+
+
+def run_rules(
+    pack: Pack,
+    parsed: ParseResult,
+    data: Any,
+    config: Config,
+    file_path: Path | None,
+    derived: Derived,
+) -> list[Diagnostic]:
+    """Every semantic check of ``CHECKS`` on one pack; a failing check is reported."""
+    out: list[Diagnostic] = []
+    ctx = CheckContext(
+        pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
+    )
+    for check in CHECKS:
+        try:
+            out.extend(check(ctx))
+        except Exception:  # a broken rule must not hide the others
+            log.exception("rule %s failed", getattr(check, "__module__", check))
+            out.append(
+                make(
+                    INTERNAL_ERROR,
+                    f"pack-lsp internal error in {check.__module__}; please report it",
+                    Span(0, 0),
+                )
+            )
+    return out

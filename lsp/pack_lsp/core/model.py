@@ -13,6 +13,7 @@ single place that checks types.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -814,8 +815,12 @@ def build_skills(node: Node | None) -> list[Skill]:
     return out
 
 
-def build_pack(root: Node | None) -> Pack | None:
-    """Build the model; ``None`` only when the document is not a mapping at all."""
+def build_pack(root: Node | None, reuse: Mapping[str, Prompt] | None = None) -> Pack | None:
+    """Build the model; ``None`` only when the document is not a mapping at all.
+
+    ``reuse`` holds prompts already built from the very same pairs of ``prompts``
+    (incremental analysis: the prompts before an edit); they are taken as they are.
+    """
     m = _mapping(root)
     if m is None:
         return None
@@ -828,7 +833,10 @@ def build_pack(root: Node | None) -> Pack | None:
             features=_str_list(tem.get("features")),
             span=tem.span,
         )
-    prompts = {k: build_prompt(k, p) for k, p, _ in _entries(m.get("prompts"))}
+    prompts: dict[str, Prompt] = {}
+    for k, p, _ in _entries(m.get("prompts")):
+        built = reuse.get(k) if reuse is not None else None
+        prompts[k] = built if built is not None else build_prompt(k, p)
     fragments: dict[str, Fragment] = {}
     for key, pair, _ in _entries(m.get("fragments")):
         fragments[key] = Fragment.model_construct(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pack_lsp.core import versions
@@ -372,3 +372,16 @@ def schema_diagnostics(config: Config, root: Any, data: Any) -> list[Diagnostic]
     """Schema diagnostics of a pack tree under ``config`` (profile and version)."""
     target = target_of(config, data)
     return validator_for(config.profile, target.version).validate(root, data, target)
+
+
+def schema_units(
+    config: Config,
+    root: Any,
+    data: Any,
+    known: Mapping[str, Sequence[Diagnostic]] | None = None,
+) -> list[tuple[str | None, tuple[Diagnostic, ...]]]:
+    """``schema_diagnostics`` per unit (see ``SchemaValidator.unit_diagnostics``);
+    ``known`` must have been computed under the same target."""
+    target = target_of(config, data)
+    validator = validator_for(config.profile, target.version)
+    return validator.unit_diagnostics(root, data, target, known)

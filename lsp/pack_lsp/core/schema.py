@@ -17,7 +17,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
@@ -161,21 +161,74 @@ class SchemaValidator:
 
         ``target`` says which version is checked and why, for the wording of PP110.
         """
+        return merge_units(self.unit_diagnostics(root, data, target))
+
+    def unit_diagnostics(
+        self,
+        root: Node | None,
+        data: Any,
+        target: versions.Target | None = None,
+        known: Mapping[str, Sequence[Diagnostic]] | None = None,
+    ) -> list[tuple[str | None, tuple[Diagnostic, ...]]]:
+        """The diagnostics of each unit, in order: ``None`` for the root, then one
+        entry per prompt key (when the schema is split).
+
+        ``known`` gives the diagnostics of prompts whose data did not change since
+        they were computed (incremental analysis); those prompts are not validated.
+        """
         if target is None:
             version = self.schema.get("x-promptpack-version", versions.LATEST)
             target = versions.Target(str(version), versions.SOURCE_DEFAULT)
+        errors: Iterable[ValidationError] = (
+            () if _valid(self.fast_root, data) else self.root.iter_errors(data)
+        )
+        units: list[tuple[str | None, tuple[Diagnostic, ...]]] = [
+            (None, self._explain(errors, root, target))
+        ]
+        if self.split and isinstance(data, dict):
+            prompts = data.get("prompts")
+            if isinstance(prompts, dict):
+                for key, value in prompts.items():
+                    if known is not None and key in known:
+                        units.append((key, tuple(known[key])))
+                    elif not isinstance(value, dict) or _valid(self.fast_prompt, value):
+                        units.append((key, ()))  # the root validation reports the type
+                    else:
+                        units.append(
+                            (key, self._explain(self._prompt_errors(key, value), root, target))
+                        )
+        return units
+
+    def _prompt_errors(self, key: str, value: Any) -> Iterator[ValidationError]:
+        for err in self.prompt.iter_errors(value):
+            err.path.appendleft(key)
+            err.path.appendleft("prompts")
+            yield err
+
+    @staticmethod
+    def _explain(
+        errors: Iterable[ValidationError], root: Node | None, target: versions.Target
+    ) -> tuple[Diagnostic, ...]:
         out: list[Diagnostic] = []
-        seen: set[tuple[str, int, int, str]] = set()
-        for err in self.errors(data):
+        for err in errors:
             if through_broken_alias(root, tuple(err.absolute_path)):
                 continue  # the alias itself is reported (PP007/PP008/PP009)
-            for diag in _to_diagnostics(err, root, target):
-                extra = diag.data.get("property") or diag.data.get("key") or ""
-                key = (diag.code, diag.span.start, diag.span.end, str(extra))
-                if key not in seen:
-                    seen.add(key)
-                    out.append(diag)
-        return out
+            out.extend(_to_diagnostics(err, root, target))
+        return tuple(out)
+
+
+def merge_units(units: Iterable[tuple[str | None, Sequence[Diagnostic]]]) -> list[Diagnostic]:
+    """The diagnostics of all units in order, each problem once."""
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for _unit, diagnostics in units:
+        for diag in diagnostics:
+            extra = diag.data.get("property") or diag.data.get("key") or ""
+            key = (diag.code, diag.span.start, diag.span.end, str(extra))
+            if key not in seen:
+                seen.add(key)
+                out.append(diag)
+    return out
 
 
 def _failing_deprecated(node: Any) -> Any:

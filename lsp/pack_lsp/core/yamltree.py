@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pack_lsp.core.diagnostics import Diagnostic, Related, make
 from pack_lsp.core.rules.document import (
@@ -66,7 +66,12 @@ class ScalarNode(Node):
         anchor: str | None = None,
         tag: str | None = None,
     ) -> None:
-        super().__init__(span, anchor, tag)
+        # The base class's fields are set here, not through super().__init__():
+        # a large pack has a scalar per line, and the extra call showed in the parse.
+        self.span = span
+        self.anchor = anchor
+        self.tag = tag
+        self.size = 1
         self.text = text  # the scalar's content after YAML unescaping/folding
         self.value = value  # resolved value (str, int, float, bool or None)
         self.style = style  # '' plain, "'", '"', '|', '>'
@@ -100,7 +105,10 @@ class MappingNode(Node):
     def __init__(
         self, span: Span, flow: bool, anchor: str | None = None, tag: str | None = None
     ) -> None:
-        super().__init__(span, anchor, tag)
+        self.span = span
+        self.anchor = anchor
+        self.tag = tag
+        self.size = 1
         self.flow = flow
         self.pairs: list[Pair] = []  # as written, merge-key pairs included
         self.effective: dict[str, Pair] = {}  # string key → pair, merges applied
@@ -125,7 +133,10 @@ class SequenceNode(Node):
     def __init__(
         self, span: Span, flow: bool, anchor: str | None = None, tag: str | None = None
     ) -> None:
-        super().__init__(span, anchor, tag)
+        self.span = span
+        self.anchor = anchor
+        self.tag = tag
+        self.size = 1
         self.flow = flow
         self.items: list[Node] = []
 
@@ -252,11 +263,27 @@ class ParseResult:
 
 
 class _Frame:
-    __slots__ = ("key", "node")
+    """An open collection while its events arrive."""
 
-    def __init__(self, node: MappingNode | SequenceNode) -> None:
+    __slots__ = ("children", "end", "key", "node", "seq", "start")
+
+    def __init__(self, node: MappingNode | SequenceNode, start: int, end: int) -> None:
         self.node = node
+        self.seq = isinstance(node, SequenceNode)
+        # The list the children go to (items of a sequence, pairs of a mapping).
+        self.children: list[Any] = node.items if isinstance(node, SequenceNode) else node.pairs
+        self.start = start  # where the collection starts
+        self.end = end  # where its start event ends: the span of an empty block collection
         self.key: Node | None = None  # pending key while in a mapping
+
+
+#: The span an open collection's node holds until its end event gives the real one.
+_OPEN = Span(0, 0)
+
+#: Scalars up to this many characters are shared: one ``str`` for every equal
+#: scalar of a document (keys such as ``description`` repeat thousands of times
+#: in a large pack), and for plain ones one resolved value too.
+_SHARE_LIMIT = 64
 
 
 class _SyntaxError(Exception):
@@ -315,14 +342,14 @@ def _events(text: str) -> Iterator[Any]:
     parser = CParser(text)
     get = parser.get_event
     try:
-        while True:
-            event = get()
-            if remap is not None:
+        # After the stream's end event the parser returns None.
+        if remap is None:
+            yield from iter(get, None)
+        else:
+            for event in iter(get, None):
                 event.start_mark = _Mark(remap(event.start_mark.index))
                 event.end_mark = _Mark(remap(event.end_mark.index))
-            yield event
-            if type(event).__name__ == "StreamEndEvent":
-                return
+                yield event
     except Exception as exc:  # ruamel's MarkedYAMLError and friends
         character = getattr(exc, "character", None)
         if isinstance(character, int) and not hasattr(exc, "problem_mark"):
@@ -350,10 +377,6 @@ def _events(text: str) -> Iterator[Any]:
         parser.dispose()
 
 
-def _event_name(event: Any) -> str:
-    return type(event).__name__
-
-
 class _Composer:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -369,6 +392,10 @@ class _Composer:
         self.skip = 0  # > 0 while inside a collection nested deeper than MAX_DEPTH
         self.skip_start = 0
         self.reported_first: set[tuple[int, int]] = set()  # key spans already reported
+        # Short scalars seen so far (see _SHARE_LIMIT): plain text → (text, value),
+        # and the text of the other styles. Needed only while composing.
+        self.plain: dict[str, tuple[str, Scalar]] = {}
+        self.strings: dict[str, str] = {}
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -402,31 +429,33 @@ class _Composer:
         return None
 
     def _add(self, node: Node) -> None:
+        # `feed` has its own copy of this for the nodes of the event stream.
         self.node_count += 1
         if not self.stack:
             if self.root is None:
                 self.root = node
             return
         frame = self.stack[-1]
-        parent = frame.node
-        if isinstance(parent, SequenceNode):
-            parent.items.append(node)
-            parent.size += node.size
+        if frame.seq:
+            frame.children.append(node)
+            frame.node.size += node.size
             return
         if frame.key is None:
             frame.key = node
             return
         key, frame.key = frame.key, None
-        self._add_pair(parent, key, node)
+        self._add_pair(frame, key, node)
 
-    def _add_pair(self, mapping: MappingNode, key: Node, value: Node) -> None:
-        key_target = deref(key)
+    def _add_pair(self, frame: _Frame, key: Node, value: Node) -> None:
         key_text: str | None = None
-        if isinstance(key_target, ScalarNode):
-            key_text = key_target.text
-        pair = Pair(key, key_text, value)
-        mapping.pairs.append(pair)
-        mapping.size += key.size + value.size
+        if type(key) is ScalarNode:
+            key_text = key.text
+        else:
+            key_target = deref(key)
+            if isinstance(key_target, ScalarNode):
+                key_text = key_target.text
+        frame.children.append(Pair(key, key_text, value))
+        frame.node.size += key.size + value.size
         if key_text is None:
             self.diags.append(
                 make(
@@ -437,9 +466,15 @@ class _Composer:
             )
 
     def _finish_mapping(self, mapping: MappingNode) -> None:
+        pairs = mapping.pairs
+        by_key = {pair.key_text: pair for pair in pairs}
+        if len(by_key) == len(pairs) and None not in by_key and "<<" not in by_key:
+            # The common case: string keys, each once, no merge key.
+            mapping.effective = cast(dict[str, Pair], by_key)
+            return
         own: dict[str, Pair] = {}
         merges: list[Pair] = []
-        for pair in mapping.pairs:
+        for pair in pairs:
             if pair.key_text is None:
                 continue
             if (
@@ -517,46 +552,138 @@ class _Composer:
     # -- events ----------------------------------------------------------------------
 
     def feed(self, events: Iterator[Any]) -> None:
-        for event in events:
-            name = _event_name(event)
-            if self.skip:
-                self._skip(event, name)
-                continue
-            if name == "ScalarEvent":
-                self._scalar(event)
-            elif name == "MappingStartEvent":
-                self._start(event, MappingNode)
-            elif name == "SequenceStartEvent":
-                self._start(event, SequenceNode)
-            elif name in ("MappingEndEvent", "SequenceEndEvent"):
-                self._end(event)
-            elif name == "AliasEvent":
-                self._alias(event)
-            elif name == "DocumentStartEvent":
-                self.documents += 1
-                if self.documents == 2:
-                    self.diags.append(
-                        make(
-                            MULTIPLE_DOCUMENTS,
-                            "A PromptPack file holds exactly one YAML document; this second "
-                            "document (and any after it) is ignored",
-                            Span(
-                                event.start_mark.index,
-                                max(event.start_mark.index, event.end_mark.index),
-                            ),
-                        )
-                    )
-                if self.documents >= 2:
-                    # Skip the rest of the stream: later documents are not analysed.
-                    return
+        """Compose the nodes of ``events``.
 
-    def _scalar(self, event: Any) -> None:
-        if self.documents >= 2:
-            return
-        span = self._span(event)
+        This loop runs once per event of the document (about 1.7 per line of a
+        pack), so the common events are handled inline with local variables;
+        tags, aliases, depth limits and documents go through methods.
+        """
+        from ruamel.yaml.events import (
+            AliasEvent,
+            DocumentStartEvent,
+            MappingEndEvent,
+            MappingStartEvent,
+            ScalarEvent,
+            SequenceEndEvent,
+            SequenceStartEvent,
+        )
+
+        stack = self.stack
+        top = stack[-1] if stack else None
+        plain = self.plain
+        strings = self.strings
+        anchors = self.anchors
+        count = self.node_count
+        skip = self.skip
+        node: Node
+        try:
+            for event in events:
+                cls = type(event)
+                if cls is ScalarEvent:
+                    if skip:
+                        continue
+                    start = event.start_mark.index
+                    end = event.end_mark.index
+                    span = Span(start, end if end > start else start)
+                    text: str = event.value
+                    style = event.style
+                    anchor = event.anchor
+                    if event.ctag is not None:
+                        node = self._tagged_scalar(event, span)
+                    elif not style:
+                        if len(text) <= _SHARE_LIMIT:
+                            known = plain.get(text)
+                            if known is None:
+                                known = plain[text] = (text, resolve_plain(text))
+                            text, value = known
+                        elif text[0] not in _SPECIAL_START:
+                            value = text
+                        else:
+                            value = resolve_plain(text)
+                        node = ScalarNode(span, text, value, "", anchor)
+                    else:
+                        if len(text) <= _SHARE_LIMIT:
+                            text = strings.setdefault(text, text)
+                        node = ScalarNode(span, text, text, style, anchor)
+                    if anchor:
+                        anchors[anchor] = node
+                elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                    if skip:
+                        skip += 1
+                    elif len(stack) >= MAX_DEPTH:
+                        self._nesting_too_deep(event)
+                        skip = 1
+                    else:
+                        top = self._open(event, cls is MappingStartEvent)
+                        stack.append(top)
+                    continue
+                elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                    if skip:
+                        skip -= 1
+                        if skip:
+                            continue
+                        # The cut-off collection counts as one empty value.
+                        end = max(event.end_mark.index, self.skip_start)
+                        node = ScalarNode(Span(self.skip_start, end), "", None, "")
+                    else:
+                        frame = stack.pop()
+                        top = stack[-1] if stack else None
+                        self._close(frame, event.end_mark.index)
+                        node = frame.node
+                elif cls is AliasEvent:
+                    if skip:
+                        continue
+                    self.node_count = count
+                    node = self._alias(event)
+                elif cls is DocumentStartEvent:
+                    if skip:
+                        continue
+                    if self._document(event):
+                        return
+                    continue
+                else:
+                    continue
+                # Add the node where it belongs, as `_add` does.
+                count += 1
+                if top is None:
+                    if self.root is None:
+                        self.root = node
+                elif top.seq:
+                    top.children.append(node)
+                    top.node.size += node.size
+                elif top.key is None:
+                    top.key = node
+                else:
+                    key = top.key
+                    top.key = None
+                    if type(key) is ScalarNode:
+                        top.children.append(Pair(key, key.text, node))
+                        top.node.size += 1 + node.size
+                    else:
+                        self._add_pair(top, key, node)
+        finally:
+            self.node_count = count
+            self.skip = skip
+
+    def _document(self, event: Any) -> bool:
+        """Count a document start; True when the rest of the stream is to be ignored."""
+        self.documents += 1
+        if self.documents == 2:
+            self.diags.append(
+                make(
+                    MULTIPLE_DOCUMENTS,
+                    "A PromptPack file holds exactly one YAML document; this second "
+                    "document (and any after it) is ignored",
+                    self._span(event),
+                )
+            )
+        # Later documents are not analysed.
+        return self.documents >= 2
+
+    def _tagged_scalar(self, event: Any, span: Span) -> ScalarNode:
         style = event.style or ""
         text: str = event.value
-        tag = self._check_tag(event.tag, span, None)
+        tag = self._check_tag(str(event.ctag), span, None)
         value: Scalar
         if tag is not None:
             resolved = _resolve_tagged(text, tag)
@@ -571,73 +698,62 @@ class _Composer:
             value = resolve_plain(text)
         else:
             value = text
-        node = ScalarNode(span, text, value, style, event.anchor, tag)
-        self._record_anchor(node)
-        self._add(node)
+        return ScalarNode(span, text, value, style, event.anchor, tag)
 
-    def _skip(self, event: Any, name: str) -> None:
-        if name in ("MappingStartEvent", "SequenceStartEvent"):
-            self.skip += 1
-        elif name in ("MappingEndEvent", "SequenceEndEvent"):
-            self.skip -= 1
-            if self.skip == 0:
-                end = max(event.end_mark.index, self.skip_start)
-                self._add(ScalarNode(Span(self.skip_start, end), "", None, ""))
-
-    def _start(self, event: Any, cls: type[MappingNode] | type[SequenceNode]) -> None:
+    def _nesting_too_deep(self, event: Any) -> None:
         span = self._span(event)
-        if len(self.stack) >= MAX_DEPTH:
-            self.diags.append(
-                make(
-                    NESTING_TOO_DEEP,
-                    f"Collections are nested more than {MAX_DEPTH} levels deep here; the deeper "
-                    "content is not read",
-                    span,
-                )
+        self.diags.append(
+            make(
+                NESTING_TOO_DEEP,
+                f"Collections are nested more than {MAX_DEPTH} levels deep here; the deeper "
+                "content is not read",
+                span,
             )
-            self.skip = 1
-            self.skip_start = span.start
-            return
-        tag = self._check_tag(event.tag, span, "map" if cls is MappingNode else "seq")
-        node = cls(span, bool(event.flow_style), event.anchor, tag)
-        if event.anchor:
-            self.open_anchors.add(event.anchor)
-        self.stack.append(_Frame(node))
+        )
+        self.skip_start = span.start
 
-    def _end(self, event: Any) -> None:
-        frame = self.stack.pop()
+    def _open(self, event: Any, mapping: bool) -> _Frame:
+        start = event.start_mark.index
+        end = event.end_mark.index
+        if end < start:
+            end = start
+        tag: str | None = None
+        if event.ctag is not None:
+            tag = self._check_tag(str(event.ctag), Span(start, end), "map" if mapping else "seq")
+        anchor = event.anchor
+        flow = bool(event.flow_style)
+        node = (
+            MappingNode(_OPEN, flow, anchor, tag)
+            if mapping
+            else SequenceNode(_OPEN, flow, anchor, tag)
+        )
+        if anchor:
+            self.open_anchors.add(anchor)
+        return _Frame(node, start, end)
+
+    def _close(self, frame: _Frame, end_index: int) -> None:
         node = frame.node
-        self._close(node, event.end_mark.index)
-        self._add(node)
-
-    def _close(self, node: MappingNode | SequenceNode, end_index: int) -> None:
+        start = frame.start
         if node.flow:
-            end = max(end_index, node.span.start)
+            end = max(end_index, start)
         else:
-            last = (
-                node.pairs[-1].span.end
-                if isinstance(node, MappingNode) and node.pairs
-                else (
-                    node.items[-1].span.end
-                    if isinstance(node, SequenceNode) and node.items
-                    else node.span.end
-                )
-            )
-            end = max(last, node.span.start)
-        node.span = Span(node.span.start, end)
+            children = frame.children
+            if not children:
+                last = frame.end
+            elif frame.seq:
+                last = children[-1].span.end
+            else:
+                pair = children[-1]
+                last = max(pair.key.span.end, pair.value.span.end)
+            end = max(last, start)
+        node.span = Span(start, end)
         if isinstance(node, MappingNode):
             self._finish_mapping(node)
         if node.anchor:
             self.open_anchors.discard(node.anchor)
             self.anchors[node.anchor] = node
 
-    def _record_anchor(self, node: Node) -> None:
-        if node.anchor:
-            self.anchors[node.anchor] = node
-
-    def _alias(self, event: Any) -> None:
-        if self.documents >= 2:
-            return
+    def _alias(self, event: Any) -> AliasNode:
         span = self._span(event)
         name: str = event.anchor
         target: Node | None = None
@@ -678,17 +794,17 @@ class _Composer:
                 node.target = None
             else:
                 node.size = target.size
-        self._add(node)
+        return node
 
     def close_open(self, end_index: int) -> None:
         """Close collections left open by a syntax error so a partial tree remains."""
         while self.stack:
             frame = self.stack.pop()
-            if frame.key is not None and isinstance(frame.node, MappingNode):
+            if frame.key is not None and not frame.seq:
                 null = ScalarNode(Span(frame.key.span.end, frame.key.span.end), "", None, "")
-                self._add_pair(frame.node, frame.key, null)
+                self._add_pair(frame, frame.key, null)
                 frame.key = None
-            self._close(frame.node, end_index)
+            self._close(frame, end_index)
             self._add(frame.node)
 
 
@@ -751,6 +867,17 @@ def _too_deep(text: str) -> int | None:
         c = text[i]
         pos = i + 1
         if depth == 0:
+            # Most tokens outside flow collections are brackets and quotes inside
+            # plain or block scalars (`{{name}}` in templates): a value starts only
+            # after an indicator, a line break or the start of the text (spaces and
+            # tabs between), so any other character before the token rules it out
+            # at once; the exact test follows for the rest.
+            j = i - 1
+            stop = i - 81  # no further than the exact test below looks
+            while j > stop and j >= 0 and text[j] in " \t":
+                j -= 1
+            if j > stop and j >= 0 and text[j] not in ":-?,\r\n":
+                continue
             # Only the few characters before it matter (searching back to the line
             # start with rfind would make this quadratic on long single-line text).
             window = text[max(0, i - 80) : i]
@@ -1005,3 +1132,40 @@ def node_path_at(root: Node | None, offset: int) -> list[tuple[PathItem | None, 
                     break
         node = nxt
     return chain
+
+
+def shifted_copy(node: Node, delta: int) -> Node:
+    """A copy of the alias-free subtree ``node`` with every span moved by ``delta``.
+
+    Incremental analysis splices a re-parsed block into the previous tree: the
+    nodes after the block are the same except for their offsets, and the previous
+    tree is never modified (another thread may be reading it), so they are copied.
+    Scalar values and texts are immutable and shared. Raises ``ValueError`` on an
+    alias, whose target could not be remapped to the copy.
+    """
+    if isinstance(node, ScalarNode):
+        scalar = ScalarNode(
+            node.span.shifted(delta), node.text, node.value, node.style, node.anchor, node.tag
+        )
+        return scalar
+    if isinstance(node, MappingNode):
+        mapping = MappingNode(node.span.shifted(delta), node.flow, node.anchor, node.tag)
+        mapping.size = node.size
+        copies: dict[int, Pair] = {}
+        for pair in node.pairs:
+            copy = Pair(
+                shifted_copy(pair.key, delta), pair.key_text, shifted_copy(pair.value, delta)
+            )
+            copies[id(pair)] = copy
+            mapping.pairs.append(copy)
+        try:
+            mapping.effective = {key: copies[id(p)] for key, p in node.effective.items()}
+        except KeyError:
+            raise ValueError("a merged entry cannot be copied") from None
+        return mapping
+    if isinstance(node, SequenceNode):
+        sequence = SequenceNode(node.span.shifted(delta), node.flow, node.anchor, node.tag)
+        sequence.size = node.size
+        sequence.items = [shifted_copy(item, delta) for item in node.items]
+        return sequence
+    raise ValueError("an alias cannot be copied")

@@ -1,0 +1,463 @@
+"""Incremental analysis gives exactly what a full analysis gives.
+
+Random edits (typing and deleting inside descriptions and templates, new and
+deleted lines, changed keys, broken and repaired syntax, indentation changes, a
+prompt deleted or pasted) are applied in sequence to several packs; after each one
+``reanalyze(previous, new)`` is compared with ``analyze(new)``: diagnostics, data,
+every node of the tree, the model, the line index. The fast path must have been
+taken for most edits inside one block, so the comparison is not vacuous.
+
+The randomness is seeded (``PACK_LSP_INCR_SEED`` picks another seed and
+``PACK_LSP_INCR_STEPS`` a longer run, for deeper checks by hand).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
+from pack_lsp.core.kinds import PROMPTPACK
+from pack_lsp.core.yamltree import (
+    AliasNode,
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    walk,
+)
+from paths import NO_SHARED, ROOT, SHARED
+
+sys.path.insert(0, str(ROOT / "bench"))
+import genpack
+
+SEED = int(os.environ.get("PACK_LSP_INCR_SEED", "13"))
+STEPS = int(os.environ.get("PACK_LSP_INCR_STEPS", "0"))
+
+# ------------------------------------------------------------------------ comparing
+
+
+def _node_facts(node: Node) -> tuple[object, ...]:
+    facts: tuple[object, ...] = (type(node).__name__, node.span, node.anchor, node.tag, node.size)
+    if isinstance(node, ScalarNode):
+        return (*facts, node.text, repr(node.value), node.style)
+    if isinstance(node, MappingNode):
+        return (
+            *facts,
+            node.flow,
+            tuple(p.key_text for p in node.pairs),
+            tuple(node.effective),
+            tuple((p.key.span, p.value.span) for p in node.effective.values()),
+        )
+    if isinstance(node, SequenceNode):
+        return (*facts, node.flow, len(node.items))
+    assert isinstance(node, AliasNode)
+    return (*facts, node.name)
+
+
+def assert_same(got: Analysis, want: Analysis) -> None:
+    """Everything a caller can read from the two analyses is the same."""
+    assert got.text == want.text
+    assert got.kind == want.kind
+    assert got.syntax_error == want.syntax_error
+    assert got.diagnostics == want.diagnostics
+    assert got.parse_diagnostics == want.parse_diagnostics
+    assert repr(got.data) == repr(want.data)  # repr: NaN equals itself, key order counts
+    assert got.lines.line_count == want.lines.line_count
+    for line in range(got.lines.line_count):
+        assert got.lines.line_start(line) == want.lines.line_start(line)
+    got_nodes = [_node_facts(n) for n in walk(got.root)]
+    want_nodes = [_node_facts(n) for n in walk(want.root)]
+    assert got_nodes == want_nodes
+    assert repr(got.pack) == repr(want.pack)
+    if got.pack is not None:
+        # The nodes templates refer to are in the new tree (no reference to an old one).
+        ours = {id(n) for n in walk(got.root)}
+        for prompt in got.pack.prompts.values():
+            for template in prompt.templates():
+                assert id(template.node) in ours
+
+
+# -------------------------------------------------------------------------- editing
+
+_WORDS = ("the", "order", "{{name}}", "{{", "}}", "x", " ", "é", "\u4e2d", "'", '"', "#", ":")
+
+
+@dataclass
+class Editor:
+    """Makes one random edit of a pack text, guided by its analysis."""
+
+    rng: random.Random
+    pending_fix: str | None = None  # the text before a deliberate syntax break
+    last_good: str | None = None  # the last text without a syntax error
+
+    def scalars(self, analysis: Analysis) -> list[ScalarNode]:
+        """String values (not keys) as written."""
+        out: list[ScalarNode] = []
+        for n in walk(analysis.root):
+            children = (
+                [p.value for p in n.pairs]
+                if isinstance(n, MappingNode)
+                else n.items
+                if isinstance(n, SequenceNode)
+                else []
+            )
+            out.extend(
+                c
+                for c in children
+                if isinstance(c, ScalarNode) and c.span.length > 0 and isinstance(c.value, str)
+            )
+        return out
+
+    def prompt_extents(self, analysis: Analysis) -> list[tuple[str, int, int]]:
+        """(key, start, end) of each prompt's lines."""
+        root = analysis.root
+        if not isinstance(root, MappingNode):
+            return []
+        prompts = root.get("prompts")
+        if not isinstance(prompts, MappingNode) or prompts.flow:
+            return []
+        text = analysis.text
+        out = []
+        pairs = prompts.pairs
+        for i, pair in enumerate(pairs):
+            start = text.rfind("\n", 0, pair.key.span.start) + 1
+            if i + 1 < len(pairs):
+                end = text.rfind("\n", 0, pairs[i + 1].key.span.start) + 1
+            else:
+                end = min(prompts.span.end, len(text))
+                nl = text.find("\n", end)
+                end = nl + 1 if nl >= 0 else len(text)
+            out.append((pair.key_text or "", start, end))
+        return out
+
+    def in_block(self, analysis: Analysis) -> str:
+        """Type or delete inside a string value (descriptions, templates)."""
+        text = analysis.text
+        nodes = self.scalars(analysis)
+        if not nodes:
+            return text + "\n"
+        node = self.rng.choice(nodes)
+        at = self.rng.randint(node.span.start, node.span.end)
+        if self.rng.random() < 0.6:
+            return text[:at] + self.rng.choice(_WORDS) + text[at:]
+        end = min(at + self.rng.randint(1, 4), node.span.end)
+        return text[:at] + text[end:]
+
+    def line_edit(self, analysis: Analysis) -> str:
+        text = analysis.text
+        lines = text.splitlines(keepends=True)
+        if not lines:
+            return "id: x\n"
+        i = self.rng.randrange(len(lines))
+        choice = self.rng.random()
+        if choice < 0.3:
+            lines.insert(i, lines[i])  # duplicate a line
+        elif choice < 0.5:
+            del lines[i]
+        elif choice < 0.75:
+            lines[i] = " " + lines[i]  # indent
+        else:
+            lines[i] = lines[i][1:] if lines[i].startswith(" ") else lines[i]  # dedent
+        return "".join(lines)
+
+    def key_edit(self, analysis: Analysis) -> str:
+        text = analysis.text
+        keys = [
+            p.key
+            for n in walk(analysis.root)
+            if isinstance(n, MappingNode)
+            for p in n.pairs
+            if p.key.span.length > 0
+        ]
+        if not keys:
+            return text
+        key = self.rng.choice(keys)
+        at = self.rng.randint(key.span.start, key.span.end)
+        if self.rng.random() < 0.5:
+            return text[:at] + self.rng.choice(("k", "_", "-")) + text[at:]
+        return text[:at] + text[at + 1 :]
+
+    def break_syntax(self, analysis: Analysis) -> str:
+        text = analysis.text
+        self.pending_fix = text
+        at = self.rng.randrange(len(text) + 1)
+        return (
+            text[:at] + self.rng.choice((": [", "\t", "- x\n", '"', "{", "&a ", "*a ")) + text[at:]
+        )
+
+    def delete_prompt(self, analysis: Analysis) -> str:
+        extents = self.prompt_extents(analysis)
+        if len(extents) < 2:
+            return self.in_block(analysis)
+        _key, start, end = self.rng.choice(extents)
+        return analysis.text[:start] + analysis.text[end:]
+
+    def paste_prompt(self, analysis: Analysis) -> str:
+        extents = self.prompt_extents(analysis)
+        if not extents:
+            return self.in_block(analysis)
+        key, start, end = self.rng.choice(extents)
+        block = analysis.text[start:end]
+        if not block.endswith("\n"):
+            block += "\n"
+        new_key = f"{key}_copy{self.rng.randrange(1000)}"
+        block = block.replace(f"{key}:", f"{new_key}:", 1)
+        return analysis.text[:end] + block + analysis.text[end:]
+
+    def edit(self, analysis: Analysis) -> tuple[str, bool]:
+        """A new text, and whether the edit stayed inside one block's values."""
+        if self.pending_fix is not None:
+            fixed, self.pending_fix = self.pending_fix, None
+            return fixed, False
+        if not analysis.syntax_error and not analysis.parse_diagnostics:
+            self.last_good = analysis.text
+        elif self.last_good is not None and self.rng.random() < 0.7:
+            return self.last_good, False  # the user repairs the syntax
+        kinds: list[tuple[float, Callable[[Analysis], str], bool]] = [
+            (0.55, self.in_block, True),
+            (0.12, self.line_edit, False),
+            (0.08, self.key_edit, False),
+            (0.1, self.break_syntax, False),
+            (0.07, self.delete_prompt, False),
+            (0.08, self.paste_prompt, False),
+        ]
+        roll = self.rng.random()
+        for weight, make, in_block in kinds:
+            if roll < weight:
+                return make(analysis), in_block
+            roll -= weight
+        return self.in_block(analysis), True
+
+
+def run_edits(text: str, steps: int, seed: int, path: str | None = None) -> tuple[int, int]:
+    """Apply ``steps`` random edits; return (in-block edits, fast-path hits among them)."""
+    rng = random.Random(seed)
+    editor = Editor(rng)
+    previous = analyze(text, path=path)
+    in_block = hits = 0
+    for _ in range(steps):
+        new, local = editor.edit(previous)
+        got = reanalyze(previous, new, path=path)
+        want = analyze(new, path=path)
+        assert_same(got, want)
+        if local and not previous.syntax_error and not previous.parse_diagnostics:
+            in_block += 1
+            hits += INCREMENTAL in got.timings
+        previous = got
+    if os.environ.get("PACK_LSP_INCR_VERBOSE"):
+        print(f"{steps} edits, {in_block} inside a block, {hits} on the fast path")
+    return in_block, hits
+
+
+# -------------------------------------------------------------------------- sources
+
+
+def _generated(lines: int, seed: int) -> str:
+    text, _ = genpack.generate(lines, seed=seed)
+    return text
+
+
+def test_generated_pack_random_edits() -> None:
+    in_block, hits = run_edits(_generated(400, SEED), STEPS or 120, SEED)
+    assert in_block >= 30
+    assert hits >= in_block * 0.7, (hits, in_block)
+
+
+def test_example_pack_random_edits() -> None:
+    text = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")
+    in_block, hits = run_edits(text, STEPS or 80, SEED + 1, "support.promptpack.yaml")
+    assert hits >= in_block * 0.5, (hits, in_block)
+
+
+def _golden_inputs() -> list[Path]:
+    return sorted(
+        p
+        for p in (ROOT / "tests" / "golden").rglob("*.yaml")
+        if "manifests" not in p.parts and "cards" not in p.parts
+    )
+
+
+def test_golden_inputs_random_edits() -> None:
+    files = _golden_inputs()
+    assert files
+    rng = random.Random(SEED)
+    for i, path in enumerate(rng.sample(files, min(len(files), 25))):
+        run_edits(path.read_text(encoding="utf-8"), STEPS or 6, SEED + i, None)
+
+
+@pytest.mark.skipif(not (SHARED / "corpus").is_dir(), reason=NO_SHARED)
+def test_corpus_random_edits() -> None:
+    files = sorted((SHARED / "corpus").rglob("*.yaml"))
+    if not files:
+        pytest.skip(f"no YAML pack in {SHARED / 'corpus'}")
+    for i, path in enumerate(files):
+        run_edits(path.read_text(encoding="utf-8"), STEPS or 10, SEED + i, path.name)
+
+
+# ------------------------------------------------------------------ specific cases
+
+
+def test_fast_path_for_a_description_edit_and_flat_references() -> None:
+    text = _generated(300, 2)
+    first = analyze(text)
+    at = text.index("description:", len(text) // 2) + len("description: ")
+    previous = first
+    for _ in range(5):
+        new = previous.text[:at] + "z" + previous.text[at:]
+        got = reanalyze(previous, new)
+        assert INCREMENTAL in got.timings
+        assert_same(got, analyze(new))
+        previous = got
+    # the shared prefix of the tree is the same objects; the rest is new
+    assert isinstance(first.root, MappingNode) and isinstance(previous.root, MappingNode)
+    assert first.root.pairs[0] is previous.root.pairs[0]
+    assert previous.root is not first.root
+
+
+def test_previous_analysis_is_not_modified() -> None:
+    text = _generated(300, 3)
+    previous = analyze(text)
+    before = [_node_facts(n) for n in walk(previous.root)]
+    data = repr(previous.data)
+    at = text.index("system_template:") + len("system_template:")
+    new = text[:at] + text[at:].replace("You are", "You were", 1)
+    got = reanalyze(previous, new)
+    assert INCREMENTAL in got.timings
+    assert [_node_facts(n) for n in walk(previous.root)] == before
+    assert repr(previous.data) == data
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: 1\n  q: &a 1\n"),
+        ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: 1\n    x: 2\n"),
+        ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: 1\nq: 2\n"),
+        ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: [1\n"),
+        ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: !!str 1\n"),
+        ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  pp:\n    x: 1\n"),
+        ("id: a\nprompts: {p: {x: 1}}\n", "id: a\nprompts: {p: {x: 2}}\n"),
+        (
+            "id: a\nb: &x 1\nprompts:\n  p:\n    x: 1\n",
+            "id: a\nb: &x 1\nprompts:\n  p:\n    x: 2\n",
+        ),
+    ],
+)
+def test_falls_back_where_not_provably_exact(old: str, new: str) -> None:
+    got = reanalyze(analyze(old), new)
+    assert INCREMENTAL not in got.timings
+    assert_same(got, analyze(new))
+
+
+def test_falls_back_for_another_configuration_or_file() -> None:
+    text = _generated(200, 4)
+    previous = analyze(text, path="a.promptpack.yaml")
+    at = text.index("description:", len(text) // 2) + len("description: ")
+    new = text[:at] + "x" + text[at:]
+    assert INCREMENTAL in reanalyze(previous, new, path="a.promptpack.yaml").timings
+    assert INCREMENTAL not in reanalyze(previous, new, path="b.promptpack.yaml").timings
+    assert INCREMENTAL not in reanalyze(previous, new).timings
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("", ""), ("abc", "abc"), ("abc", "abd"), ("x" * 9000, "x" * 9001), ("ab", "b")]
+)
+def test_common_prefix_and_suffix(a: str, b: str) -> None:
+    p = common_prefix(a, b)
+    assert a[:p] == b[:p] and (p == min(len(a), len(b)) or a[p] != b[p])
+    s = common_suffix(a, b, min(len(a), len(b)) - p)
+    assert a[len(a) - s :] == b[len(b) - s :]
+    assert s == min(len(a), len(b)) - p or a[len(a) - s - 1] != b[len(b) - s - 1]
+
+
+_EDGE_PACK = """id: edge
+name: Edge
+version: 1.0.0
+template_engine:
+  version: v1
+  syntax: '{{variable}}'
+prompts:
+  first:
+    id: first
+    name: First
+    version: 1.0.0
+    system_template: |+
+      Keep {{x}} and the blank lines.
+
+
+# a comment at the left margin
+  second:
+    id: second
+    name: Second
+    version: 1.0.0
+    description: >-
+      Folded
+      text
+
+  last:
+    id: last
+    name: Last
+    version: 1.0.0
+    system_template: |
+      The last prompt {{y}}
+# trailing comment
+tools:
+  t:
+    name: t
+    description: a tool
+"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize(
+    ("anchor", "insert"),
+    [
+        ("Keep ", "z"),
+        ("blank lines.\n", "\n"),
+        ("a comment", " more"),
+        ("Folded", " x"),
+        ("      text\n", "\n"),
+        ("The last prompt", " z"),
+        ("trailing comment", "!"),
+        ("a tool", " z"),
+        ("a tool\n", "    extra: 1\n"),
+        ("a tool\n", "extra: 1\n"),  # a new top-level key: falls back
+        ("id: edge", "x"),
+        ("i", "x"),  # on a key: falls back
+    ],
+)
+def test_block_scalars_comments_and_line_breaks(newline: str, anchor: str, insert: str) -> None:
+    text = _EDGE_PACK.replace("\n", newline)
+    anchor = anchor.replace("\n", newline)
+    insert = insert.replace("\n", newline)
+    previous = analyze(text, kind=PROMPTPACK)  # the kind is not sniffed from CR-only text
+    at = text.index(anchor) + len(anchor)
+    new = text[:at] + insert + text[at:]
+    got = reanalyze(previous, new, kind=PROMPTPACK)
+    assert_same(got, analyze(new, kind=PROMPTPACK))
+    fast = INCREMENTAL in got.timings
+    assert fast == (anchor != "i" and not insert.startswith("extra"))
+
+
+def test_many_brackets_run_the_nesting_guard_when_needed() -> None:
+    pad = "x-pad: [" + ", ".join(["[]"] * 1100) + "]\n"
+    text = _EDGE_PACK + pad
+    previous = analyze(text)
+    for anchor, insert in (("Folded", " x"), ("Folded", " [1, [2]]"), ("a tool", "{")):
+        at = previous.text.index(anchor) + len(anchor)
+        new = previous.text[:at] + insert + previous.text[at:]
+        got = reanalyze(previous, new)
+        assert_same(got, analyze(new))
+        previous = got
+    deep = previous.text.replace("description: a tool", "description: " + "[" * 1100, 1)
+    got = reanalyze(previous, deep)
+    assert_same(got, analyze(deep))
+    assert INCREMENTAL not in got.timings
