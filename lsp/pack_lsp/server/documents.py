@@ -20,6 +20,7 @@ from pygls.uris import to_fs_path
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
+from pack_lsp.core.incremental import reanalyze
 from pack_lsp.core.source import decode, read_source
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server.settings import SettingsMixin
@@ -122,7 +123,8 @@ class DocumentStore(SettingsMixin):
 
         ``previous`` is the newest earlier analysis of the same document (None for
         the first one, an unopened file, or after a change of settings or of other
-        files); the core can update it instead of analysing from scratch.
+        files); ``reanalyze`` updates it instead of analysing from scratch when the
+        edit allows it, with the same result as ``analyze``.
         ``config`` is resolved on the event loop (it may show a message).
         """
         kind = self.kind_of(uri, text)
@@ -131,5 +133,10 @@ class DocumentStore(SettingsMixin):
         workspace = None
         if kind == kinds.MANIFEST and self.manifests is not None:  # cross-file rules
             workspace = self.manifests.workspace_for(uri)
-        del previous  # the incremental update is not in the core yet
-        return analyze(text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace)
+        if previous is None:
+            return analyze(
+                text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace
+            )
+        return reanalyze(
+            previous, text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace
+        )
