@@ -6,28 +6,29 @@ Every feature lives in a module of ``pack_lsp.server`` that exposes
 ``register(server: PackServer) -> None``; the modules are listed once, in
 ``FEATURE_MODULES``, and ``create_server()`` calls each ``register``.
 
-Handlers stay thin: they resolve the document, take the cached ``Analysis`` of its
-current version, call a pure function of ``pack_lsp.core`` and convert the result
+Handlers stay thin (and ``async``): they resolve the document, await the ``Analysis``
+of its current version, call a pure function of ``pack_lsp.core`` and convert the result
 with ``pack_lsp.server.positions``. ``PackServer.answer`` does all of that except
 the core call, and turns an exception into a ``window/logMessage`` plus the empty
 result::
 
     def register(server: PackServer) -> None:
         @server.feature(types.TEXT_DOCUMENT_HOVER)
-        def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
+        async def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
             def compute(doc: DocumentContext) -> types.Hover | None:
                 found = core_hover(doc.analysis, doc.offset(params.position))
                 if found is None:
                     return None
                 return types.Hover(contents=..., range=doc.range(found.span))
-            return ls.answer(params.text_document.uri, compute, None, feature="hover")
+            return await ls.answer(params.text_document.uri, compute, None, feature="hover")
 
 ``answer`` returns the empty result for documents that are not PromptPacks.
 
 The server is composed of parts, each in its own module: ``protocol`` (message
 structuring and rejection), ``base`` (client messages, position conversion),
-``settings``, ``documents`` (pack-lsp's own copy of open documents), ``diagnostics``
-and ``lifecycle`` (the notifications of the document lifecycle).
+``settings``, ``documents`` (pack-lsp's own copy of open documents), ``scheduling``
+(when documents are analysed, in a worker thread), ``diagnostics`` and ``lifecycle``
+(the notifications of the document lifecycle).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from pack_lsp.server.lifecycle import ParentWatch, _register_lifecycle
 from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.protocol import InvalidMessage as InvalidMessage
 from pack_lsp.server.protocol import PackProtocol
+from pack_lsp.server.scheduling import Track
 from pack_lsp.server.settings import CHANGE_DELAY, DEFAULT_RULES_URL
 from pack_lsp.server.settings import SERVER_SETTINGS as SERVER_SETTINGS
 from pack_lsp.server.settings import SETTINGS_SECTION as SETTINGS_SECTION
@@ -129,7 +131,8 @@ class PackServer(DiagnosticsMixin, ParentWatch):
     """The pack-lsp language server.
 
     Each base is one concern in its own module: ``DiagnosticsMixin`` builds on
-    ``DocumentStore``, which builds on ``SettingsMixin``; ``ParentWatch`` exits with
+    ``AnalysisScheduler``, which builds on ``DocumentStore``, which builds on
+    ``SettingsMixin``; ``ParentWatch`` exits with
     the client; all of them share ``ServerBase``. This class owns the state they
     declare (``__init__``), the transport and the shared body of feature handlers.
     """
@@ -137,9 +140,9 @@ class PackServer(DiagnosticsMixin, ParentWatch):
     def __init__(self) -> None:
         super().__init__("pack-lsp", __version__, protocol_cls=PackProtocol)
         self.documents: dict[str, OpenDocument] = {}
-        self.analyses: dict[str, tuple[int | None, Analysis]] = {}
+        #: The analysis state of each open document (``scheduling``).
+        self.tracks: dict[str, Track] = {}
         self.published: dict[str, int | None] = {}
-        self.pending: dict[str, asyncio.Task[None]] = {}
         self.init_settings: dict[str, Any] = {}
         self.client_settings: dict[str, Any] = {}
         self.change_delay = CHANGE_DELAY
@@ -204,15 +207,16 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
 
-    def document_context(self, uri: str) -> DocumentContext | None:
-        """Document + current analysis + converter, or None for non-PromptPack files."""
-        result = self.analysis(uri)
+    async def document_context(self, uri: str) -> DocumentContext | None:
+        """Document + analysis of its current text + converter, or None for files that
+        are not PromptPacks. Awaits the analysis (``scheduling``): never on the event loop.
+        """
+        result, version = await self.current_analysis(uri)
         if result is None:
             return None
-        doc = self.document(uri)
-        return DocumentContext(self, uri, doc.version if doc else None, result, self.converter)
+        return DocumentContext(self, uri, version, result, self.converter)
 
-    def answer(
+    async def answer(
         self,
         uri: str,
         compute: Callable[[DocumentContext], T],
@@ -222,13 +226,16 @@ class PackServer(DiagnosticsMixin, ParentWatch):
     ) -> T:
         """Run ``compute`` on the document's context; the shared body of thin handlers.
 
+        Awaited by ``async def`` handlers: the analysis of the current version is
+        awaited (started at once if needed) while the event loop serves other
+        messages; ``compute`` itself runs on the event loop and must stay cheap.
         Returns ``empty`` when the document is unknown or not a PromptPack, and when
         ``compute`` raises (the error is logged with ``window/logMessage``), except for
         a position outside the document: that is the client's error and is answered
         as one (``PositionOutsideDocument``, InvalidParams).
         """
         try:
-            ctx = self.document_context(uri)
+            ctx = await self.document_context(uri)
             if ctx is None:
                 return empty
             return compute(ctx)

@@ -96,14 +96,14 @@ def code_lenses(doc: DocumentContext) -> list[types.CodeLens]:
 
 def register(server: PackServer) -> None:
     @server.feature(AGENT_CARDS)
-    def on_agent_cards(ls: PackServer, params: Any) -> dict[str, Any]:
+    async def on_agent_cards(ls: PackServer, params: Any) -> dict[str, Any]:
         uri = _uri(params)
         empty: dict[str, Any] = {"entry": None, "cards": {}}
         if uri is None:
             return empty
         version = _get(params, "a2aVersion")
         profile = _get(params, "profile")
-        return ls.answer(
+        return await ls.answer(
             uri,
             lambda doc: agent_cards(
                 doc,
@@ -115,19 +115,19 @@ def register(server: PackServer) -> None:
         )
 
     @server.feature(TOPOLOGY)
-    def on_topology(ls: PackServer, params: Any) -> dict[str, Any]:
+    async def on_topology(ls: PackServer, params: Any) -> dict[str, Any]:
         uri = _uri(params)
         empty: dict[str, Any] = {"entry": None, "nodes": [], "edges": []}
         if uri is None:
             return empty
-        return ls.answer(uri, topology, empty, feature="topology")
+        return await ls.answer(uri, topology, empty, feature="topology")
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    def on_code_lens(ls: PackServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        return ls.answer(params.text_document.uri, code_lenses, [], feature="code lens")
+    async def on_code_lens(ls: PackServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        return await ls.answer(params.text_document.uri, code_lenses, [], feature="code lens")
 
     @server.command(SHOW_CARD)
-    def on_show_card(ls: PackServer, *args: Any) -> dict[str, Any] | None:
+    async def on_show_card(ls: PackServer, *args: Any) -> dict[str, Any] | None:
         if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
             return None
         uri, key = args[0], args[1]
@@ -136,4 +136,4 @@ def register(server: PackServer) -> None:
             card = agent_cards(doc)["cards"].get(key)
             return card if isinstance(card, dict) else None
 
-        return ls.answer(uri, compute, None, feature="show agent card")
+        return await ls.answer(uri, compute, None, feature="show agent card")

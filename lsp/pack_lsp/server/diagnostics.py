@@ -1,8 +1,7 @@
-"""Diagnostics: conversion to LSP, push (debounced) or pull, and re-checks."""
+"""Diagnostics: conversion to LSP, push or pull (``scheduling`` decides when), re-checks."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -14,8 +13,8 @@ from pygls.uris import to_fs_path
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
 from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.server.documents import DocumentStore
 from pack_lsp.server.positions import PositionConverter
+from pack_lsp.server.scheduling import AnalysisScheduler
 
 if TYPE_CHECKING:
     from pack_lsp.server.app import DocumentContext, PackServer
@@ -34,7 +33,7 @@ _TAGS = {
 }
 
 
-class DiagnosticsMixin(DocumentStore):
+class DiagnosticsMixin(AnalysisScheduler):
     """Analyses published as diagnostics, or served to a pulling client."""
 
     #: Diagnostics channel: pulled by the client (``textDocument/diagnostic``) or pushed.
@@ -70,9 +69,10 @@ class DiagnosticsMixin(DocumentStore):
         )
 
     def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
-        """Publish diagnostics unless a newer version was already published."""
+        """Push the diagnostics of the current version (never for pull clients, never
+        older than what was published)."""
         doc = self.documents.get(uri)
-        if doc is None or doc.version != version:
+        if self.pull_diagnostics or doc is None or doc.version != version:
             return
         last = self.published.get(uri)
         if last is not None and version is not None and version < last:
@@ -85,60 +85,16 @@ class DiagnosticsMixin(DocumentStore):
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
 
-    def schedule(self, uri: str, delay: float) -> None:
-        """Analyse ``uri`` after ``delay`` seconds; a newer request cancels this one."""
-        previous = self.pending.pop(uri, None)
-        if previous is not None:
-            previous.cancel()
-        doc = self.documents.get(uri)
-        if doc is None or self.pull_diagnostics:
-            return
-        self.pending[uri] = asyncio.get_running_loop().create_task(
-            self._analyse_later(uri, doc.version, delay)
-        )
-
-    async def _analyse_later(self, uri: str, version: int | None, delay: float) -> None:
-        try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            doc = self.documents.get(uri)
-            if doc is None or doc.version != version:
-                return
-            cached = self.analyses.get(uri)
-            if cached is not None and cached[0] == version:
-                result: Analysis | None = cached[1]
-            else:
-                text = doc.text
-                loop = asyncio.get_running_loop()
-                result = await loop.run_in_executor(None, self._analyze, uri, text)
-                current = self.documents.get(uri)
-                if current is None or current.version != version:
-                    return  # stale: a newer version is on its way
-                if result is not None:
-                    self.analyses[uri] = (version, result)
-            self.publish_result(uri, version, result)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.exception("analysis failed for %s", uri)
-            self.log_message(f"pack-lsp: analysis failed for {uri}: {exc}", types.MessageType.Error)
-        finally:
-            task = self.pending.get(uri)
-            if task is asyncio.current_task():
-                self.pending.pop(uri, None)
-
     def recheck_all(self) -> None:
         """Results may change without an edit (settings, files on disk): re-analyse.
 
-        Push: every open document is analysed again and published. Pull: the client
-        is asked to pull again (``workspace/diagnostic/refresh``) when it can be.
+        Every open document is analysed again from scratch; push clients get the new
+        diagnostics, pull clients are asked to pull again
+        (``workspace/diagnostic/refresh``) when they can be.
         """
-        self.analyses.clear()
-        if self.pull_diagnostics:
-            self.refresh_diagnostics()
-            return
-        for uri in list(self.documents):
-            self.schedule(uri, 0)
+        for uri in list(self.tracks):
+            self.document_changed(uri, reuse=False, at_once=not self.pull_diagnostics)
+        self.refresh_diagnostics()
 
     def refresh_diagnostics(self) -> None:
         """Ask a pull client to pull diagnostics again, if it declared refresh support."""
@@ -175,7 +131,7 @@ def _register_pull(server: PackServer) -> None:
             identifier="pack-lsp", inter_file_dependencies=False, workspace_diagnostics=False
         ),
     )
-    def pull_diagnostics(
+    async def pull_diagnostics(
         ls: PackServer, params: types.DocumentDiagnosticParams
     ) -> types.DocumentDiagnosticReport:
         def compute(doc: DocumentContext) -> types.DocumentDiagnosticReport:
@@ -184,7 +140,7 @@ def _register_pull(server: PackServer) -> None:
             )
 
         empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
-        return ls.answer(params.text_document.uri, compute, empty, feature="diagnostics")
+        return await ls.answer(params.text_document.uri, compute, empty, feature="diagnostics")
 
 
 def _plain(value: Any) -> Any:

@@ -12,7 +12,6 @@ the negotiated position encoding.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -20,7 +19,9 @@ from pygls.uris import to_fs_path
 
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.source import decode, read_source, strip_bom
+from pack_lsp.core.config import Config
+from pack_lsp.core.incremental import reanalyze
+from pack_lsp.core.source import decode, read_source
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server.settings import SettingsMixin
 
@@ -36,18 +37,19 @@ class OpenDocument:
 
 
 class DocumentStore(SettingsMixin):
-    """Open documents, their cached analyses and the files read from disk."""
+    """Open documents and the files read from disk; ``scheduling`` analyses them."""
 
     documents: dict[str, OpenDocument]
-    analyses: dict[str, tuple[int | None, Analysis]]
     published: dict[str, int | None]
-    pending: dict[str, asyncio.Task[None]]
 
     def open_document(self, item: types.TextDocumentItem) -> None:
         self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text, item.language_id)
 
-    def change_document(self, params: types.DidChangeTextDocumentParams) -> None:
-        """Apply full or incremental changes with the negotiated position encoding."""
+    def change_document(self, params: types.DidChangeTextDocumentParams) -> bool:
+        """Apply full or incremental changes with the negotiated position encoding.
+
+        False when the change is refused (logged): the text stays as it was.
+        """
         uri = params.text_document.uri
         version = params.text_document.version
         doc = self.documents.get(uri)
@@ -56,14 +58,14 @@ class DocumentStore(SettingsMixin):
                 f"pack-lsp: ignored a change to {uri}: the document is not open",
                 types.MessageType.Error,
             )
-            return
+            return False
         if doc.version is not None and version <= doc.version:
             self.log_message(
                 f"pack-lsp: ignored a change to {uri}: version {version} is not newer than "
                 f"version {doc.version}; keeping the text of version {doc.version}",
                 types.MessageType.Error,
             )
-            return
+            return False
         text = doc.text
         conv = self.converter
         for change in params.content_changes:
@@ -78,7 +80,7 @@ class DocumentStore(SettingsMixin):
                         f"({lines.line_count} lines); keeping the text of version {doc.version}",
                         types.MessageType.Error,
                     )
-                    return
+                    return False
                 # A character past the end of its line means the line end (LSP 3.17).
                 start = conv.from_lsp(lines, rng.start)
                 end = conv.from_lsp(lines, rng.end)
@@ -89,14 +91,11 @@ class DocumentStore(SettingsMixin):
                 text = change.text
         doc.text = text
         doc.version = version
+        return True
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)
-        self.analyses.pop(uri, None)
         self.published.pop(uri, None)
-        task = self.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
 
     def document(self, uri: str) -> OpenDocument | None:
         doc = self.documents.get(uri)
@@ -117,30 +116,27 @@ class DocumentStore(SettingsMixin):
         path = to_fs_path(uri)
         return kinds.detect(path or uri, text)
 
-    def _analyze(self, uri: str, text: str) -> Analysis | None:
+    def _analyze(
+        self, uri: str, text: str, previous: Analysis | None, config: Config
+    ) -> Analysis | None:
+        """The one call of the core's analysis in the server (run in a worker thread).
+
+        ``previous`` is the newest earlier analysis of the same document (None for
+        the first one, an unopened file, or after a change of settings or of other
+        files); ``reanalyze`` updates it instead of analysing from scratch when the
+        edit allows it, with the same result as ``analyze``.
+        ``config`` is resolved on the event loop (it may show a message).
+        """
         kind = self.kind_of(uri, text)
         if kind is None:
             return None
         workspace = None
         if kind == kinds.MANIFEST and self.manifests is not None:  # cross-file rules
             workspace = self.manifests.workspace_for(uri)
-        return analyze(
-            text, path=to_fs_path(uri), config=self.config_for(uri), kind=kind, workspace=workspace
+        if previous is None:
+            return analyze(
+                text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace
+            )
+        return reanalyze(
+            previous, text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace
         )
-
-    def analysis(self, uri: str) -> Analysis | None:
-        """The analysis of the document's current version (cached per version)."""
-        doc = self.document(uri)
-        if doc is None:
-            return None
-        cached = self.analyses.get(uri)
-        if (
-            cached is not None
-            and cached[0] == doc.version
-            and cached[1].text == strip_bom(doc.text)
-        ):
-            return cached[1]
-        result = self._analyze(uri, doc.text)
-        if result is not None and uri in self.documents:
-            self.analyses[uri] = (doc.version, result)
-        return result

@@ -58,7 +58,7 @@ def register(server: PackServer) -> None:
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=["{", ".", ":", " ", "-", '"', "["]),
     )
-    def completion(ls: PackServer, params: types.CompletionParams) -> types.CompletionList:
+    async def completion(ls: PackServer, params: types.CompletionParams) -> types.CompletionList:
         snippets = _snippets_supported(ls)
         td = ls.client_capabilities.text_document
         item_caps = td.completion.completion_item if td and td.completion else None
@@ -97,7 +97,7 @@ def register(server: PackServer) -> None:
                 )
             return types.CompletionList(is_incomplete=False, items=items)
 
-        return ls.answer(
+        return await ls.answer(
             params.text_document.uri,
             compute,
             types.CompletionList(is_incomplete=False, items=[]),
@@ -105,7 +105,7 @@ def register(server: PackServer) -> None:
         )
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
+    async def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
         td = ls.client_capabilities.text_document
         formats = td.hover.content_format if td and td.hover else None
 
@@ -122,10 +122,12 @@ def register(server: PackServer) -> None:
                 return None
             return types.Hover(contents=content, range=doc.range(found.span))
 
-        return ls.answer(params.text_document.uri, compute, None, feature="hover")
+        return await ls.answer(params.text_document.uri, compute, None, feature="hover")
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-    def semantic_tokens(ls: PackServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    async def semantic_tokens(
+        ls: PackServer, params: types.SemanticTokensParams
+    ) -> types.SemanticTokens:
         def compute(doc: DocumentContext) -> types.SemanticTokens:
             data: list[int] = []
             prev_line = 0
@@ -141,7 +143,7 @@ def register(server: PackServer) -> None:
                 prev_line, prev_start = tok.line, start
             return types.SemanticTokens(data=data)
 
-        return ls.answer(
+        return await ls.answer(
             params.text_document.uri,
             compute,
             types.SemanticTokens(data=[]),

@@ -91,31 +91,30 @@ def _register_lifecycle(server: PackServer) -> None:
     def did_open(ls: PackServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.open_document(params.text_document)
         _manifest_changed(ls, params.text_document.uri)
-        ls.schedule(params.text_document.uri, 0)
+        ls.track_document(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: PackServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.change_document(params)
-        _manifest_changed(ls, params.text_document.uri)
-        ls.schedule(params.text_document.uri, ls.change_delay)
+        if ls.change_document(params):
+            _manifest_changed(ls, params.text_document.uri)
+            ls.document_changed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PackServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
         if params.text is not None and uri in ls.documents:
             ls.documents[uri].text = params.text
-        ls.analyses.pop(uri, None)  # configuration files may have changed
+        # Configuration files may have changed too: analyse again from scratch.
+        ls.document_changed(uri, reuse=False, at_once=True)
         _manifest_changed(ls, uri)
-        if ls.pull_diagnostics:
-            ls.refresh_diagnostics()
-        else:
-            ls.schedule(uri, 0)
+        ls.refresh_diagnostics()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PackServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         was_pack = uri in ls.published
         ls.close_document(uri)
+        ls.untrack_document(uri)
         _manifest_changed(ls, uri)
         if was_pack and not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(

@@ -150,12 +150,9 @@ def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
         return
     for other in sorted(to_recheck):
         other_uri = from_fs_path(other) or Path(other).as_uri()
-        server.analyses.pop(other_uri, None)
-        if server.pull_diagnostics:
-            continue
         if other_uri in server.documents:
-            server.schedule(other_uri, 0)
-        else:
+            server.document_changed(other_uri, reuse=False, at_once=not server.pull_diagnostics)
+        elif not server.pull_diagnostics:
             _publish_unopened(server, other_uri, other, index)
     server.refresh_diagnostics()
 

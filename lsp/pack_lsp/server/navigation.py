@@ -90,17 +90,17 @@ def register(server: PackServer) -> None:
     workspace_symbols = symbols.WorkspaceSymbols()
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def definition(ls: PackServer, params: types.DefinitionParams) -> list[types.Location]:
+    async def definition(ls: PackServer, params: types.DefinitionParams) -> list[types.Location]:
         def compute(doc: DocumentContext) -> list[types.Location]:
             if manifests.is_manifest(doc):
                 return manifests.definition(doc, doc.offset(params.position))
             spans = navigation.definition(doc.analysis, doc.offset(params.position))
             return [doc.location(s) for s in spans]
 
-        return ls.answer(params.text_document.uri, compute, [], feature="definition")
+        return await ls.answer(params.text_document.uri, compute, [], feature="definition")
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    def references(ls: PackServer, params: types.ReferenceParams) -> list[types.Location]:
+    async def references(ls: PackServer, params: types.ReferenceParams) -> list[types.Location]:
         def compute(doc: DocumentContext) -> list[types.Location]:
             if manifests.is_manifest(doc):
                 return manifests.references(
@@ -111,10 +111,10 @@ def register(server: PackServer) -> None:
             )
             return [doc.location(s) for s in spans]
 
-        return ls.answer(params.text_document.uri, compute, [], feature="references")
+        return await ls.answer(params.text_document.uri, compute, [], feature="references")
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-    def highlight(
+    async def highlight(
         ls: PackServer, params: types.DocumentHighlightParams
     ) -> list[types.DocumentHighlight]:
         def compute(doc: DocumentContext) -> list[types.DocumentHighlight]:
@@ -128,10 +128,10 @@ def register(server: PackServer) -> None:
                 for h in navigation.highlights(doc.analysis, doc.offset(params.position))
             ]
 
-        return ls.answer(params.text_document.uri, compute, [], feature="documentHighlight")
+        return await ls.answer(params.text_document.uri, compute, [], feature="documentHighlight")
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    def prepare_rename(
+    async def prepare_rename(
         ls: PackServer, params: types.PrepareRenameParams
     ) -> types.PrepareRenamePlaceholder | None:
         def compute(doc: DocumentContext) -> types.PrepareRenamePlaceholder | str:
@@ -145,13 +145,13 @@ def register(server: PackServer) -> None:
                 range=doc.range(target.span), placeholder=target.name
             )
 
-        result = ls.answer(params.text_document.uri, compute, None, feature="prepareRename")
+        result = await ls.answer(params.text_document.uri, compute, None, feature="prepareRename")
         if isinstance(result, str):
             raise RequestFailed(result)
         return result
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
-    def do_rename(ls: PackServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    async def do_rename(ls: PackServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         def compute(doc: DocumentContext) -> types.WorkspaceEdit | str:
             if manifests.is_manifest(doc):
                 return manifests.rename(doc, doc.offset(params.position), params.new_name)
@@ -161,20 +161,20 @@ def register(server: PackServer) -> None:
                 return str(exc)
             return _workspace_edit(doc, edits)
 
-        result = ls.answer(params.text_document.uri, compute, None, feature="rename")
+        result = await ls.answer(params.text_document.uri, compute, None, feature="rename")
         if isinstance(result, str):
             raise RequestFailed(result)
         return result
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def document_symbol(
+    async def document_symbol(
         ls: PackServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol]:
         def compute(doc: DocumentContext) -> list[types.DocumentSymbol]:
             found = symbols.document_symbols(doc.analysis.pack, doc.analysis.root)
             return [_document_symbol(doc, s) for s in found]
 
-        return ls.answer(params.text_document.uri, compute, [], feature="documentSymbol")
+        return await ls.answer(params.text_document.uri, compute, [], feature="documentSymbol")
 
     @server.feature(types.WORKSPACE_SYMBOL)
     def workspace_symbol(
@@ -208,7 +208,9 @@ def register(server: PackServer) -> None:
             return []
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    def folding_range(ls: PackServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    async def folding_range(
+        ls: PackServer, params: types.FoldingRangeParams
+    ) -> list[types.FoldingRange]:
         def compute(doc: DocumentContext) -> list[types.FoldingRange]:
             return [
                 types.FoldingRange(
@@ -217,10 +219,10 @@ def register(server: PackServer) -> None:
                 for f in ranges.folding_ranges(doc.analysis)
             ]
 
-        return ls.answer(params.text_document.uri, compute, [], feature="foldingRange")
+        return await ls.answer(params.text_document.uri, compute, [], feature="foldingRange")
 
     @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
-    def selection_range(
+    async def selection_range(
         ls: PackServer, params: types.SelectionRangeParams
     ) -> list[types.SelectionRange]:
         def compute(doc: DocumentContext) -> list[types.SelectionRange]:
@@ -234,13 +236,13 @@ def register(server: PackServer) -> None:
                     out.append(parent)
             return out
 
-        return ls.answer(params.text_document.uri, compute, [], feature="selectionRange")
+        return await ls.answer(params.text_document.uri, compute, [], feature="selectionRange")
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
     )
-    def code_action(
+    async def code_action(
         ls: PackServer, params: types.CodeActionParams
     ) -> list[types.CodeAction | types.Command]:
         only = params.context.only
@@ -284,4 +286,4 @@ def register(server: PackServer) -> None:
                 )
             return out
 
-        return ls.answer(params.text_document.uri, compute, [], feature="codeAction")
+        return await ls.answer(params.text_document.uri, compute, [], feature="codeAction")

@@ -13,7 +13,9 @@ from pack_lsp import RULES_URL
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.server.base import ServerBase
 
-#: Delay between the last edit and the analysis that publishes diagnostics.
+#: Longest wait between the last edit and the analysis that publishes diagnostics
+#: (``changeDelay``); the wait itself follows the cost of the last analysis
+#: (``pack_lsp.server.scheduling``).
 CHANGE_DELAY = 0.15
 #: The settings section read from ``workspace/configuration``.
 SETTINGS_SECTION = "packLsp"

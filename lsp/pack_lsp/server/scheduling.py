@@ -1,0 +1,301 @@
+"""When documents are analysed: one analysis path per open document, off the event loop.
+
+Every open document has a ``Track``: the newest finished analysis (and only that
+one), a generation counter bumped by every change of its text or of what its
+analysis depends on (settings, configuration files, other manifests), and one
+driver task that brings the analysis up to date:
+
+- the analysis runs in a worker thread (``ANALYSIS_THREADS`` shared by all
+  documents), never on the event loop, so the server keeps reading messages while a
+  large pack is analysed; one document is analysed by at most one thread at a time;
+- the driver always analyses the newest text: versions that arrive while an analysis
+  runs are coalesced, and superseded versions are never started;
+- the wait before an analysis adapts to what the last one cost: none when it was
+  cheap (under ``CHEAP_ANALYSIS``), else as long as that analysis took, at most the
+  ``changeDelay`` setting, counted from the last change, so a burst of typing on a
+  large pack costs one analysis instead of one per keystroke;
+- a request (completion, hover, a diagnostics pull, ...) on a version that is not
+  analysed yet makes the driver start at once, and awaits the result without
+  blocking the event loop;
+- a result that is already superseded when it finishes is neither published nor
+  served for the newer version; it is kept as the base (``previous``) of the next
+  analysis, which the core can update instead of starting over.
+
+Every analysis goes through ``DocumentStore._analyze(uri, text, previous, config)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+
+from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.config import Config
+from pack_lsp.server.documents import DocumentStore
+
+log = logging.getLogger(__name__)
+
+#: An analysis that took less than this (seconds) is repeated at once after an edit.
+CHEAP_ANALYSIS = 0.05
+#: Worker threads for analyses (all documents together).
+ANALYSIS_THREADS = 2
+
+
+#: Analyses between two full garbage collections (``AnalysisScheduler._stored``).
+FULL_COLLECTION_EVERY = 100
+
+_stores = 0
+_paused = 0
+_paused_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector while analyses run (in any thread)."""
+    global _paused
+    if not pause:
+        yield
+        return
+    with _paused_lock:
+        _paused += 1
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0:
+                gc.enable()
+
+
+class AnalysisFailed(RuntimeError):
+    """The analysis of the requested version raised (already logged once)."""
+
+
+@dataclass(slots=True, eq=False)
+class Track:
+    """The analysis state of one open document (see the module docstring)."""
+
+    #: Bumped by every change of the text or of what the analysis depends on.
+    generation: int = 0
+    #: The newest finished analysis (None: not a PromptPack, or none yet).
+    analysis: Analysis | None = None
+    #: The generation and document version ``analysis`` was made from.
+    analysis_generation: int = -1
+    version: int | None = None
+    #: Generation of the last finished attempt, successful or not (-1: none yet).
+    analysed: int = -1
+    #: Why the last attempt failed (None when it succeeded).
+    error: BaseException | None = None
+    #: First generation after a change of settings or of other files: an older
+    #: analysis is not a valid base (``previous``) for the next one.
+    base_from: int = 0
+    #: Seconds the last analysis took in its thread.
+    cost: float = 0.0
+    #: Event-loop time of the last change (the wait is counted from it).
+    changed_at: float = 0.0
+    #: A request waits for the current generation: no wait before the analysis.
+    urgent: bool = False
+    closed: bool = False
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+    driver: asyncio.Task[None] | None = None
+
+    def notify(self) -> None:
+        """Wake everything waiting for a result (a finished attempt or the close)."""
+        done, self.finished = self.finished, asyncio.Event()
+        done.set()
+
+
+class AnalysisScheduler(DocumentStore):
+    """The analysis of open documents: one driver task per document (module docstring)."""
+
+    tracks: dict[str, Track]
+    change_delay: float
+    _executor: ThreadPoolExecutor | None = None
+    #: Call ``gc.freeze()`` after storing an analysis (see ``_stored``).
+    freeze_gc: bool = True
+
+    # ------------------------------------------------------------------ triggers
+
+    def track_document(self, uri: str) -> None:
+        """Start following an opened document: analysed at once, then after each change."""
+        old = self.tracks.pop(uri, None)
+        if old is not None:
+            self._stop(old)
+        track = Track()
+        self.tracks[uri] = track
+        track.urgent = True
+        track.changed_at = asyncio.get_running_loop().time()
+        track.driver = asyncio.get_running_loop().create_task(self._drive(uri, track))
+
+    def document_changed(self, uri: str, *, reuse: bool = True, at_once: bool = False) -> None:
+        """A new generation of ``uri``: its text changed, or (``reuse=False``) what its
+        analysis depends on; ``at_once`` skips the wait (nothing is being typed)."""
+        track = self.tracks.get(uri)
+        if track is None:
+            return
+        track.generation += 1
+        if not reuse:
+            track.base_from = track.generation
+        track.changed_at = asyncio.get_running_loop().time()
+        track.urgent = track.urgent or at_once
+        track.wake.set()
+
+    def untrack_document(self, uri: str) -> None:
+        track = self.tracks.pop(uri, None)
+        if track is not None:
+            self._stop(track)
+
+    def _stop(self, track: Track) -> None:
+        track.closed = True
+        track.analysis = None
+        if track.driver is not None:
+            track.driver.cancel()
+        track.notify()
+
+    def analysis_delay(self, track: Track) -> float:
+        """Seconds to wait after the last change before analysing (module docstring)."""
+        if track.cost < CHEAP_ANALYSIS:
+            return 0.0
+        return min(self.change_delay, track.cost)
+
+    # ------------------------------------------------------------------ requests
+
+    async def current_analysis(self, uri: str) -> tuple[Analysis | None, int | None]:
+        """The analysis of the document's current text and its version, awaited.
+
+        An open document's analysis is started at once if it is not there yet; an
+        unopened file is read and analysed in the worker and not kept. Raises
+        ``AnalysisFailed`` when the analysis of that text raised.
+        """
+        track = self.tracks.get(uri)
+        if track is None:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.analysis_executor(), self._analyze_unopened, uri, self.config_for(uri)
+            )
+        wanted = track.generation
+        while track.analysed < wanted and not track.closed:
+            track.urgent = True
+            track.wake.set()
+            await track.finished.wait()
+        if track.closed:
+            return None, None
+        if track.analysis_generation < wanted:  # the attempts since then failed
+            raise AnalysisFailed(f"{type(track.error).__name__}: {track.error}")
+        return track.analysis, track.version
+
+    def _analyze_unopened(self, uri: str, config: Config) -> tuple[Analysis | None, int | None]:
+        doc = self.document(uri)
+        if doc is None:
+            return None, None
+        return self._analyze(uri, doc.text, None, config), None
+
+    # ------------------------------------------------------------------ the driver
+
+    def analysis_executor(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(ANALYSIS_THREADS, "pack-lsp-analysis")
+        return self._executor
+
+    async def _drive(self, uri: str, track: Track) -> None:
+        """Keep ``track`` analysed until the document is closed."""
+        loop = asyncio.get_running_loop()
+        while not track.closed:
+            if track.analysed >= track.generation:
+                track.urgent = False
+                track.wake.clear()
+                await track.wake.wait()
+                continue
+            if not track.urgent:
+                wait = track.changed_at + self.analysis_delay(track) - loop.time()
+                if wait > 0:  # a change or a request ends the wait early; then re-check
+                    track.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(track.wake.wait(), wait)
+                    continue
+            track.urgent = False
+            generation = track.generation
+            try:
+                await self._run_once(uri, track)
+            except Exception as exc:  # never leave a request waiting for a dead driver
+                self._failed(uri, track, generation, exc)
+
+    async def _run_once(self, uri: str, track: Track) -> None:
+        doc = self.documents.get(uri)
+        if doc is None:
+            track.closed = True
+            track.notify()
+            return
+        generation, version, text = track.generation, doc.version, doc.text
+        previous = track.analysis if track.analysis_generation >= track.base_from else None
+        config = self.config_for(uri)
+        result, cost = await asyncio.get_running_loop().run_in_executor(
+            self.analysis_executor(), self._timed_analyze, uri, text, previous, config
+        )
+        if track.closed:
+            return
+        del previous
+        track.analysis, track.analysis_generation, track.version = result, generation, version
+        track.analysed, track.error, track.cost = generation, None, cost
+        self._stored()
+        track.notify()
+        if generation == track.generation:
+            self.publish_result(uri, version, result)
+
+    def _failed(self, uri: str, track: Track, generation: int, exc: Exception) -> None:
+        """The analysis of ``generation`` raised: log it, answer its requests empty."""
+        log.exception("analysis failed for %s", uri)
+        self.log_message(
+            f"pack-lsp: analysis failed for {uri}: {type(exc).__name__}: {exc}",
+            types.MessageType.Error,
+        )
+        if track.analysed < generation:
+            track.error, track.analysed = exc, generation
+        track.notify()
+
+    def _timed_analyze(
+        self, uri: str, text: str, previous: Analysis | None, config: Config
+    ) -> tuple[Analysis | None, float]:
+        start = time.perf_counter()
+        with _collector_paused(self.freeze_gc):
+            result = self._analyze(uri, text, previous, config)
+        return result, time.perf_counter() - start
+
+    def _stored(self) -> None:
+        """After a new analysis replaced the older one of its document: the collector.
+
+        An analysis is a large graph of long-lived objects. Left to itself, the
+        cyclic garbage collector runs many young collections while an analysis
+        builds it, and every full collection walks all stored analyses again, a
+        pause that grows with the pack. Instead, the collector is paused while an
+        analysis runs (``_collector_paused``), then one collection of the young
+        generations here reclaims the few cycles the analysis left behind, and
+        ``gc.freeze()`` takes everything still alive out of later collections. A
+        replaced analysis is acyclic: reference counting frees it although it is
+        frozen. Frozen objects that become cyclic garbage later would never be
+        collected, so every ``FULL_COLLECTION_EVERY`` analyses everything is
+        unfrozen and collected once.
+        """
+        if not self.freeze_gc:
+            return
+        global _stores
+        _stores += 1
+        if _stores % FULL_COLLECTION_EVERY == 0:
+            gc.unfreeze()
+            gc.collect()
+        else:
+            gc.collect(1)
+        gc.freeze()
+
+    def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
+        """Deliver the result of the current version (push clients; see diagnostics)."""
