@@ -202,8 +202,8 @@ def main() -> int:
         )
         after_edit.append(time.perf_counter() - t0)
         client.wait_diagnostics(uri, version)
-    print(f"edit → diagnostics (incl. 150 ms change delay): {summary(edit_samples)}")
-    print(f"completion right after an edit (fresh analysis): {summary(after_edit)}")
+    print(f"edit → diagnostics (incl. the server's wait): {summary(edit_samples)}")
+    print(f"completion right after an edit (awaits its analysis): {summary(after_edit)}")
     client.close()
     return 0
 
