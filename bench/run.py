@@ -654,8 +654,9 @@ def pack_lsp_debounce() -> str:
     longest = getattr(settings, "CHANGE_DELAY", None)
     if isinstance(cheap, int | float) and isinstance(longest, int | float):
         return (
-            f"pack-lsp none after an analysis under {cheap * 1000:.0f} ms, otherwise as long "
-            f"as the last analysis took, at most {longest * 1000:.0f} ms"
+            f"pack-lsp none after an analysis under {cheap * 1000:.0f} ms or for an edit on "
+            f"its own, within a burst of edits as long as the last analysis took, at most "
+            f"{longest * 1000:.0f} ms"
         )
     return "pack-lsp: its own scheduling"
 

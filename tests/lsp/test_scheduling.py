@@ -237,3 +237,25 @@ async def test_one_analysis_per_open_document_after_many_edits(tmp_path: Path) -
     await asyncio.sleep(0)  # let the cancelled driver task end
     assert _live_analyses() - baseline == 1
     server.untrack_document(uris[1])
+
+
+async def test_the_wait_applies_only_within_a_burst_of_edits(tmp_path: Path) -> None:
+    server = create_server()
+    server.pull_diagnostics = True
+    server.change_delay = 0.15
+    uri = (tmp_path / "a.promptpack.yaml").as_uri()
+    server.open_document(types.TextDocumentItem(uri, "yaml", 1, PACK))
+    server.track_document(uri)
+    track = server.tracks[uri]
+    await server.current_analysis(uri)
+    loop = asyncio.get_running_loop()
+    track.cost = 0.4  # as if the pack were large: a burst waits min(0.4, changeDelay)
+    track.changed_at = loop.time() - 10  # the last edit was long ago
+    server.document_changed(uri)
+    assert not track.burst and server.analysis_delay(track) == 0.0
+    server.document_changed(uri)  # at once after it: coalesced
+    assert track.burst and server.analysis_delay(track) == 0.15
+    track.cost = 0.01  # a cheap analysis is repeated at once even in a burst
+    assert server.analysis_delay(track) == 0.0
+    server.untrack_document(uri)
+    server.close_document(uri)

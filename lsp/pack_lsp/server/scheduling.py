@@ -11,7 +11,8 @@ driver task that brings the analysis up to date:
 - the driver always analyses the newest text: versions that arrive while an analysis
   runs are coalesced, and superseded versions are never started;
 - the wait before an analysis adapts to what the last one cost: none when it was
-  cheap (under ``CHEAP_ANALYSIS``), else as long as that analysis took, at most the
+  cheap (under ``CHEAP_ANALYSIS``) or when the edit came alone (longer after the
+  previous edit than that wait), else as long as that analysis took, at most the
   ``changeDelay`` setting, counted from the last change, so a burst of typing on a
   large pack costs one analysis instead of one per keystroke;
 - a request (completion, hover, a diagnostics pull, ...) on a version that is not
@@ -103,6 +104,8 @@ class Track:
     cost: float = 0.0
     #: Event-loop time of the last change (the wait is counted from it).
     changed_at: float = 0.0
+    #: The last change came within the wait after the one before it (a burst).
+    burst: bool = False
     #: A request waits for the current generation: no wait before the analysis.
     urgent: bool = False
     closed: bool = False
@@ -147,7 +150,11 @@ class AnalysisScheduler(DocumentStore):
         track.generation += 1
         if not reuse:
             track.base_from = track.generation
-        track.changed_at = asyncio.get_running_loop().time()
+        now = asyncio.get_running_loop().time()
+        # Only edits that come faster than the wait are coalesced; an edit on its own
+        # is analysed at once (its result is what the user is waiting for).
+        track.burst = now - track.changed_at < self.analysis_delay(track, burst=True)
+        track.changed_at = now
         track.urgent = track.urgent or at_once
         track.wake.set()
 
@@ -163,9 +170,13 @@ class AnalysisScheduler(DocumentStore):
             track.driver.cancel()
         track.notify()
 
-    def analysis_delay(self, track: Track) -> float:
-        """Seconds to wait after the last change before analysing (module docstring)."""
-        if track.cost < CHEAP_ANALYSIS:
+    def analysis_delay(self, track: Track, *, burst: bool | None = None) -> float:
+        """Seconds to wait after the last change before analysing (module docstring).
+
+        ``burst`` overrides whether the last change was part of a burst of edits.
+        """
+        in_burst = track.burst if burst is None else burst
+        if track.cost < CHEAP_ANALYSIS or not in_burst:
             return 0.0
         return min(self.change_delay, track.cost)
 

@@ -14,8 +14,8 @@ from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.server.base import ServerBase
 
 #: Longest wait between the last edit and the analysis that publishes diagnostics
-#: (``changeDelay``); the wait itself follows the cost of the last analysis
-#: (``pack_lsp.server.scheduling``).
+#: (``changeDelay``); the wait itself follows the cost of the last analysis and
+#: applies only within a burst of edits (``pack_lsp.server.scheduling``).
 CHANGE_DELAY = 0.15
 #: The settings section read from ``workspace/configuration``.
 SETTINGS_SECTION = "packLsp"
