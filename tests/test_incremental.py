@@ -461,3 +461,39 @@ def test_many_brackets_run_the_nesting_guard_when_needed() -> None:
     got = reanalyze(previous, deep)
     assert_same(got, analyze(deep))
     assert INCREMENTAL not in got.timings
+
+
+def test_an_analysis_leaves_no_reference_cycles() -> None:
+    """The server freezes analyses out of the collector's reach instead of walking
+    them; that is only sound if analysing leaves no cyclic garbage behind."""
+    import gc
+
+    text = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")
+    at = text.index("description:") + len("description: ")
+    edited = text[:at] + "x" + text[at:]
+    # Once before measuring: what is imported lazily on first use leaves import
+    # machinery garbage that has nothing to do with analyses.
+    warm = reanalyze(
+        analyze(text, path="support.promptpack.yaml"), edited, path="support.promptpack.yaml"
+    )
+    assert warm.derived.templates is not None
+    del warm
+    first = analyze(text, path="support.promptpack.yaml")
+    assert first.derived.templates is not None
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        second = reanalyze(first, edited, path="support.promptpack.yaml")
+        assert INCREMENTAL in second.timings
+        assert second.derived.templates is not None
+        third = analyze(edited, path="support.promptpack.yaml")
+        assert third.derived.templates is not None
+        del first
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []

@@ -1023,29 +1023,32 @@ def to_data(node: Node | None) -> Any:
     Anchored subtrees convert once and are shared, so the cost is bounded by the
     alias budget enforced while composing.
     """
-    memo: dict[int, Any] = {}
+    return _plain(node, {})
 
-    def conv(n: Node | None) -> Any:
-        n = deref(n)
-        if n is None:
-            return None
-        if isinstance(n, ScalarNode):
-            return n.value
-        key = id(n)
-        if n.anchor and key in memo:
-            return memo[key]
-        out: Any
-        if isinstance(n, MappingNode):
-            out = {k: conv(p.value) for k, p in n.effective.items()}
-        elif isinstance(n, SequenceNode):
-            out = [conv(i) for i in n.items]
-        else:  # pragma: no cover - exhaustive
-            out = None
-        if n.anchor:
-            memo[key] = out
-        return out
 
-    return conv(node)
+def _plain(n: Node | None, memo: dict[int, Any]) -> Any:
+    # A module-level function rather than a recursive closure: a closure that
+    # calls itself is a reference cycle, left for the cyclic collector on every
+    # call, and an analysis should leave nothing for it (the server freezes
+    # analyses out of its reach instead of walking them).
+    n = deref(n)
+    if n is None:
+        return None
+    if isinstance(n, ScalarNode):
+        return n.value
+    key = id(n)
+    if n.anchor and key in memo:
+        return memo[key]
+    out: Any
+    if isinstance(n, MappingNode):
+        out = {k: _plain(p.value, memo) for k, p in n.effective.items()}
+    elif isinstance(n, SequenceNode):
+        out = [_plain(i, memo) for i in n.items]
+    else:  # pragma: no cover - exhaustive
+        out = None
+    if n.anchor:
+        memo[key] = out
+    return out
 
 
 def resolve(root: Node | None, path: Sequence[PathItem]) -> tuple[Node | None, Pair | None]:

@@ -61,7 +61,15 @@ _paused_lock = threading.Lock()
 
 @contextlib.contextmanager
 def _collector_paused(pause: bool) -> Iterator[None]:
-    """Pause the cyclic garbage collector while analyses run (in any thread)."""
+    """Pause the cyclic garbage collector while analyses run (in any thread).
+
+    When the last running analysis ends, everything alive is frozen before the
+    collector resumes: the new analysis is then out of its reach without being
+    walked once (a walk of every object an analysis made, about 70 ms at 70k lines,
+    that would otherwise come with the first allocation after it). An analysis
+    leaves no reference cycles behind (a core test checks it), so freezing loses
+    nothing; see ``AnalysisScheduler._stored`` for the periodic full collection.
+    """
     global _paused
     if not pause:
         yield
@@ -75,6 +83,7 @@ def _collector_paused(pause: bool) -> Iterator[None]:
         with _paused_lock:
             _paused -= 1
             if _paused == 0:
+                gc.freeze()
                 gc.enable()
 
 
@@ -258,10 +267,11 @@ class AnalysisScheduler(DocumentStore):
         del previous
         track.analysis, track.analysis_generation, track.version = result, generation, version
         track.analysed, track.error, track.cost = generation, None, cost
-        self._stored()
         track.notify()
         if generation == track.generation:
             self.publish_result(uri, version, result)
+        # After the waiting requests (woken above, scheduled before this) are answered.
+        asyncio.get_running_loop().call_soon(self._stored)
 
     def _failed(self, uri: str, track: Track, generation: int, exc: Exception) -> None:
         """The analysis of ``generation`` raised: log it, answer its requests empty."""
@@ -289,13 +299,12 @@ class AnalysisScheduler(DocumentStore):
         cyclic garbage collector runs many young collections while an analysis
         builds it, and every full collection walks all stored analyses again, a
         pause that grows with the pack. Instead, the collector is paused while an
-        analysis runs (``_collector_paused``), then one collection of the young
-        generations here reclaims the few cycles the analysis left behind, and
-        ``gc.freeze()`` takes everything still alive out of later collections. A
-        replaced analysis is acyclic: reference counting frees it although it is
-        frozen. Frozen objects that become cyclic garbage later would never be
-        collected, so every ``FULL_COLLECTION_EVERY`` analyses everything is
-        unfrozen and collected once.
+        analysis runs and everything alive is frozen when it ends
+        (``_collector_paused``). A replaced analysis is acyclic: reference counting
+        frees it although it is frozen. Frozen objects that became cyclic garbage
+        (from elsewhere in the server) would never be collected, so every
+        ``FULL_COLLECTION_EVERY`` analyses everything is unfrozen and collected
+        once. Called after the result is published and its requests are answered.
         """
         if not self.freeze_gc:
             return
@@ -304,9 +313,7 @@ class AnalysisScheduler(DocumentStore):
         if _stores % FULL_COLLECTION_EVERY == 0:
             gc.unfreeze()
             gc.collect()
-        else:
-            gc.collect(1)
-        gc.freeze()
+            gc.freeze()
 
     def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
         """Deliver the result of the current version (push clients; see diagnostics)."""
