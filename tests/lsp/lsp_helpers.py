@@ -91,6 +91,45 @@ async def pull(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
     return list(report.items)
 
 
+def published(client: LanguageClient) -> list[types.PublishDiagnosticsParams]:
+    """Every ``publishDiagnostics`` the client received since the first call, in order.
+
+    ``wait_for_notification`` resolves one future per call, so a notification that
+    arrives in the same read as the one it returned reaches no waiter; waiting for a
+    particular version that way can hang. The client's own handler sees every one,
+    so it is wrapped (once per client) to keep a log.
+    """
+    log: list[types.PublishDiagnosticsParams] | None = getattr(client, "_published_log", None)
+    if log is None:
+        record: list[types.PublishDiagnosticsParams] = []
+        features = client.protocol.fm.features
+        handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+        def recording(*args: Any, **kwargs: Any) -> Any:
+            record.append(args[-1])
+            return handler(*args, **kwargs)
+
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = recording
+        client._published_log = record  # type: ignore[attr-defined]
+        log = record
+    return log
+
+
+async def wait_published(
+    client: LanguageClient, uri: str, version: int | None = None, *, start: int = 0
+) -> types.PublishDiagnosticsParams:
+    """The first publication for ``uri`` (at ``version`` when given) from entry
+    ``start`` of the client's log (``published``) on, waiting for it if needed."""
+    log = published(client)
+    while True:
+        for params in log[start:]:
+            if params.uri == uri and (version is None or params.version == version):
+                return params
+        start = len(log)
+        # No await between the scan and this call: nothing can arrive in between.
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+
 async def diagnostics_for(
     client: LanguageClient, uri: str, version: int | None = None
 ) -> list[types.Diagnostic]:
@@ -98,13 +137,10 @@ async def diagnostics_for(
 
     A pull client asks for them (the server answers for the latest version it has
     received, so ``version`` needs no wait); a push client waits until they arrive
-    (at ``version`` when given).
+    (at ``version`` when given; without one, the next publication after this call).
     """
     if pulls_diagnostics(client):
         return await pull(client, uri)
-    while True:
-        params: types.PublishDiagnosticsParams = await client.wait_for_notification(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        )
-        if params.uri == uri and (version is None or params.version == version):
-            return list(params.diagnostics)
+    start = len(published(client))
+    params = await wait_published(client, uri, version, start=start)
+    return list(params.diagnostics)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 import pytest_lsp
-from lsp_helpers import SERVER, pull
+from lsp_helpers import SERVER, published, pull, wait_published
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -142,12 +142,9 @@ def _remove_bogus(client: LanguageClient, uri: str) -> None:
 
 
 async def _published(session: Session, uri: str, version: int) -> list[types.Diagnostic]:
-    while True:
-        params: types.PublishDiagnosticsParams = await session.client.wait_for_notification(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        )
-        if params.uri == uri and params.version == version:
-            return list(params.diagnostics)
+    client = session.client
+    params = await wait_published(client, uri, version, start=len(published(client)))
+    return list(params.diagnostics)
 
 
 async def test_each_problem_arrives_once_through_the_clients_channel(

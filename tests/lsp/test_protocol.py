@@ -9,7 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsp_helpers import SERVER, diagnostics_for, open_doc, pos, pull, pulls_diagnostics, span_range
+from lsp_helpers import (
+    SERVER,
+    diagnostics_for,
+    open_doc,
+    pos,
+    published,
+    pull,
+    pulls_diagnostics,
+    span_range,
+    wait_published,
+)
 from lsprotocol import types
 from packs import PACK
 from pytest_lsp import LanguageClient
@@ -78,6 +88,8 @@ async def test_only_latest_version_is_published(client: LanguageClient, tmp_path
     if pulls_diagnostics(client):
         pytest.skip("push clients only: a pull client asks for the version it has")
     uri = await open_doc(client, tmp_path / "demo.promptpack.yaml", EMOJI_PACK)
+    log = published(client)
+    start = len(log)
     for version in range(2, 7):
         _change(
             client,
@@ -88,13 +100,8 @@ async def test_only_latest_version_is_published(client: LanguageClient, tmp_path
             ),
             "",
         )
-    seen: list[int | None] = []
-    while True:
-        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri:
-            seen.append(params.version)
-            if params.version == 6:
-                break
+    await wait_published(client, uri, 6, start=start)
+    seen = [p.version for p in log[start:] if p.uri == uri]
     # Never an older version after a newer one, and each version at most once (a
     # cheap analysis runs at once, so intermediate versions may be published).
     assert seen == sorted(set(seen))

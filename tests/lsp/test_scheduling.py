@@ -18,7 +18,16 @@ import pytest
 import pytest_asyncio
 import pytest_lsp
 from failing_server import FAIL_MARKER
-from lsp_helpers import SERVER, diagnostics_for, initialize_params, open_doc, pos, pulls_diagnostics
+from lsp_helpers import (
+    SERVER,
+    diagnostics_for,
+    initialize_params,
+    open_doc,
+    pos,
+    published,
+    pulls_diagnostics,
+    wait_published,
+)
 from lsprotocol import types
 from packs import PACK
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -142,6 +151,8 @@ async def test_a_burst_of_changes_ends_with_the_final_version(
 ) -> None:
     path = tmp_path / "a.promptpack.yaml"
     uri = await open_doc(session, path, PACK)
+    log = published(session)
+    start = len(log)
     typed = "bogus_key_typed_here: 1"[:20]  # 20 one-character changes
     text = PACK
     for i, ch in enumerate(typed):
@@ -153,22 +164,12 @@ async def test_a_burst_of_changes_ends_with_the_final_version(
         got = await diagnostics_for(session, uri)
         assert sorted(str(d.code) for d in got) == _codes(path, text)
         return
-    seen: list[int | None] = []
-    while True:
-        params = await session.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri:
-            seen.append(params.version)
-            if params.version == final:
-                assert sorted(str(d.code) for d in params.diagnostics) == _codes(path, text)
-                break
+    params = await wait_published(session, uri, final, start=start)
+    assert sorted(str(d.code) for d in params.diagnostics) == _codes(path, text)
     # One more change: anything still published for an older version would come first.
     _insert(session, uri, final + 1, types.Position(line=0, character=0), "# note\n")
-    while True:
-        params = await session.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri:
-            seen.append(params.version)
-            if params.version == final + 1:
-                break
+    await wait_published(session, uri, final + 1, start=start)
+    seen = [p.version for p in log[start:] if p.uri == uri]
     assert seen == sorted(set(seen)), seen
 
 
