@@ -10,8 +10,9 @@ validator, pydantic and every rule with it.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pack_lsp.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pack_lsp.core.analysis import Analysis, analyze
@@ -54,11 +55,4 @@ __all__ = [
     "load_for",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)

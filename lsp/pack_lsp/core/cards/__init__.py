@@ -16,8 +16,9 @@ without loading the card modules, their A2A schemas or jsonschema.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pack_lsp.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pack_lsp.core.cards.api import card_markdown, cards_for, describe, settings_for
@@ -60,11 +61,4 @@ __all__ = [
     "validate",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
