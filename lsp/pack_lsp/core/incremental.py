@@ -60,6 +60,7 @@ from pack_lsp.core.yamltree import (
     _too_deep,
     parse,
     shifted_copy,
+    shifted_pairs,
     to_data,
 )
 
@@ -301,13 +302,9 @@ def _replaced(mapping: MappingNode, index: int, pair: Pair, delta: int) -> Mappi
     """A copy of block ``mapping`` with pair ``index`` replaced by ``pair`` and the
     pairs after it shifted by ``delta`` (those before are shared)."""
     old = mapping.pairs[index]
+    after = mapping.pairs[index + 1 :]
     if delta:
-        after = [
-            Pair(shifted_copy(p.key, delta), p.key_text, shifted_copy(p.value, delta))
-            for p in mapping.pairs[index + 1 :]
-        ]
-    else:
-        after = mapping.pairs[index + 1 :]
+        after = shifted_pairs(after, delta)
     pairs = [*mapping.pairs[:index], pair, *after]
     start = mapping.span.start
     out = MappingNode(Span(start, max(pairs[-1].span.end, start)), False)
@@ -476,4 +473,10 @@ def _splice(
         and _too_deep(text) is not None
     ):
         return None
-    return ParseResult(new_root, [], False, LineIndex(text), text), data, known, reuse
+    old_lines = previous.lines
+    lines = (
+        old_lines.spliced(text, start, old_end, new_end)
+        if old_lines.text is old_text
+        else LineIndex(text)
+    )
+    return ParseResult(new_root, [], False, lines, text), data, known, reuse
