@@ -23,6 +23,7 @@ from typing import Any
 
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
+    AliasNode,
     MappingNode,
     Node,
     Pair,
@@ -357,6 +358,34 @@ class Pack:
 # --------------------------------------------------------------------------- builder
 
 
+# The builder makes a ``Located`` for almost every scalar it reads (tens of thousands
+# in a large pack, and again for every prompt after an edit). The frozen dataclass's
+# ``__init__`` sets each field through ``object.__setattr__`` and cost about as much
+# as the rest of the lookup; ``_loc`` makes the same object from its two slots.
+_new = object.__new__
+_set_value = vars(Located)["value"].__set__
+_set_span = vars(Located)["span"].__set__
+
+
+def _loc(value: Any, span: Span) -> Located:
+    """``Located(value=value, span=span)``, built without the dataclass's ``__init__``."""
+    loc: Located = _new(Located)
+    _set_value(loc, value)
+    _set_span(loc, span)
+    return loc
+
+
+def _scalar(m: MappingNode, key: str) -> ScalarNode | None:
+    """The scalar under ``key`` (through an alias), as ``m.get(key)`` would find it."""
+    pair = m.effective.get(key)
+    if pair is None:
+        return None
+    node = pair.value
+    if type(node) is AliasNode:
+        node = node.target
+    return node if isinstance(node, ScalarNode) else None
+
+
 def _located(node: Node | None, *types: type) -> Located | None:
     node = deref(node)
     if not isinstance(node, ScalarNode):
@@ -364,32 +393,32 @@ def _located(node: Node | None, *types: type) -> Located | None:
     value = node.value
     if types and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
         return None
-    return Located(value=value, span=node.span)
+    return _loc(value, node.span)
 
 
 def _str(m: MappingNode, key: str) -> Located | None:
-    return _located(m.get(key), str)
-
-
-def _any(m: MappingNode, key: str) -> Located | None:
-    node = m.get(key)
-    if isinstance(node, ScalarNode):
-        return Located(value=node.value, span=node.span)
+    node = _scalar(m, key)
+    if node is not None and isinstance(node.value, str):
+        return _loc(node.value, node.span)
     return None
 
 
+def _any(m: MappingNode, key: str) -> Located | None:
+    node = _scalar(m, key)
+    return _loc(node.value, node.span) if node is not None else None
+
+
 def _bool(m: MappingNode, key: str) -> Located | None:
-    return _located(m.get(key), bool)
+    node = _scalar(m, key)
+    if node is not None and isinstance(node.value, bool):
+        return _loc(node.value, node.span)
+    return None
 
 
 def _int(m: MappingNode, key: str) -> Located | None:
-    node = m.get(key)
-    if (
-        isinstance(node, ScalarNode)
-        and isinstance(node.value, int)
-        and not isinstance(node.value, bool)
-    ):
-        return Located(value=node.value, span=node.span)
+    node = _scalar(m, key)
+    if node is not None and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return _loc(node.value, node.span)
     return None
 
 
@@ -400,7 +429,7 @@ def _str_list(node: Node | None) -> list[Located]:
     out: list[Located] = []
     for item in node.values():
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
-            out.append(Located(value=item.value, span=item.span))
+            out.append(_loc(item.value, item.span))
     return out
 
 
@@ -446,13 +475,13 @@ def build_variable(node: Node) -> Variable | None:
     if default_pair is not None:
         target = deref(default_pair.value)
         if target is not None:
-            default = Located(value=to_data(target), span=target.span)
+            default = _loc(to_data(target), target.span)
     enum = None
     validation = _mapping(m.get("validation"))
     if validation is not None:
         enum_node = deref(validation.get("enum"))
         if isinstance(enum_node, SequenceNode):
-            enum = [Located(value=to_data(item), span=item.span) for item in enum_node.values()]
+            enum = [_loc(to_data(item), item.span) for item in enum_node.values()]
     return Variable(
         name=_str(m, "name"),
         type=_str(m, "type"),
@@ -553,7 +582,7 @@ def build_state(key: str, pair: Pair) -> State:
             event = _located(epair.key)
             if event is None:
                 continue
-            event = Located(value=epair.key_text, span=event.span)
+            event = _loc(epair.key_text, event.span)
             transitions.append(Transition(event=event, target=_located(epair.value, str)))
     artifacts: dict[str, Artifact] = {}
     for akey, apair, am in _entries(m.get("artifacts")):
@@ -647,7 +676,7 @@ def _references(node: Node | None, out: list[Located]) -> None:
     node = deref(node)
     if isinstance(node, ScalarNode):
         if isinstance(node.value, str) and "${" in node.value:
-            out.append(Located(value=node.value, span=node.span))
+            out.append(_loc(node.value, node.span))
     elif isinstance(node, MappingNode):
         for _k, pair in node.items():
             _references(pair.value, out)
@@ -719,7 +748,7 @@ def build_providers(node: Node | None) -> list[ProviderRequirement]:
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
             out.append(
                 ProviderRequirement(
-                    key=Located(value=item.value, span=item.span),
+                    key=_loc(item.value, item.span),
                     shorthand=True,
                     span=item.span,
                 )
@@ -822,7 +851,7 @@ def build_skills(node: Node | None) -> list[Skill]:
         return out
     for item in seq.values():
         if isinstance(item, ScalarNode) and isinstance(item.value, str):
-            out.append(Skill(path=Located(value=item.value, span=item.span), span=item.span))
+            out.append(Skill(path=_loc(item.value, item.span), span=item.span))
         elif isinstance(item, MappingNode):
             if item.get("path") is not None:
                 out.append(Skill(path=_str(item, "path"), span=item.span))
