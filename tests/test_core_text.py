@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pack_lsp.core.text import LineIndex, Position, Span
 
@@ -66,3 +68,77 @@ def test_line_index_beyond_the_last_line() -> None:
     assert idx.line_start(2) == 6 and idx.line_start(9) == 6 and idx.line_start(-1) == 0
     assert idx.position(99) == Position(2, 0)
     assert idx.offset(Position(1, 1)) == 4
+
+
+def _scanned_starts(text: str) -> list[int]:
+    """Line starts by the definition: offset 0, and after every ``\\r\\n``, lone
+    ``\\r`` and lone ``\\n`` (one character at a time, no shortcut)."""
+    starts = [0]
+    i = 0
+    while i < len(text):
+        if text[i] == "\r" and text[i + 1 : i + 2] == "\n":
+            i += 1
+        if text[i] in "\r\n":
+            starts.append(i + 1)
+        i += 1
+    return starts
+
+
+def _starts(index: LineIndex) -> list[int]:
+    return [index.line_start(line) for line in range(index.line_count)]
+
+
+# Line breaks of the three kinds, characters str.splitlines would also break at
+# (which must not count), and plain text.
+_TEXT = st.text(alphabet="ab \r\n\x85\u2028\x0c\x0bé", max_size=14)
+
+
+@given(_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_line_index_matches_the_definition(text: str) -> None:
+    assert _starts(LineIndex(text)) == _scanned_starts(text)
+
+
+@given(_TEXT, _TEXT, st.data())
+@settings(max_examples=600, deadline=None)
+def test_spliced_line_index_equals_a_new_one(old: str, inserted: str, data: st.DataObject) -> None:
+    """An index spliced from the previous text's is the index of the new text,
+    whatever the edit does to line breaks: adds or removes them, joins a ``\\r``
+    and a ``\\n`` into one break or splits a ``\\r\\n`` in two."""
+    start = data.draw(st.integers(0, len(old)))
+    end = data.draw(st.integers(start, len(old)))
+    new = old[:start] + inserted + old[end:]
+    before = LineIndex(old)
+    kept = _starts(before)
+    spliced = before.spliced(new, start, end, start + len(inserted))
+    assert _starts(spliced) == _scanned_starts(new)
+    assert spliced.text is new
+    assert _starts(before) == kept and before.text is old  # not modified
+
+
+@pytest.mark.parametrize(
+    ("old", "start", "end", "inserted"),
+    [
+        ("a\r\nb", 2, 2, "x"),  # splits a CRLF into CR and LF
+        ("a\rx\nb", 2, 3, ""),  # joins CR and LF into one break
+        ("a\r", 2, 2, "\n"),  # completes a CRLF at the end
+        ("a\r\n", 1, 2, ""),  # leaves a lone LF
+        ("\n\n\n", 0, 3, "\r\r"),
+        ("abc", 3, 3, "\r\n\r\n"),
+        ("", 0, 0, "\n"),
+    ],
+)
+def test_spliced_line_index_at_break_boundaries(
+    old: str, start: int, end: int, inserted: str
+) -> None:
+    new = old[:start] + inserted + old[end:]
+    spliced = LineIndex(old).spliced(new, start, end, start + len(inserted))
+    assert _starts(spliced) == _scanned_starts(new) == _starts(LineIndex(new))
+
+
+def test_spliced_line_index_refuses_what_is_not_one_replacement() -> None:
+    index = LineIndex("ab\ncd")
+    with pytest.raises(ValueError):
+        index.spliced("ab\ncdx", 2, 3, 3)  # the lengths do not add up
+    with pytest.raises(ValueError):
+        index.spliced("ab\ncd", 4, 3, 3)

@@ -447,6 +447,53 @@ def test_block_scalars_comments_and_line_breaks(newline: str, anchor: str, inser
     assert fast == (anchor != "i" and not insert.startswith("extra"))
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("blank lines.\n\n", "blank lines.\n"),  # a blank line removed from a kept block
+        ("Folded\n      text", "Folded text"),  # two lines joined
+        ("Folded\n", "Folded\n\n\n"),  # blank lines added
+        ("description: a tool", "description: a\n      tool"),  # a break typed into a value
+        ("The last prompt {{y}}\n", "The last prompt\n      {{y}}\n      z\n"),
+        ("version: 1.0.0\n    description", "version: 1.0.0\n\n    description"),
+    ],
+)
+def test_edits_that_add_and_remove_line_breaks(newline: str, old: str, new: str) -> None:
+    """The spliced line index and the shifted tree after edits that change the number
+    of lines, in documents with each kind of line end."""
+    text = _EDGE_PACK.replace("\n", newline)
+    previous = analyze(text, kind=PROMPTPACK)
+    edited = text.replace(old.replace("\n", newline), new.replace("\n", newline), 1)
+    assert edited != text
+    got = reanalyze(previous, edited, kind=PROMPTPACK)
+    assert INCREMENTAL in got.timings
+    assert_same(got, analyze(edited, kind=PROMPTPACK))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Folded\r\n", "Folded\n"),  # a CRLF made a LF
+        ("Folded\r\n", "Folded\r"),  # a CRLF made a CR
+        ("Folded\r\n", "Folded\r      x\n"),  # a CRLF split in two breaks
+        ("a tool\r\n", "a tool\n"),
+    ],
+)
+def test_edits_that_mix_line_ends(old: str, new: str) -> None:
+    """Breaks of one kind turned into another, or split: the line index of the new
+    text is not the old one moved, around the edit."""
+    text = _EDGE_PACK.replace("\n", "\r\n")
+    previous = analyze(text, kind=PROMPTPACK)
+    edited = text.replace(old, new, 1)
+    assert edited != text
+    got = reanalyze(previous, edited, kind=PROMPTPACK)
+    assert_same(got, analyze(edited, kind=PROMPTPACK))
+    again = reanalyze(got, text, kind=PROMPTPACK)  # and back
+    assert_same(again, analyze(text, kind=PROMPTPACK))
+    assert INCREMENTAL in got.timings and INCREMENTAL in again.timings
+
+
 def test_many_brackets_run_the_nesting_guard_when_needed() -> None:
     pad = "x-pad: [" + ", ".join(["[]"] * 1100) + "]\n"
     text = _EDGE_PACK + pad
