@@ -380,7 +380,7 @@ def _scalar(m: MappingNode, key: str) -> ScalarNode | None:
     pair = m.effective.get(key)
     if pair is None:
         return None
-    node = pair.value
+    node: Node | None = pair.value
     if type(node) is AliasNode:
         node = node.target
     return node if isinstance(node, ScalarNode) else None
