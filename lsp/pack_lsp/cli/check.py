@@ -30,7 +30,7 @@ from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
-from pack_lsp.render import FORMATS, FileResult, Summary, renderers, summarize
+from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -391,10 +391,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if args.stdin_filename is not None and STDIN not in args.paths:
         parser.error("--stdin-filename is only used with `-` (the standard input) as a PATH")
     args.format = args.format or "text"
-    if args.format not in renderers():
+    if args.format not in FORMATS:
         parser.error(
             f"argument --format: invalid choice: {args.format!r} (with --check, "
-            f"choose from {', '.join(sorted(renderers()))})"
+            f"choose from {', '.join(sorted(FORMATS))})"
         )
     try:
         overrides = Overrides(args)
@@ -429,7 +429,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                 continue
             slots.append((path, explicit, config, workspace))
     results = _check_all(slots, problems)
-    output = renderers()[args.format](results)
+    output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()
     for problem in problems:
