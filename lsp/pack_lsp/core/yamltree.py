@@ -625,7 +625,13 @@ class _Composer:
         )
 
         stack = self.stack
+        # The innermost open collection, and its fields in local variables while it
+        # is the innermost (`key` is written back to the frame when another opens).
         top = stack[-1] if stack else None
+        key: Node | None = top.key if top is not None else None
+        children: list[Any] = top.children if top is not None else []
+        parent: MappingNode | SequenceNode | None = top.node if top is not None else None
+        seq = top.seq if top is not None else False
         plain = self.plain
         strings = self.strings
         anchors = self.anchors
@@ -678,10 +684,14 @@ class _Composer:
                 elif cls is MappingStartEvent or cls is SequenceStartEvent:
                     if skip:
                         skip += 1
-                    elif len(stack) >= MAX_DEPTH:
+                        continue
+                    if len(stack) >= MAX_DEPTH:
                         self._nesting_too_deep(event)
                         skip = 1
-                    elif event.ctag is None and not event.anchor:
+                        continue
+                    if top is not None:
+                        top.key = key
+                    if event.ctag is None and not event.anchor:
                         start = event.start_mark.index
                         end = event.end_mark.index
                         if cls is MappingStartEvent:
@@ -690,10 +700,13 @@ class _Composer:
                         else:
                             sequence = SequenceNode(_OPEN, bool(event.flow_style))
                             top = _Frame(sequence, sequence.items, True, start, end)
-                        stack.append(top)
                     else:
                         top = self._open(event, cls is MappingStartEvent)
-                        stack.append(top)
+                    stack.append(top)
+                    key = None
+                    children = top.children
+                    parent = top.node
+                    seq = top.seq
                     continue
                 elif cls is MappingEndEvent or cls is SequenceEndEvent:
                     if skip:
@@ -705,43 +718,49 @@ class _Composer:
                         node = ScalarNode(Span(self.skip_start, end), "", None, "")
                     else:
                         frame = stack.pop()
-                        top = stack[-1] if stack else None
                         # What `_close` does, for the common collections.
-                        node = frame.node
+                        collection = frame.node
                         start = frame.start
-                        if node.flow:
+                        if collection.flow:
                             end = event.end_mark.index
+                        elif not children:
+                            end = frame.end
+                        elif seq:
+                            end = children[-1].span.end
                         else:
-                            children = frame.children
-                            if not children:
-                                end = frame.end
-                            elif frame.seq:
-                                end = children[-1].span.end
-                            else:
-                                pair = children[-1]
-                                end = pair.key.span.end
-                                value_end = pair.value.span.end
-                                if value_end > end:
-                                    end = value_end
+                            pair = children[-1]
+                            end = pair.key.span.end
+                            value_end = pair.value.span.end
+                            if value_end > end:
+                                end = value_end
                         span = new_span(Span)
                         set_start(span, start)
                         set_end(span, end if end > start else start)
-                        node.span = span
-                        if not frame.seq:
-                            pairs = frame.children
-                            by_key = {pair.key_text: pair for pair in pairs}
+                        collection.span = span
+                        if not seq:
+                            by_key = {pair.key_text: pair for pair in children}
                             if (
-                                len(by_key) == len(pairs)
+                                len(by_key) == len(children)
                                 and None not in by_key
                                 and "<<" not in by_key
                             ):
                                 # String keys, each once, no merge key.
-                                node.effective = by_key  # type: ignore[union-attr]
+                                collection.effective = by_key  # type: ignore[union-attr]
                             else:
-                                self._finish_mapping(node)  # type: ignore[arg-type]
-                        if node.anchor:
-                            self.open_anchors.discard(node.anchor)
-                            anchors[node.anchor] = node
+                                self._finish_mapping(collection)  # type: ignore[arg-type]
+                        if collection.anchor:
+                            self.open_anchors.discard(collection.anchor)
+                            anchors[collection.anchor] = collection
+                        node = collection
+                        if stack:
+                            top = stack[-1]
+                            key = top.key
+                            children = top.children
+                            parent = top.node
+                            seq = top.seq
+                        else:
+                            top = None
+                            key = None
                 elif cls is AliasEvent:
                     if skip:
                         continue
@@ -760,20 +779,21 @@ class _Composer:
                 if top is None:
                     if self.root is None:
                         self.root = node
-                elif top.seq:
-                    top.children.append(node)
-                    top.node.size += node.size
-                elif top.key is None:
-                    top.key = node
+                elif seq:
+                    children.append(node)
+                    parent.size += node.size  # type: ignore[union-attr]
+                elif key is None:
+                    key = node
+                elif type(key) is ScalarNode:
+                    children.append(Pair(key, key.text, node))
+                    parent.size += 1 + node.size  # type: ignore[union-attr]
+                    key = None
                 else:
-                    key = top.key
-                    top.key = None
-                    if type(key) is ScalarNode:
-                        top.children.append(Pair(key, key.text, node))
-                        top.node.size += 1 + node.size
-                    else:
-                        self._add_pair(top, key, node)
+                    self._add_pair(top, key, node)
+                    key = None
         finally:
+            if top is not None:
+                top.key = key
             self.node_count = count
             self.skip = skip
 
@@ -955,9 +975,11 @@ _FLOW_TOKEN = re.compile(r"[\[\]{}\"'#]")
 #: A token that starts a value outside flow collections: after an indicator or a line
 #: break and at most 79 spaces or tabs (the scan's look-behind window is 80
 #: characters: indicator included). The match starts at that indicator or break.
-_VALUE_TOKEN = re.compile(r"[:\-?,\r\n][ \t]{0,79}[\[\]{}\"'#]")
+#: The blanks are matched possessively (``{0,79}+``): a token is never a blank, so
+#: giving some back could not help, and the regular expression engine would try.
+_VALUE_TOKEN = re.compile(r"[:\-?,\r\n][ \t]{0,79}+[\[\]{}\"'#]")
 #: The same at the start of the text, where up to 80 spaces or tabs may come first.
-_FIRST_TOKEN = re.compile(r"[ \t]{0,80}[\[\]{}\"'#]")
+_FIRST_TOKEN = re.compile(r"[ \t]{0,80}+[\[\]{}\"'#]")
 _DOUBLE_QUOTED_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
