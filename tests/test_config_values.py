@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pack_lsp.core.cards.settings import CardsSettings, SecurityScheme, parse_settings
-from pack_lsp.core.config import Config, Profile, from_mapping, normalise
+from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping, load_for, normalise
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.validation import model_for, validate
 
@@ -99,3 +100,47 @@ def test_values_pickle_for_worker_processes() -> None:
     )
     assert pickle.loads(pickle.dumps(settings)) == settings
     assert type(settings.security_schemes["k"]) is SecurityScheme
+
+
+# ----------------------------------------------------------------- pyproject.toml
+
+
+SPELLINGS = [
+    '[tool.pack-lsp]\nignore = ["PP101"]\n',
+    '[ tool . "pack-lsp" ]\nignore = ["PP101"]\n',
+    "['tool'.'pack-lsp']\nignore = ['PP101']\n",
+    '[tool.pack-lsp.cards]\nurl = "https://x/{agent}"\n[tool.pack-lsp]\nignore = ["PP101"]\n',
+    '[tool]\npack-lsp = { ignore = ["PP101"] }\n',
+    '["tool"]\n"pack-lsp".ignore = ["PP101"]\n',
+    'tool.pack-lsp.ignore = ["PP101"]\n',
+    'tool = { pack-lsp = { ignore = ["PP101"] } }\n',
+    '[tool."pack\\u002dlsp"]\nignore = ["PP101"]\n',
+    '[project]\nname = "x"\n\n[tool.ruff]\nline-length = 1\n\n'
+    '[tool.pack-lsp]\nignore = ["PP101"]\n',
+]
+
+
+@pytest.mark.parametrize("text", SPELLINGS)
+def test_every_spelling_of_the_section_is_read(text: str, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    config = load_for(tmp_path / "a.promptpack.yaml")
+    assert config.ignore == ("PP101",), text
+    assert config.source is not None and config.source.endswith("pyproject.toml")
+
+
+def test_a_pyproject_that_cannot_configure_is_not_parsed(tmp_path: Path) -> None:
+    """Without `tool.pack-lsp`, a `[tool]` table, `tool = ` or an escape, a
+    pyproject.toml cannot hold the section: it is skipped unparsed (even broken),
+    and the search goes on upwards."""
+    (tmp_path / ".pack-lsp.toml").write_text('ignore = ["PP105"]\n', encoding="utf-8")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text(
+        '[project]\nname = "pack-lsp"\n[project.scripts]\npack-lsp = "x:y"\n[tool.ruff\n',
+        encoding="utf-8",
+    )
+    assert load_for(inner / "a.promptpack.yaml").ignore == ("PP105",)
+    # One that may hold it is parsed, and a broken one is reported.
+    (inner / "pyproject.toml").write_text("[tool]\npack-lsp = \n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cannot read configuration"):
+        load_for(inner / "a.promptpack.yaml")

@@ -257,7 +257,7 @@ def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
             return candidate, _read_toml(candidate)
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            data = _read_toml(pyproject)
+            data = _read_toml(pyproject, only_if=_MAY_CONFIGURE)
             tool = data.get("tool", {})
             section = tool.get("pack-lsp") if isinstance(tool, Mapping) else None
             if isinstance(section, Mapping):
@@ -265,13 +265,29 @@ def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
     return None
 
 
-def _read_toml(path: Path) -> Mapping[str, Any]:
-    import tomllib  # only when there is a file to read
+#: Text without which a pyproject.toml cannot hold a ``[tool.pack-lsp]`` table: a
+#: ``tool.pack-lsp`` key path (headers, dotted keys; quoted or not), a ``[tool]``
+#: table or an inline ``tool = {...}`` (where ``pack-lsp`` may be a plain key), or
+#: an escape sequence (a quoted key may spell any name with them). Most projects'
+#: files have none, and are then not parsed: the TOML parser costs a few
+#: milliseconds of every check to import, and the project's own pyproject.toml,
+#: found from any file below it, would be parsed for every file.
+_MAY_CONFIGURE = re.compile(rb"""tool["']?\s*(?:\.\s*["']?pack-lsp|\]|=)|\\[uU]""")
+
+
+def _read_toml(path: Path, only_if: re.Pattern[bytes] | None = None) -> Mapping[str, Any]:
+    """The TOML data of ``path``; empty when its text does not match ``only_if``."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+    if only_if is not None and only_if.search(raw) is None:
+        return {}
+    import tomllib  # only when there is a file to parse
 
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read configuration {path}: {exc}") from None
 
 
