@@ -81,3 +81,41 @@ def test_a_configuration_file_is_validated_by_pydantic(tmp_path: Path) -> None:
     assert "pack_lsp.core.validation" in loaded
     assert out["files"][0]["diagnostics"] == []  # type: ignore[index]
     assert SERVER_STACK.isdisjoint(_top(loaded))
+
+
+def test_the_program_ends_with_the_output_and_status_of_main(tmp_path: Path) -> None:
+    """Run as a program, a check ends the process itself (``os._exit``) once its output
+    is flushed: what it printed and its exit status are those ``main`` returns."""
+    from pack_lsp.cli import main
+
+    broken = tmp_path / "broken.promptpack.yaml"
+    broken.write_text("id: Bad Id\nname: ''\n", encoding="utf-8")
+    pack = _plain_pack(tmp_path)
+    for args in (
+        [str(pack), str(broken), "--format", "text"],
+        [str(broken), "--format", "json"],
+        [str(pack), "--format", "json"],
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "pack_lsp", "--check", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+        expected = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys\nfrom pack_lsp.cli import main\n"
+                f"code = main(['--check', *{args!r}])\nsys.stdout.flush()\nsys.exit(code)",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+        assert proc.stdout and proc.stdout == expected.stdout
+        assert proc.stderr == expected.stderr
+        assert proc.returncode == expected.returncode
+    assert main(["--check", str(broken), "--format", "json"]) == 1  # returns in-process

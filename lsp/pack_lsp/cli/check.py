@@ -271,8 +271,8 @@ def check_text(
     """Analyse one file's bytes; ``name`` is how the file is shown and recognised.
 
     ``workspace`` holds the agent-extension manifests of the checked paths, in
-    which a manifest's cross-file references are looked up. The analysis is
-    appended to ``keep`` when given (see ``_check_all``).
+    which a manifest's cross-file references are looked up. The analysis is kept
+    in ``keep`` (replacing the one it held) when given (see ``_check_all``).
     """
     text, pre = decode(raw)
     kind = kinds.detect(name, text, config.manifests) or (kinds.PROMPTPACK if explicit else None)
@@ -285,7 +285,7 @@ def check_text(
         workspace=workspace,
     )
     if keep is not None:
-        keep.append(analysis)
+        keep[:] = [analysis]  # the previous one is freed now, as it would have been
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
@@ -333,10 +333,10 @@ def _check_all(
     and cores; results and read problems keep the order of ``slots`` either way, so
     the output is the same as checking one file after the other.
 
-    ``keep`` receives the analyses of the files checked in this process, so that
-    they are not freed one object at a time (about 30 ms for a 70k-line pack) when
-    the process is about to end anyway (``run``). Worker processes keep nothing:
-    they check file after file."""
+    ``keep`` holds the last analysis made in this process, so that it is not freed
+    one object at a time (about 30 ms for a 70k-line pack) when the process is
+    about to end anyway (``run``); only the last, so that checking many files does
+    not hold them all. Worker processes keep nothing."""
     pending = [slot for slot in slots if isinstance(slot, tuple)]
     workers = _workers(len(pending))
     executor: ProcessPoolExecutor | None = None
@@ -446,7 +446,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                 continue
             slots.append((path, explicit, config, workspace))
     # Run as the `pack-lsp` program (see `pack_lsp.cli.main`), the process ends with
-    # this check: its analyses are kept, never freed, and the process exits at once.
+    # this check: its last analysis is kept, never freed, and the process exits at once.
     program = bool(getattr(args, "program", False))
     kept: list[Any] | None = [] if program else None
     results = _check_all(slots, problems, kept)
