@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -144,3 +145,27 @@ def test_a_pyproject_that_cannot_configure_is_not_parsed(tmp_path: Path) -> None
     (inner / "pyproject.toml").write_text("[tool]\npack-lsp = \n", encoding="utf-8")
     with pytest.raises(ConfigError, match="cannot read configuration"):
         load_for(inner / "a.promptpack.yaml")
+
+
+def test_hooks_run_in_the_order_declared() -> None:
+    seen: list[str] = []
+
+    def first(value: Any) -> Any:
+        seen.append("first")
+        return {**value, "x": value["x"] * 10}
+
+    def second(value: Any) -> Any:
+        seen.append("second")
+        return {**value, "x": value["x"] + 1}
+
+    def check(record: Any) -> None:
+        seen.append(f"post {record.x}")
+
+    @dataclasses.dataclass(frozen=True)
+    class Record:
+        x: int = 0
+        _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = (first, second)
+        _post: ClassVar[tuple[Callable[[Any], None], ...]] = (check,)
+
+    assert validate(Record, {"x": 2}) == Record(x=21)
+    assert seen == ["first", "second", "post 21"]

@@ -61,7 +61,8 @@ def model_for(cls: type) -> type[BaseModel]:
             info = Field()
         fields[f.name] = (_model_type(hints[f.name]), info)
     validators: dict[str, Any] = {}
-    for i, hook in enumerate(getattr(cls, "_pre", ())):
+    # pydantic runs "before" validators last defined first: define them backwards.
+    for i, hook in reversed(list(enumerate(getattr(cls, "_pre", ())))):
         validators[f"pre_{i}"] = model_validator(mode="before")(_before(hook))
     for name, hook in getattr(cls, "_pre_fields", {}).items():
         validators[f"pre_{name}"] = field_validator(name, mode="before")(_before(hook))
