@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from pack_lsp.core.config import Config
+from pack_lsp.core.diagnostics import Diagnostic, Related
 from pack_lsp.core.model import Pack
 from pack_lsp.core.templates import PackTemplates, TemplateScans, pack_templates
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import Node
 
 T = TypeVar("T")
@@ -93,3 +94,78 @@ class CheckContext:
         templates = self.derived.templates
         assert templates is not None  # a check context always has a pack
         return templates
+
+
+# ------------------------------------------------------------ per-prompt rule results
+
+PromptUnit = tuple[tuple[Diagnostic, ...], ...]
+"""What the per-prompt parts of the rules found in one prompt: one tuple per rule
+module that has a per-prompt part (``registry.PROMPT_CHECKS``), in that order."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleUnits:
+    """The per-prompt rule results of one analysis, for the next version.
+
+    ``interface`` is the fingerprint of everything the per-prompt parts read outside
+    the prompt they check (one value per module, from its ``prompt_interface``):
+    while it is unchanged, a prompt whose model is unchanged (up to a shift) has
+    the same results (up to the same shift).
+    """
+
+    interface: tuple[object, ...]
+    prompts: Mapping[str, PromptUnit]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEdit:
+    """What an incremental update changed, for reusing per-prompt rule results.
+
+    Only the old text's ``[start, end)`` may differ: ``start`` is the end of the
+    edited block's key (which is unchanged), ``end`` the old end of the block;
+    everything after it moved by ``delta``. ``edited`` is the prompt whose block it
+    is (``None`` for another top-level block: then no prompt changed).
+    """
+
+    previous: RuleUnits
+    edited: str | None
+    start: int
+    end: int
+    delta: int
+
+    def moved_span(self, span: Span) -> Span | None:
+        """``span`` in the new text, or ``None`` when it reaches into the edited block."""
+        if span.end <= self.start:
+            return span
+        if span.start >= self.end:
+            return span.shifted(self.delta) if self.delta else span
+        return None
+
+    def moved(self, unit: PromptUnit) -> PromptUnit | None:
+        """``unit``'s diagnostics in the new text (spans and related spans shifted), or
+        ``None`` when one of them points into the edited block (its prompt is checked
+        again then) or carries a span in its ``data`` (which could not be moved)."""
+        out: list[tuple[Diagnostic, ...]] = []
+        for found in unit:
+            moved: list[Diagnostic] = []
+            for d in found:
+                span = self.moved_span(d.span)
+                if span is None or any(isinstance(v, Span) for v in d.data.values()):
+                    return None
+                related = d.related
+                if related:
+                    spans = [self.moved_span(r.span) for r in related]
+                    if any(s is None for s in spans):
+                        return None
+                    if any(s is not r.span for r, s in zip(related, spans, strict=True)):
+                        related = tuple(
+                            Related(s, r.message, r.path)
+                            for r, s in zip(related, spans, strict=True)
+                            if s is not None
+                        )
+                if span is d.span and related is d.related:
+                    moved.append(d)
+                else:
+                    moved.append(replace(d, span=span, related=related))
+            out.append(tuple(moved))
+        return tuple(out)
