@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.analysis import RULES_REUSED, Analysis, analyze
+from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
 from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
 from pack_lsp.core.kinds import PROMPTPACK
 from pack_lsp.core.yamltree import (
@@ -409,37 +409,55 @@ class ReferenceEditor:
         return Editor(self.rng).in_block(analysis)
 
 
-def run_reference_edits(text: str, steps: int, seed: int) -> tuple[int, int, int]:
-    """Apply ``steps`` reference edits; return how many took the fast path, how
-    many of those reused the per-prompt rule results of every prompt but one (or of
-    all), and how many reused none."""
+@dataclass
+class Reuse:
+    fast: int = 0  # edits on the fast path
+    all_but_one: int = 0  # ... that reused the results of every prompt but one, or all
+    none: int = 0  # ... that reused no prompt's results
+    pack_parts: int = 0  # ... that reused the results of a pack-wide part
+
+
+def run_reference_edits(text: str, steps: int, seed: int, path: str | None = None) -> Reuse:
+    """Apply ``steps`` reference edits, each compared with a full analysis."""
     editor = ReferenceEditor(random.Random(seed))
-    previous = analyze(text)
-    fast = reused = none = 0
+    previous = analyze(text, path=path)
+    reuse = Reuse()
     for _ in range(steps):
         new = editor.edit(previous)
-        got = reanalyze(previous, new)
-        assert_same(got, analyze(new))
+        got = reanalyze(previous, new, path=path)
+        assert_same(got, analyze(new, path=path))
         if INCREMENTAL in got.timings:
             assert got.pack is not None
-            fast += 1
+            reuse.fast += 1
             count = got.timings[RULES_REUSED]
-            reused += count >= len(got.pack.prompts) - 1
-            none += count == 0
+            reuse.all_but_one += count >= len(got.pack.prompts) - 1
+            reuse.none += count == 0
+            reuse.pack_parts += got.timings[RULES_REUSED_PACK] > 0
         if got.syntax_error or got.pack is None or got.parse_diagnostics:
-            got = analyze(text)  # start again from the original
+            got = analyze(text, path=path)  # start again from the original
         previous = got
-    return fast, reused, none
+    return reuse
 
 
 def test_reference_edits_reuse_rule_results_and_equal_a_full_analysis() -> None:
-    fast, reused, none = run_reference_edits(_generated(1000, SEED), STEPS or 80, SEED)
-    assert fast >= 50, fast
+    reuse = run_reference_edits(_generated(1000, SEED), STEPS or 80, SEED)
+    assert reuse.fast >= 50, reuse
     # Edits that change what every prompt reads (a tool's name, a fragment's
     # variables, the prompt a state runs) check every prompt again; the others
     # check only the edited one.
-    assert reused >= fast * 0.5, (reused, fast)
-    assert none >= 3, none
+    assert reuse.all_but_one >= reuse.fast * 0.5, reuse
+    assert reuse.none >= 3, reuse
+    assert reuse.pack_parts >= reuse.fast * 0.3, reuse
+
+
+def test_reference_edits_on_a_multi_agent_pack() -> None:
+    """The example's agents call each other: renamed tools make and break call cycles
+    and unreachable agents, emptied descriptions make cards invalid."""
+    text = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")
+    reuse = run_reference_edits(text, STEPS or 60, SEED + 7, "support.promptpack.yaml")
+    assert reuse.fast >= 40, reuse
+    assert reuse.pack_parts >= 10, reuse
+    assert reuse.all_but_one >= reuse.fast * 0.5, reuse
 
 
 # ------------------------------------------------------------------ specific cases

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pack_lsp.core import kinds
@@ -231,9 +232,11 @@ def complete(
     )
 
 
-#: Key of ``Analysis.timings``: how many prompts took their per-prompt rule results
-#: from the previous version (present when the rules ran).
+#: Keys of ``Analysis.timings`` (present when the rules ran): how many prompts took
+#: their per-prompt rule results from the previous version, and how many modules
+#: their pack-wide results.
 RULES_REUSED = "rules-reused"
+RULES_REUSED_PACK = "rules-reused-pack"
 
 
 def run_rules(
@@ -248,13 +251,14 @@ def run_rules(
 ) -> tuple[list[Diagnostic], RuleUnits | None]:
     """Every semantic check of ``MODULE_CHECKS`` on one pack; a failing check is reported.
 
-    Returns the diagnostics and the per-prompt results (``None`` when a check
-    failed: nothing is reused from such a version). For each module, its per-prompt
-    part's results come first (prompt by prompt, in the pack's order), then its
-    pack-wide part's: one order whether results are computed or reused. With
-    ``edit`` (incremental analysis), a prompt other than the edited one keeps its
-    previous results, moved, when the modules' interface fingerprint is unchanged
-    and none of them points into the edited block.
+    Returns the diagnostics and what a next version may reuse (``None`` when a
+    check failed: nothing is reused from such a version). For each module, its
+    per-prompt part's results come first (prompt by prompt, in the pack's order),
+    then its pack-wide part's: one order whether results are computed or reused.
+    With ``edit`` (incremental analysis), a prompt other than the edited one keeps
+    its previous results, moved, when the modules' interface fingerprint is
+    unchanged and none of them points into the edited block; so does a pack-wide
+    part whose ``pack_interface`` is unchanged.
     """
     ctx = CheckContext(
         pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
@@ -285,25 +289,70 @@ def run_rules(
         else:
             reused += 1
         units[key] = unit
-    if timings is not None:
-        timings[RULES_REUSED] = float(reused)
     out: list[Diagnostic] = []
+    pack_units: dict[str, tuple[object, tuple[Diagnostic, ...]]] = {}
+    reused_parts: list[str] = []
     index = 0
     for m in MODULE_CHECKS:
+        reported = False
         if m.check_prompt is not None:
             for unit in units.values():
                 out.extend(unit[index])
             index += 1
             if m.name in failed:
                 out.append(_internal_error(m.name))
+                reported = True
         if m.check is not None:
-            try:
-                out.extend(m.check(ctx))
-            except Exception:  # a broken rule must not hide the others
-                log.exception("rule %s failed", m.name)
-                failed.add(m.name)
+            found = _pack_part(m, ctx, edit, failed, pack_units, reused_parts)
+            if found is not None:
+                out.extend(found)
+            elif not reported:
                 out.append(_internal_error(m.name))
-    return out, (RuleUnits(fingerprint, units) if not failed else None)
+    if timings is not None:
+        timings[RULES_REUSED] = float(reused)
+        timings[RULES_REUSED_PACK] = float(len(reused_parts))
+    if failed:
+        return out, None
+    return out, RuleUnits(fingerprint, units, MappingProxyType(pack_units))
+
+
+def _pack_part(
+    m: ModuleChecks,
+    ctx: CheckContext,
+    edit: RuleEdit | None,
+    failed: set[str],
+    pack_units: dict[str, tuple[object, tuple[Diagnostic, ...]]],
+    reused: list[str],
+) -> tuple[Diagnostic, ...] | None:
+    """The pack-wide part of ``m``: its previous results, moved, when its
+    ``pack_interface`` is unchanged and none of them points into the edited block;
+    else computed (``None`` when it fails). Adds what a next version may reuse to
+    ``pack_units`` and the names of the modules whose results were reused to ``reused``."""
+    assert m.check is not None
+    fingerprint: object = None
+    if m.pack_interface is not None:
+        try:
+            fingerprint = m.pack_interface(ctx)
+        except Exception:
+            log.exception("rule interface of %s failed", m.name)
+            failed.add(m.name)
+            return None
+        before = edit.previous.pack.get(m.name) if edit is not None else None
+        if edit is not None and before is not None and before[0] == fingerprint:
+            moved = edit.moved((before[1],))
+            if moved is not None:
+                pack_units[m.name] = (fingerprint, moved[0])
+                reused.append(m.name)
+                return moved[0]
+    try:
+        found = tuple(m.check(ctx))
+    except Exception:  # a broken rule must not hide the others
+        log.exception("rule %s failed", m.name)
+        failed.add(m.name)
+        return None
+    if m.pack_interface is not None:
+        pack_units[m.name] = (fingerprint, found)
+    return found
 
 
 def _prompt_part(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeVar, cast
 
 from pack_lsp.core.config import Config
@@ -103,18 +104,44 @@ PromptUnit = tuple[tuple[Diagnostic, ...], ...]
 module that has a per-prompt part (``registry.PROMPT_CHECKS``), in that order."""
 
 
+class Same:
+    """A part of a fingerprint that equals another only when both hold the very same
+    object: incremental analysis shares the plain data of every block an edit did
+    not touch, so identity says "unchanged" exactly, without comparing contents
+    (plain data would also take ``1``, ``1.0`` and ``true`` for equal)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __repr__(self) -> str:
+        return f"Same(<{type(self.value).__name__} at {id(self.value):#x}>)"
+
+
 @dataclass(frozen=True, slots=True)
 class RuleUnits:
-    """The per-prompt rule results of one analysis, for the next version.
+    """The rule results of one analysis that the next version may reuse.
 
     ``interface`` is the fingerprint of everything the per-prompt parts read outside
     the prompt they check (one value per module, from its ``prompt_interface``):
     while it is unchanged, a prompt whose model is unchanged (up to a shift) has
-    the same results (up to the same shift).
+    the same results (up to the same shift). ``pack`` holds, per module whose
+    pack-wide part declares a ``pack_interface``, that fingerprint (of everything
+    the part reads) and the part's results.
     """
 
     interface: tuple[object, ...]
     prompts: Mapping[str, PromptUnit]
+    pack: Mapping[str, tuple[object, tuple[Diagnostic, ...]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +155,8 @@ class RuleEdit:
     """
 
     previous: RuleUnits
+    """The results of the previous version (under the same configuration and path:
+    incremental analysis requires both)."""
     edited: str | None
     start: int
     end: int

@@ -80,12 +80,15 @@ class ModuleChecks:
     for prompts an edit did not touch) and ``interface`` the fingerprint of what
     ``check_prompt`` reads outside the prompt it is given: the results of an
     unchanged prompt are reused only while that fingerprint is unchanged too.
+    ``pack_interface``, when a module declares it, is the fingerprint of everything
+    ``check`` reads: while it is unchanged, the pack-wide results are reused too.
     """
 
     name: str
     check: Check | None
     check_prompt: PromptCheck | None
     interface: Interface | None
+    pack_interface: Interface | None = None
 
 
 def _checks(module: ModuleType) -> ModuleChecks | None:
@@ -96,7 +99,10 @@ def _checks(module: ModuleType) -> ModuleChecks | None:
         raise ValueError(f"{module.__name__} has check_prompt but no prompt_interface")
     if check is None and check_prompt is None:
         return None
-    return ModuleChecks(module.__name__, check, check_prompt, interface)
+    pack_interface = getattr(module, "pack_interface", None)
+    if pack_interface is not None and check is None:
+        raise ValueError(f"{module.__name__} has pack_interface but no check")
+    return ModuleChecks(module.__name__, check, check_prompt, interface, pack_interface)
 
 
 MODULE_CHECKS: tuple[ModuleChecks, ...] = tuple(
