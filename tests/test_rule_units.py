@@ -14,11 +14,11 @@ from types import MappingProxyType
 
 import pytest
 
-from pack_lsp.core.analysis import RULES_REUSED, Analysis, analyze
+from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
 from pack_lsp.core.context import RuleEdit, RuleUnits
 from pack_lsp.core.diagnostics import Diagnostic, Related, Severity
 from pack_lsp.core.incremental import INCREMENTAL, reanalyze
-from pack_lsp.core.registry import PROMPT_CHECKS
+from pack_lsp.core.registry import MODULE_CHECKS, PROMPT_CHECKS
 from pack_lsp.core.text import Span
 
 PACK = """id: units
@@ -172,6 +172,33 @@ def test_results_pointing_into_the_edited_block_are_computed_again() -> None:
     )
     got = _edit(previous, "Be brief with", "Be very brief with")
     assert got.timings[RULES_REUSED] == 2
+
+
+PACK_PARTS = sum(m.pack_interface is not None for m in MODULE_CHECKS)
+
+
+def test_card_results_are_reused_unless_an_agent_prompt_changes() -> None:
+    assert PACK_PARTS >= 1
+    previous = analyze(PACK)
+    # `helper` is no agent: the cards and the call topology cannot change
+    got = _edit(previous, "Help with {{topic}}.", "Help with {{topic}} now.")
+    assert got.timings[RULES_REUSED_PACK] == PACK_PARTS
+    # an agent's template is not on its card either
+    got = _edit(got, "Billing for {{company}}.", "Billing for {{company}} now.")
+    assert got.timings[RULES_REUSED_PACK] == PACK_PARTS
+    # its description, name and tools are
+    for old, new in (
+        ("Answers billing questions.", "Answers questions."),
+        ("name: Billing\n", "name: Invoices\n"),
+        ("tools: [lookup]", "tools: [lookup, triage]"),
+    ):
+        got = _edit(got, old, new)
+        assert got.timings[RULES_REUSED_PACK] == PACK_PARTS - 1, old
+    # and so are the agents section and the workflow
+    got = _edit(got, "billing: {}", "billing: {tags: [x]}")
+    assert got.timings[RULES_REUSED_PACK] == PACK_PARTS - 1
+    got = _edit(got, "on_event: {Done: end}", "on_event: {Done: start}")
+    assert got.timings[RULES_REUSED_PACK] == PACK_PARTS - 1
 
 
 def _diagnostic(span: Span, related: tuple[Related, ...] = (), **data: object) -> Diagnostic:

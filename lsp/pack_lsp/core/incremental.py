@@ -8,7 +8,9 @@ block, and holds copies of the nodes after it with their spans shifted; the
 previous analysis is never modified and the new one keeps no reference to it
 (only to nodes and values both versions share). The plain data is spliced the
 same way. The model, schema validation, rules, configuration and suppressions then
-run as in ``analyze`` (the same stage functions), over the whole new version.
+run as in ``analyze`` (the same stage functions), over the whole new version; the
+rules are told what the edit touched (``RuleEdit``) and reuse the results of what
+does not depend on it.
 
 The fast path is taken only where it is provably the same as parsing the whole
 text; anything else falls back to ``analyze``:
