@@ -146,7 +146,7 @@ class RuleUnits:
 
 @dataclass(frozen=True, slots=True)
 class RuleEdit:
-    """What an incremental update changed, for reusing per-prompt rule results.
+    """What an incremental update changed, for reusing rule results.
 
     Only the old text's ``[start, end)`` may differ: ``start`` is the end of the
     edited block's key (which is unchanged), ``end`` the old end of the block;
