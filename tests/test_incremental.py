@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
 from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
 from pack_lsp.core.kinds import PROMPTPACK
 from pack_lsp.core.yamltree import (
@@ -300,6 +300,164 @@ def test_corpus_random_edits() -> None:
         pytest.skip(f"no YAML pack in {SHARED / 'corpus'}")
     for i, path in enumerate(files):
         run_edits(path.read_text(encoding="utf-8"), STEPS or 10, SEED + i, path.name)
+
+
+# ---------------------------------------------------------- cross-reference edits
+
+
+def _seq_items(node: Node | None) -> list[Node]:
+    return list(node.items) if isinstance(node, SequenceNode) else []
+
+
+@dataclass
+class ReferenceEditor:
+    """Edits inside one block that change what other blocks refer to or read: a
+    prompt's tool renamed (to a tool, a member, a prompt, a namespace or a typo), a
+    variable removed or renamed, a fragment reference changed, a description that
+    an Agent Card is made of changed or emptied, a tool key renamed."""
+
+    rng: random.Random
+
+    def _replace(self, text: str, node: Node, value: str) -> str:
+        return text[: node.span.start] + value + text[node.span.end :]
+
+    def names(self, analysis: Analysis) -> list[str]:
+        pack = analysis.pack
+        assert pack is not None
+        members = list(pack.agents.members) if pack.agents is not None else []
+        out = [*pack.tools, *members, *pack.prompts, *pack.fragments]
+        return out + ["a2a__" + m for m in members] + ["mcp__srv__t", "workflow__", "nothing"]
+
+    def edit(self, analysis: Analysis) -> str:
+        text = analysis.text
+        root = analysis.root
+        assert isinstance(root, MappingNode) and analysis.pack is not None
+        prompts = root.get("prompts")
+        assert isinstance(prompts, MappingNode)
+        pair = self.rng.choice(prompts.pairs)
+        prompt = pair.value
+        assert isinstance(prompt, MappingNode)
+        choice = self.rng.randrange(6)
+        if choice == 0 and _seq_items(prompt.get("tools")):
+            item = self.rng.choice(_seq_items(prompt.get("tools")))
+            name = self.rng.choice(self.names(analysis))
+            return self._replace(text, item, name + self.rng.choice(("", "", "x")))
+        variables = _seq_items(prompt.get("variables"))
+        if choice == 1 and len(variables) >= 2:
+            i = self.rng.randrange(len(variables) - 1)
+            start = text.rfind("\n", 0, variables[i].span.start) + 1
+            end = text.rfind("\n", 0, variables[i + 1].span.start) + 1
+            return text[:start] + text[end:]  # a variable removed
+        if choice == 2 and variables:
+            var = self.rng.choice(variables)
+            name = var.get("name") if isinstance(var, MappingNode) else None
+            if isinstance(name, ScalarNode) and not name.style:
+                return self._replace(text, name, self.rng.choice(("renamed", "company", "x")))
+        if choice == 3:
+            found = [i for i in range(len(text)) if text.startswith("{{fragments.", i)]
+            if found:
+                at = self.rng.choice(found) + len("{{fragments.")
+                if self.rng.random() < 0.5:
+                    return text[:at] + "x" + text[at:]
+                end = text.index("}}", at)
+                return text[:at] + self.rng.choice(self.names(analysis)) + text[end:]
+        if choice == 4:
+            agents = root.get("agents")
+            members = agents.get("members") if isinstance(agents, MappingNode) else None
+            candidates = [prompt.get("description")]
+            if isinstance(members, MappingNode):
+                for m in members.pairs:
+                    if isinstance(m.value, MappingNode):
+                        candidates.append(m.value.get("description"))
+                        key_prompt = prompts.get(m.key_text or "")
+                        if isinstance(key_prompt, MappingNode):
+                            candidates.append(key_prompt.get("description"))
+            nodes = [n for n in candidates if isinstance(n, ScalarNode) and n.style in ("", "'")]
+            if nodes:
+                return self._replace(text, self.rng.choice(nodes), self.rng.choice(("''", "Other")))
+        if choice == 5:
+            return self.shared_edit(analysis, root)
+        return Editor(self.rng).in_block(analysis)
+
+    def shared_edit(self, analysis: Analysis, root: MappingNode) -> str:
+        """An edit of what every prompt's rules read: a tool's `name`, a variable used
+        in a fragment, the prompt a workflow state runs."""
+        text = analysis.text
+        pack = analysis.pack
+        assert pack is not None
+        roll = self.rng.randrange(3)
+        tools = [t.name for t in pack.tools.values() if t.name is not None]
+        if roll == 0 and tools:
+            name = self.rng.choice(tools)
+            return (
+                text[: name.span.start] + self.rng.choice(list(pack.tools)) + text[name.span.end :]
+            )
+        fragments = [f.template for f in pack.fragments.values() if f.template is not None]
+        if roll == 1 and fragments:
+            node = self.rng.choice(fragments).node
+            at = text.index(node.text.split("\n")[0][:10], node.span.start)
+            return text[:at] + "{{company}} {{ticket_id}} " + text[at:]
+        tasks = [
+            s.prompt_task
+            for s in (pack.workflow.states.values() if pack.workflow is not None else ())
+            if s.prompt_task is not None
+        ]
+        if tasks:
+            task = self.rng.choice(tasks)
+            new = self.rng.choice(list(pack.prompts))
+            return text[: task.span.start] + new + text[task.span.end :]
+        return Editor(self.rng).in_block(analysis)
+
+
+@dataclass
+class Reuse:
+    fast: int = 0  # edits on the fast path
+    all_but_one: int = 0  # ... that reused the results of every prompt but one, or all
+    none: int = 0  # ... that reused no prompt's results
+    pack_parts: int = 0  # ... that reused the results of a pack-wide part
+
+
+def run_reference_edits(text: str, steps: int, seed: int, path: str | None = None) -> Reuse:
+    """Apply ``steps`` reference edits, each compared with a full analysis."""
+    editor = ReferenceEditor(random.Random(seed))
+    previous = analyze(text, path=path)
+    reuse = Reuse()
+    for _ in range(steps):
+        new = editor.edit(previous)
+        got = reanalyze(previous, new, path=path)
+        assert_same(got, analyze(new, path=path))
+        if INCREMENTAL in got.timings:
+            assert got.pack is not None
+            reuse.fast += 1
+            count = got.timings[RULES_REUSED]
+            reuse.all_but_one += count >= len(got.pack.prompts) - 1
+            reuse.none += count == 0
+            reuse.pack_parts += got.timings[RULES_REUSED_PACK] > 0
+        if got.syntax_error or got.pack is None or got.parse_diagnostics:
+            got = analyze(text, path=path)  # start again from the original
+        previous = got
+    return reuse
+
+
+def test_reference_edits_reuse_rule_results_and_equal_a_full_analysis() -> None:
+    reuse = run_reference_edits(_generated(1000, SEED), STEPS or 80, SEED)
+    assert reuse.fast >= 50, reuse
+    # Edits that change what every prompt reads (a tool's name, a fragment's
+    # variables, the prompt a state runs) check every prompt again; the others
+    # check only the edited one.
+    assert reuse.all_but_one >= reuse.fast * 0.5, reuse
+    assert reuse.none >= 3, reuse
+    assert reuse.pack_parts >= reuse.fast * 0.3, reuse
+
+
+def test_reference_edits_on_a_multi_agent_pack() -> None:
+    """The example's agents call each other: renamed tools make and break call cycles
+    and unreachable agents, emptied descriptions make cards invalid."""
+    text = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")
+    reuse = run_reference_edits(text, STEPS or 60, SEED + 7, "support.promptpack.yaml")
+    assert reuse.fast >= 40, reuse
+    assert reuse.pack_parts >= 10, reuse
+    assert reuse.all_but_one >= reuse.fast * 0.5, reuse
 
 
 # ------------------------------------------------------------------ specific cases

@@ -106,6 +106,20 @@ BYTE_CASES: dict[str, tuple[Callable[[], bytes], str]] = {
 
 
 def _peak_mb() -> float:
+    """This process's peak resident memory since it started its program.
+
+    ``ru_maxrss`` is not that on Linux: a child spawned with ``vfork`` inherits the
+    high-water mark of the parent's memory (here the whole pytest process) when it
+    executes, so it measured what ran before in the test session. ``VmHWM`` belongs
+    to the process's own address space, made new by ``exec``.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 

@@ -13,11 +13,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pack_lsp.core import kinds
 from pack_lsp.core.config import Config
-from pack_lsp.core.context import CheckContext, Derived
+from pack_lsp.core.context import CheckContext, Derived, PromptUnit, RuleEdit, RuleUnits
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.jsontree import is_json_path, parse_json
 from pack_lsp.core.manifest.check import analyze_manifest
@@ -25,7 +26,7 @@ from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Pack, Prompt, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_units
-from pack_lsp.core.registry import CHECKS
+from pack_lsp.core.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
 from pack_lsp.core.rules.document import INTERNAL_ERROR
 from pack_lsp.core.schema import merge_units
 from pack_lsp.core.source import strip_bom
@@ -62,6 +63,8 @@ class Analysis:
     """Known to hold no anchor, alias, tag or merge key (``None``: not looked at)."""
     schema_units: tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None = None
     """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
+    rule_units: RuleUnits | None = None
+    """Per-prompt rule results and their interface fingerprint, for incremental analysis."""
 
 
 @contextmanager
@@ -147,6 +150,7 @@ def complete(
     known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
     reuse_prompts: Mapping[str, Prompt] | None = None,
     previous_derived: Derived | None = None,
+    rule_edit: RuleEdit | None = None,
 ) -> Analysis:
     """Every stage after parsing: data and model, schema, rules, then the profile,
     configuration and suppressions.
@@ -156,7 +160,9 @@ def complete(
     caller already has it (incremental analysis splices it from the previous one);
     ``known_schema`` the schema diagnostics of prompts whose data did not change,
     ``reuse_prompts`` the models of prompts whose nodes are the very same objects,
-    ``previous_derived`` the derived data of the previous version (see ``derive``).
+    ``previous_derived`` the derived data of the previous version (see ``derive``),
+    ``rule_edit`` what the edit changed and the previous per-prompt rule results
+    (see ``run_rules``).
     """
     text = parsed.text
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
@@ -164,6 +170,7 @@ def complete(
     manifest: Manifest | None = None
     units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
     derived: Derived | None = None
+    rule_units: RuleUnits | None = None
     if kind == kinds.MANIFEST and parsed.root is not None:
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
@@ -190,7 +197,10 @@ def complete(
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
-                diagnostics.extend(run_rules(pack, parsed, data, config, file_path, derived))
+                found, rule_units = run_rules(
+                    pack, parsed, data, config, file_path, derived, rule_edit, timings
+                )
+                diagnostics.extend(found)
                 timings["rules"] = time.perf_counter() - t0
     else:
         data = None
@@ -218,7 +228,15 @@ def complete(
         parse_diagnostics=tuple(parsed.diagnostics),
         plain_tree=plain_tree,
         schema_units=tuple(units) if units is not None else None,
+        rule_units=rule_units,
     )
+
+
+#: Keys of ``Analysis.timings`` (present when the rules ran): how many prompts took
+#: their per-prompt rule results from the previous version, and how many modules
+#: their pack-wide results.
+RULES_REUSED = "rules-reused"
+RULES_REUSED_PACK = "rules-reused-pack"
 
 
 def run_rules(
@@ -228,22 +246,134 @@ def run_rules(
     config: Config,
     file_path: Path | None,
     derived: Derived,
-) -> list[Diagnostic]:
-    """Every semantic check of ``CHECKS`` on one pack; a failing check is reported."""
-    out: list[Diagnostic] = []
+    edit: RuleEdit | None = None,
+    timings: dict[str, float] | None = None,
+) -> tuple[list[Diagnostic], RuleUnits | None]:
+    """Every semantic check of ``MODULE_CHECKS`` on one pack; a failing check is reported.
+
+    Returns the diagnostics and what a next version may reuse (``None`` when a
+    check failed: nothing is reused from such a version). For each module, its
+    per-prompt part's results come first (prompt by prompt, in the pack's order),
+    then its pack-wide part's: one order whether results are computed or reused.
+    With ``edit`` (incremental analysis), a prompt other than the edited one keeps
+    its previous results, moved, when the modules' interface fingerprint is
+    unchanged and none of them points into the edited block; so does a pack-wide
+    part whose ``pack_interface`` is unchanged.
+    """
     ctx = CheckContext(
         pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
     )
-    for check in CHECKS:
+    failed: set[str] = set()
+    interface: list[object] = []
+    for m in PROMPT_CHECKS:
+        assert m.interface is not None
         try:
-            out.extend(check(ctx))
-        except Exception:  # a broken rule must not hide the others
-            log.exception("rule %s failed", getattr(check, "__module__", check))
-            out.append(
-                make(
-                    INTERNAL_ERROR,
-                    f"pack-lsp internal error in {check.__module__}; please report it",
-                    Span(0, 0),
-                )
-            )
-    return out
+            interface.append(m.interface(ctx))
+        except Exception:
+            log.exception("rule interface of %s failed", m.name)
+            failed.add(m.name)
+            interface.append(None)
+    fingerprint = tuple(interface)
+    previous = edit.previous if edit is not None and not failed else None
+    if previous is not None and previous.interface != fingerprint:
+        previous = None
+    units: dict[str, PromptUnit] = {}
+    reused = 0
+    for key, prompt in pack.prompts.items():
+        unit: PromptUnit | None = None
+        if previous is not None and edit is not None and key != edit.edited:
+            before = previous.prompts.get(key)
+            unit = edit.moved(before) if before is not None else None
+        if unit is None:
+            unit = tuple(_prompt_part(m, ctx, prompt, failed) for m in PROMPT_CHECKS)
+        else:
+            reused += 1
+        units[key] = unit
+    out: list[Diagnostic] = []
+    pack_units: dict[str, tuple[object, tuple[Diagnostic, ...]]] = {}
+    reused_parts: list[str] = []
+    index = 0
+    for m in MODULE_CHECKS:
+        reported = False
+        if m.check_prompt is not None:
+            for unit in units.values():
+                out.extend(unit[index])
+            index += 1
+            if m.name in failed:
+                out.append(_internal_error(m.name))
+                reported = True
+        if m.check is not None:
+            found = _pack_part(m, ctx, edit, failed, pack_units, reused_parts)
+            if found is not None:
+                out.extend(found)
+            elif not reported:
+                out.append(_internal_error(m.name))
+    if timings is not None:
+        timings[RULES_REUSED] = float(reused)
+        timings[RULES_REUSED_PACK] = float(len(reused_parts))
+    if failed:
+        return out, None
+    return out, RuleUnits(fingerprint, units, MappingProxyType(pack_units))
+
+
+def _pack_part(
+    m: ModuleChecks,
+    ctx: CheckContext,
+    edit: RuleEdit | None,
+    failed: set[str],
+    pack_units: dict[str, tuple[object, tuple[Diagnostic, ...]]],
+    reused: list[str],
+) -> tuple[Diagnostic, ...] | None:
+    """The pack-wide part of ``m``: its previous results, moved, when its
+    ``pack_interface`` is unchanged and none of them points into the edited block;
+    else computed (``None`` when it fails). Adds what a next version may reuse to
+    ``pack_units`` and the names of the modules whose results were reused to ``reused``."""
+    assert m.check is not None
+    fingerprint: object = None
+    if m.pack_interface is not None:
+        try:
+            fingerprint = m.pack_interface(ctx)
+        except Exception:
+            log.exception("rule interface of %s failed", m.name)
+            failed.add(m.name)
+            return None
+        before = edit.previous.pack.get(m.name) if edit is not None else None
+        if edit is not None and before is not None and before[0] == fingerprint:
+            moved = edit.moved((before[1],))
+            if moved is not None:
+                pack_units[m.name] = (fingerprint, moved[0])
+                reused.append(m.name)
+                return moved[0]
+    try:
+        found = tuple(m.check(ctx))
+    except Exception:  # a broken rule must not hide the others
+        log.exception("rule %s failed", m.name)
+        failed.add(m.name)
+        return None
+    if m.pack_interface is not None:
+        pack_units[m.name] = (fingerprint, found)
+    return found
+
+
+def _prompt_part(
+    m: ModuleChecks, ctx: CheckContext, prompt: Prompt, failed: set[str]
+) -> tuple[Diagnostic, ...]:
+    """The per-prompt part of ``m`` on ``prompt`` (nothing when it fails: the module's
+    failure is reported once, after its results)."""
+    assert m.check_prompt is not None
+    if m.name in failed:
+        return ()
+    try:
+        return tuple(m.check_prompt(ctx, prompt))
+    except Exception:  # a broken rule must not hide the others
+        log.exception("rule %s failed on prompt %s", m.name, prompt.key)
+        failed.add(m.name)
+        return ()
+
+
+def _internal_error(module: str) -> Diagnostic:
+    return make(
+        INTERNAL_ERROR,
+        f"pack-lsp internal error in {module}; please report it",
+        Span(0, 0),
+    )

@@ -8,7 +8,9 @@ block, and holds copies of the nodes after it with their spans shifted; the
 previous analysis is never modified and the new one keeps no reference to it
 (only to nodes and values both versions share). The plain data is spliced the
 same way. The model, schema validation, rules, configuration and suppressions then
-run as in ``analyze`` (the same stage functions), over the whole new version.
+run as in ``analyze`` (the same stage functions), over the whole new version; the
+rules are told what the edit touched (``RuleEdit``) and reuse the results of what
+does not depend on it.
 
 The fast path is taken only where it is provably the same as parsing the whole
 text; anything else falls back to ``analyze``:
@@ -40,6 +42,7 @@ from typing import Any
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, _gc_paused, analyze, complete
 from pack_lsp.core.config import Config
+from pack_lsp.core.context import RuleEdit
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.jsontree import is_json_path
 from pack_lsp.core.manifest.workspace import ManifestIndex
@@ -112,7 +115,9 @@ def reanalyze(
             workspace=workspace,
             previous_derived=previous.derived,
         )
-    parsed, data, known, reuse = spliced
+    parsed, data, known, reuse, extent = spliced
+    units = previous.rule_units
+    rule_edit = RuleEdit(units, *extent) if units is not None and extent is not None else None
     elapsed = time.perf_counter() - t0
     timings = {"parse": elapsed, INCREMENTAL: elapsed}
     return complete(
@@ -126,6 +131,7 @@ def reanalyze(
         known_schema=known,
         reuse_prompts=reuse,
         previous_derived=previous.derived,
+        rule_edit=rule_edit,
     )
 
 
@@ -382,11 +388,19 @@ def _models_before(previous: Analysis, prompts: MappingNode, count: int) -> dict
     return out
 
 
+#: What an edit changed, for reusing rule results (the fields of ``RuleEdit`` after
+#: ``previous``): the edited prompt (``None``: another top-level block), the old
+#: offsets between which the text may differ (from the end of the block's key to
+#: the end of the block), and how far what follows moved.
+Extent = tuple[str | None, int, int, int]
+
+
 def _splice(
     previous: Analysis, text: str, config: Config
-) -> tuple[ParseResult, Any, Known | None, dict[str, Prompt]] | None:
-    """The new parse result and data, the schema diagnostics of unchanged prompts and
-    the models of the prompts before the edit; ``None`` to fall back to a full
+) -> tuple[ParseResult, Any, Known | None, dict[str, Prompt], Extent | None] | None:
+    """The new parse result and data, the schema diagnostics of unchanged prompts,
+    the models of the prompts before the edit and the extent of the edit (``None``
+    when it was the whole ``prompts`` block); ``None`` to fall back to a full
     analysis."""
     old_text = previous.text
     root = _block_mapping(previous.root)
@@ -410,7 +424,13 @@ def _splice(
             if old_prompts is not None
             else {}
         )
-        return ParseResult(root, [], False, previous.lines, text), previous.data, known, reuse
+        return (
+            ParseResult(root, [], False, previous.lines, text),
+            previous.data,
+            known,
+            reuse,
+            (None, 0, 0, 0),
+        )
     delta = len(text) - len(old_text)
     start = common_prefix(old_text, text)
     suffix = common_suffix(old_text, text, min(len(old_text), len(text)) - start)
@@ -444,6 +464,12 @@ def _splice(
         data["prompts"] = prompts_data
         known = _known_schema(previous, data, config, pair.key_text, p_end, delta)
         reuse = _models_before(previous, prompts, p_index)
+        extent: Extent | None = (
+            pair.key_text,
+            prompts.pairs[p_index].key.span.end,
+            p_end,
+            delta,
+        )
     else:
         pair = _reparse(text, top, block_start, block_end, delta, 1)
         if pair is None:
@@ -453,6 +479,7 @@ def _splice(
         data = dict(previous.data)
         data[pair.key_text] = to_data(pair.value)
         edited = pair.key_text if pair.key_text == "prompts" else None
+        extent = (None, top.key.span.end, block_end, delta) if edited is None else None
         known = (
             _known_schema(previous, data, config, edited, block_end, delta)
             if edited is None
@@ -479,4 +506,4 @@ def _splice(
         if old_lines.text is old_text
         else LineIndex(text)
     )
-    return ParseResult(new_root, [], False, lines, text), data, known, reuse
+    return ParseResult(new_root, [], False, lines, text), data, known, reuse, extent

@@ -8,10 +8,12 @@ CLI and docs) need the whole table; building a diagnostic never does (see
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, Rule
+from pack_lsp.core.model import Prompt
 from pack_lsp.core.rules import (
     agents,
     cards,
@@ -65,7 +67,53 @@ def rule(code: str) -> Rule:
 
 
 Check = Callable[[CheckContext], Iterable[Diagnostic]]
+PromptCheck = Callable[[CheckContext, Prompt], Iterable[Diagnostic]]
+Interface = Callable[[CheckContext], object]
 
-CHECKS: tuple[Check, ...] = tuple(
-    m.check for m in RULE_MODULES if callable(getattr(m, "check", None))
+
+@dataclass(frozen=True, slots=True)
+class ModuleChecks:
+    """The semantic checks of one rule module.
+
+    ``check`` is its pack-wide part (run once per analysis), ``check_prompt`` its
+    per-prompt part (run once per prompt; incremental analysis reuses its results
+    for prompts an edit did not touch) and ``interface`` the fingerprint of what
+    ``check_prompt`` reads outside the prompt it is given: the results of an
+    unchanged prompt are reused only while that fingerprint is unchanged too.
+    ``pack_interface``, when a module declares it, is the fingerprint of everything
+    ``check`` reads: while it is unchanged, the pack-wide results are reused too.
+    """
+
+    name: str
+    check: Check | None
+    check_prompt: PromptCheck | None
+    interface: Interface | None
+    pack_interface: Interface | None = None
+
+
+def _checks(module: ModuleType) -> ModuleChecks | None:
+    check = getattr(module, "check", None)
+    check_prompt = getattr(module, "check_prompt", None)
+    interface = getattr(module, "prompt_interface", None)
+    if check_prompt is not None and interface is None:
+        raise ValueError(f"{module.__name__} has check_prompt but no prompt_interface")
+    if check is None and check_prompt is None:
+        return None
+    pack_interface = getattr(module, "pack_interface", None)
+    if pack_interface is not None and check is None:
+        raise ValueError(f"{module.__name__} has pack_interface but no check")
+    return ModuleChecks(module.__name__, check, check_prompt, interface, pack_interface)
+
+
+MODULE_CHECKS: tuple[ModuleChecks, ...] = tuple(
+    found for found in map(_checks, RULE_MODULES) if found is not None
 )
+"""The checks of every rule module, in the order their results are listed."""
+
+PROMPT_CHECKS: tuple[ModuleChecks, ...] = tuple(
+    m for m in MODULE_CHECKS if m.check_prompt is not None
+)
+"""The modules with a per-prompt part (the order of ``context.PromptUnit``)."""
+
+CHECKS: tuple[Check, ...] = tuple(m.check for m in MODULE_CHECKS if m.check is not None)
+"""The pack-wide parts."""

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
-from pack_lsp.core.model import Located, Member, Pack
+from pack_lsp.core.model import Located, Member, Pack, Prompt
+from pack_lsp.core.rules import tools
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.suggest import hint_for, suggestions
 
@@ -334,37 +335,46 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
     )
 
 
-def _check_tool_references(ctx: CheckContext) -> Iterator[Diagnostic]:
+def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
     pack = ctx.pack
-    for prompt in pack.prompts.values():
-        for item in prompt.tools:
-            ref = resolve_tool(item.value, prompt.key, pack, ctx.config.tool_namespaces)
-            if ref.kind is RefKind.SELF:
-                yield make(
-                    AGENT_CALLS_ITSELF,
-                    f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`); an "
-                    f"agent must not call itself",
-                    item.span,
-                    data={"kind": "self-reference", "name": item.value},
-                )
-            elif ref.kind is RefKind.NON_MEMBER_PROMPT:
-                why = (
-                    "the pack has no `agents` section"
-                    if pack.agents is None
-                    else "it is not listed in `agents.members`"
-                )
-                yield make(
-                    TOOL_NAMES_NON_MEMBER_PROMPT,
-                    f"Tool `{item.value}` of prompt `{prompt.key}` names prompt "
-                    f"`{item.value}`, which is not an agent ({why}); the runtime will not "
-                    f"call it",
-                    item.span,
-                    related=[Related(pack.prompts[item.value].key_span, f"prompt `{item.value}`")],
-                    data={"kind": "not-a-member", "prompt": item.value},
-                )
+    for item in prompt.tools:
+        ref = resolve_tool(item.value, prompt.key, pack, ctx.config.tool_namespaces)
+        if ref.kind is RefKind.SELF:
+            yield make(
+                AGENT_CALLS_ITSELF,
+                f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`); an "
+                f"agent must not call itself",
+                item.span,
+                data={"kind": "self-reference", "name": item.value},
+            )
+        elif ref.kind is RefKind.NON_MEMBER_PROMPT:
+            why = (
+                "the pack has no `agents` section"
+                if pack.agents is None
+                else "it is not listed in `agents.members`"
+            )
+            yield make(
+                TOOL_NAMES_NON_MEMBER_PROMPT,
+                f"Tool `{item.value}` of prompt `{prompt.key}` names prompt "
+                f"`{item.value}`, which is not an agent ({why}); the runtime will not "
+                f"call it",
+                item.span,
+                related=[Related(pack.prompts[item.value].key_span, f"prompt `{item.value}`")],
+                data={"kind": "not-a-member", "prompt": item.value},
+            )
+
+
+def prompt_interface(ctx: CheckContext) -> object:
+    """What ``check_prompt`` reads outside the prompt: how its tool names resolve
+    (``tools.prompt_interface``, which covers the prompt keys it names as related
+    locations) and whether there is an ``agents`` section."""
+    return (tools.prompt_interface(ctx), ctx.pack.agents is None)
+
+
+def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+    yield from _check_tool_references(ctx, prompt)
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _check_entry(ctx.pack)
     yield from _check_members(ctx)
-    yield from _check_tool_references(ctx)

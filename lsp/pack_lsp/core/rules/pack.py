@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
-from pack_lsp.core.model import Eval, Located
+from pack_lsp.core.model import Eval, Located, Prompt
 
 CATEGORY = "Pack"
 
@@ -81,19 +81,23 @@ RULES = (
 )
 
 
-def _check_prompt_ids(ctx: CheckContext) -> Iterator[Diagnostic]:
+def _check_prompt_id(prompt: Prompt) -> Iterator[Diagnostic]:
+    key, pid = prompt.key, prompt.id
+    if pid is not None and pid.value != key:
+        yield make(
+            PROMPT_ID_DIFFERS_FROM_KEY,
+            f"Prompt `{key}` has `id: {pid.value}`; the id should be the key `{key}`",
+            pid.span,
+            data={"kind": "prompt-id", "expected": key},
+        )
+
+
+def _duplicate_prompt_ids(ctx: CheckContext) -> Iterator[Diagnostic]:
     first: dict[str, tuple[str, Located]] = {}
     for key, prompt in ctx.pack.prompts.items():
         pid = prompt.id
         if pid is None:
             continue
-        if pid.value != key:
-            yield make(
-                PROMPT_ID_DIFFERS_FROM_KEY,
-                f"Prompt `{key}` has `id: {pid.value}`; the id should be the key `{key}`",
-                pid.span,
-                data={"kind": "prompt-id", "expected": key},
-            )
         earlier = first.get(pid.value)
         if earlier is None:
             first[pid.value] = (key, pid)
@@ -175,9 +179,17 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+def prompt_interface(ctx: CheckContext) -> object:
+    """``check_prompt`` reads nothing outside the prompt."""
+    return ()
+
+
+def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+    yield from _check_prompt_id(prompt)
+    yield from _duplicate_evals(prompt.evals, f"the `evals` of prompt `{prompt.key}`")
+
+
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
-    yield from _check_prompt_ids(ctx)
+    yield from _duplicate_prompt_ids(ctx)
     yield from _duplicate_evals(ctx.pack.evals, "the pack's `evals`")
-    for key, prompt in ctx.pack.prompts.items():
-        yield from _duplicate_evals(prompt.evals, f"the `evals` of prompt `{key}`")
     yield from _check_skills(ctx)

@@ -19,6 +19,7 @@ from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.templates import (
     PackTemplates,
+    TemplateInfo,
     implicit_variables,
     workflow_tasks,
 )
@@ -177,18 +178,57 @@ def templates_of(ctx: CheckContext) -> PackTemplates:
 # ----------------------------------------------------------------------------- check
 
 
+def prompt_interface(ctx: CheckContext) -> object:
+    """What ``check_prompt`` reads outside the prompt: what placeholders depend on
+    besides the template text (dialect, delimiters, fragment names), the fragment
+    keys in order, the placeholders of every fragment (without their spans, which
+    are moved), the prompts a workflow state runs and the profile."""
+    info = templates_of(ctx)
+    fragments = tuple(
+        (t.key, tuple((p.kind, p.name, p.syntax, p.scoped) for p in t.placeholders))
+        for t in info.templates
+        if t.owner == "fragment"
+    )
+    return (
+        info.dialect,
+        info.context,
+        tuple(ctx.pack.fragments),
+        fragments,
+        _tasks(ctx),
+        ctx.config.profile,
+    )
+
+
+def _tasks(ctx: CheckContext) -> frozenset[str]:
+    return ctx.derived.memo(_tasks, lambda: workflow_tasks(ctx.pack))
+
+
+def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+    pack = ctx.pack
+    info = templates_of(ctx)
+    own = info.of_prompt(prompt.key)
+    yield from _undefined_fragments(pack, own)
+    yield from _undeclared_variables(
+        pack, info, prompt, _tasks(ctx), ctx.config.profile == "promptkit"
+    )
+    yield from _unused_variables(info, prompt)
+    for variable in prompt.variables:
+        yield from _variable_defaults(prompt, variable)
+    yield from _unbalanced(own)
+
+
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     info = templates_of(ctx)
-    yield from _undefined_fragments(pack, info)
-    yield from _undeclared_variables(pack, info, ctx.config.profile == "promptkit")
-    yield from _unused_variables(pack, info)
+    fragments = [t for t in info.templates if t.owner == "fragment"]
+    yield from _undefined_fragments(pack, fragments)
     yield from _unused_fragments(pack, info)
     yield from _include_cycles(pack, info)
-    for prompt in pack.prompts.values():
-        for variable in prompt.variables:
-            yield from _variable_defaults(prompt, variable)
-    for t in info.templates:
+    yield from _unbalanced(fragments)
+
+
+def _unbalanced(templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
+    for t in templates:
         for problem in t.unbalanced:
             if problem.which == "{{":
                 message = (
@@ -212,9 +252,9 @@ def _where(owner: str, key: str) -> str:
     return f"prompt `{key}`" if owner == "prompt" else f"fragment `{key}`"
 
 
-def _undefined_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+def _undefined_fragments(pack: Pack, templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
     names = list(pack.fragments)
-    for t in info.templates:
+    for t in templates:
         for p in t.placeholders:
             if p.kind != "fragment" or p.name in pack.fragments:
                 continue
@@ -243,39 +283,40 @@ def _declared(prompt: Prompt) -> dict[str, Variable]:
     return out
 
 
-def _undeclared_variables(pack: Pack, info: PackTemplates, promptkit: bool) -> Iterator[Diagnostic]:
-    tasks = workflow_tasks(pack)
-    for key, prompt in pack.prompts.items():
-        declared = _declared(prompt)
-        implicit = implicit_variables(key, tasks)
-        for t, p in info.placeholders_of_prompt(key):
-            if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
-                continue
-            found = suggestions(p.name, declared)
-            message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
-            if t.owner == "fragment":
-                message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
-            message += hint_for(found)
-            if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
-                message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
-            related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
-            diagnostic = make(
-                UNDECLARED_VARIABLE,
-                message,
-                p.name_span,
-                related=related,
-                data={
-                    "kind": "undeclared-variable",
-                    "name": p.name,
-                    "prompt": key,
-                    "suggestions": found,
-                },
-            )
-            if promptkit and not declared:
-                # PromptKit refuses a prompt whose templates use variables when it
-                # declares none (with some declared it only warns, as we do).
-                diagnostic = diagnostic.with_severity(Severity.ERROR)
-            yield diagnostic
+def _undeclared_variables(
+    pack: Pack, info: PackTemplates, prompt: Prompt, tasks: frozenset[str], promptkit: bool
+) -> Iterator[Diagnostic]:
+    key = prompt.key
+    declared = _declared(prompt)
+    implicit = implicit_variables(key, tasks)
+    for t, p in info.placeholders_of_prompt(key):
+        if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
+            continue
+        found = suggestions(p.name, declared)
+        message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
+        if t.owner == "fragment":
+            message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
+        message += hint_for(found)
+        if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
+            message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
+        related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
+        diagnostic = make(
+            UNDECLARED_VARIABLE,
+            message,
+            p.name_span,
+            related=related,
+            data={
+                "kind": "undeclared-variable",
+                "name": p.name,
+                "prompt": key,
+                "suggestions": found,
+            },
+        )
+        if promptkit and not declared:
+            # PromptKit refuses a prompt whose templates use variables when it
+            # declares none (with some declared it only warns, as we do).
+            diagnostic = diagnostic.with_severity(Severity.ERROR)
+        yield diagnostic
 
 
 def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
@@ -364,23 +405,23 @@ def _cycle_from(start: str, edges: dict[str, list[tuple[str, Span]]]) -> list[st
     return None
 
 
-def _unused_variables(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
-    for key, prompt in pack.prompts.items():
-        if not info.of_prompt(key):
-            continue  # no template to compare with (the schema reports a missing one)
-        used = info.variables_used_by(key)
-        scoped = any(p.scoped for _, p in info.placeholders_of_prompt(key))
-        for name, variable in _declared(prompt).items():
-            if name in used or scoped:
-                continue
-            assert variable.name is not None
-            yield make(
-                UNUSED_VARIABLE,
-                f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
-                variable.name.span,
-                tags=[Tag.UNNECESSARY],
-                data={"kind": "unused-variable", "name": name, "prompt": key},
-            )
+def _unused_variables(info: PackTemplates, prompt: Prompt) -> Iterator[Diagnostic]:
+    key = prompt.key
+    if not info.of_prompt(key):
+        return  # no template to compare with (the schema reports a missing one)
+    used = info.variables_used_by(key)
+    scoped = any(p.scoped for _, p in info.placeholders_of_prompt(key))
+    for name, variable in _declared(prompt).items():
+        if name in used or scoped:
+            continue
+        assert variable.name is not None
+        yield make(
+            UNUSED_VARIABLE,
+            f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
+            variable.name.span,
+            tags=[Tag.UNNECESSARY],
+            data={"kind": "unused-variable", "name": name, "prompt": key},
+        )
 
 
 def _unused_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:

@@ -347,8 +347,26 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+def prompt_interface(ctx: CheckContext) -> object:
+    """What ``check_prompt`` reads outside the prompt: how names resolve (the pack's
+    tool keys in order and their ``name``s, the agents members in order, whether
+    there is an ``agents`` section, the prompt keys) and the tool namespaces."""
+    pack = ctx.pack
+    return (
+        tuple(
+            (key, tool.name.value if tool.name is not None else None)
+            for key, tool in pack.tools.items()
+        ),
+        tuple(pack.agents.members) if pack.agents is not None else None,
+        frozenset(pack.prompts),
+        tuple(ctx.config.tool_namespaces),
+    )
+
+
+def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+    yield from _check_prompt_tools(ctx, prompt)
+    yield from _check_policy(ctx, prompt)
+
+
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
-    for prompt in ctx.pack.prompts.values():
-        yield from _check_prompt_tools(ctx, prompt)
-        yield from _check_policy(ctx, prompt)
     yield from _check_pack_tools(ctx)
