@@ -140,7 +140,9 @@ def _register_pull(server: PackServer) -> None:
             )
 
         empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
-        return await ls.answer(params.text_document.uri, compute, empty, feature="diagnostics")
+        return await ls.answer(
+            params.text_document.uri, compute, empty, feature="diagnostics", diagnostics=True
+        )
 
 
 def _plain(value: Any) -> Any:
