@@ -17,6 +17,9 @@ def start(tcp: tuple[str, int] | None = None, max_message_size: int | None = Non
     # switch interval: 1 ms instead of 5, so that a message that arrives while an
     # analysis runs is read (and a request answered) without waiting that long.
     sys.setswitchinterval(SWITCH_INTERVAL)
+    from pack_lsp.server.memory import configure
+
+    configure()
     server = create_server()
     server.max_message_size = default_limit() if max_message_size is None else max_message_size
     if tcp is not None:
