@@ -88,6 +88,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core",
             "pack_lsp.core.text",
             "pack_lsp.core.lazy",
+            "pack_lsp.core.validation",
             "pack_lsp.core.suggest",
             "pack_lsp.core.graphs",
             "pack_lsp.core.kinds",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp_helpers import diagnostics_for
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -225,13 +226,7 @@ async def test_language_server_applies_the_same_suppressions(
             text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
         )
     )
-    while True:
-        params: types.PublishDiagnosticsParams = await client.wait_for_notification(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        )
-        if params.uri == uri:
-            break
-    by_code = {d.code: d for d in params.diagnostics}
+    by_code = {d.code: d for d in await diagnostics_for(client, uri, 1)}
     assert sorted(by_code) == ["PP102", "PP801"]
     assert by_code["PP102"].range.start.line == 7
     assert list(by_code["PP801"].tags or ()) == [types.DiagnosticTag.Unnecessary]

@@ -7,6 +7,7 @@ from the server's own configuration model, not repeated here) and nothing from
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import typing
 import zipfile
@@ -74,21 +75,23 @@ def test_engine_and_activation(vsix: Path) -> None:
 
 def test_every_server_setting_is_contributed(vsix: Path) -> None:
     props = manifest(vsix)["contributes"]["configuration"]["properties"]
-    config_keys = [camel(name) for name in Config.model_fields if name != "source"]
+    hints = typing.get_type_hints(Config)
+    fields = {f.name: (hints[f.name], f.default) for f in dataclasses.fields(Config)}
+    config_keys = [camel(name) for name in fields if name != "source"]
     for key in [*config_keys, *SERVER_SETTINGS]:
         prop = props.get(f"{SETTINGS_SECTION}.{key}")
         assert prop is not None, f"{SETTINGS_SECTION}.{key} is not contributed"
         assert prop.get("description") or prop.get("markdownDescription")
         assert "type" in prop and "default" in prop
-    for name, field in Config.model_fields.items():
+    for name, (annotation, default) in fields.items():
         prop = props.get(f"{SETTINGS_SECTION}.{camel(name)}")
         if prop is None:
             continue
-        if typing.get_origin(field.annotation) is typing.Literal:
-            assert prop["enum"] == list(typing.get_args(field.annotation))
-            assert prop["default"] == field.default
-        elif isinstance(field.default, tuple):
-            assert prop["default"] == list(field.default)
+        if typing.get_origin(annotation) is typing.Literal:
+            assert prop["enum"] == list(typing.get_args(annotation))
+            assert prop["default"] == default
+        elif isinstance(default, tuple):
+            assert prop["default"] == list(default)
     # Settings that are not the server's must not look like they are.
     extra = {
         k

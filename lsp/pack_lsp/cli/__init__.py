@@ -12,6 +12,7 @@ a version query does not need.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -57,9 +58,25 @@ def modes() -> tuple[ModuleType, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; ``argv`` None means this process is the ``pack-lsp``
+    program (the console script or ``python -m pack_lsp``), not a caller in Python.
+
+    The program runs with the cyclic garbage collector off until it knows its mode:
+    importing the analysis core allocates a few hundred thousand objects, none of
+    them garbage, and the collections they triggered cost about 9 ms of a 200 ms
+    check. A check keeps it off (an analysis leaves no cycles, see
+    ``cli/check.py``) and ends the process itself once its output is written;
+    the other modes turn it back on.
+    """
+    program = argv is None
+    if program:
+        gc.disable()
     _answer_version(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.program = program
+    if program and not args.check:
+        gc.enable()
     for mode in modes():
         result = mode.run(args, parser)
         if result is not None:

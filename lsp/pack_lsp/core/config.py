@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import enum
 import re
-import tomllib
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from typing import Any, ClassVar, Literal
 
 from pack_lsp.core import versions
 from pack_lsp.core.diagnostics import Diagnostic, Severity
@@ -50,12 +49,54 @@ class ConfigError(ValueError):
     """A configuration file or setting that cannot be used."""
 
 
-class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+_DIALECTS = ("auto", "spec", "promptkit", "python")
+
+
+def _severities(value: Any) -> Any:
+    if not isinstance(value, Mapping):
+        raise ValueError("severity must be a table of CODE = level")
+    out: dict[str, Severity] = {}
+    for code, level in value.items():
+        if isinstance(level, Severity):
+            out[str(code)] = level
+        else:
+            out[str(code)] = Severity.parse(str(level))
+    return out
+
+
+def _spec_version(value: Any) -> Any:
+    if value is None:
+        return value
+    versions.parse_setting(str(value))  # raises ValueError with a clear message
+    return str(value).strip()
+
+
+def _codes(value: Any) -> Any:
+    if value is None:
+        return value
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]
+    if not isinstance(value, list | tuple):
+        raise ValueError("expected a list of rule codes or code prefixes")
+    return tuple(str(v).strip().upper() for v in value)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Config:
+    """The configuration of a check: which rules, at which levels, against what.
+
+    A plain frozen dataclass; input is validated by pydantic (``core/validation.py``,
+    from these fields and the ``_pre_fields`` hooks) only when there is input to
+    validate: ``from_mapping`` and ``merged`` always, ``Config(...)`` when a value is
+    not already in its normal form (a string for an enum, a list for a tuple, a
+    severity given by name, ...). ``Config()`` and values this class produced itself
+    need no validation, so a check without a configuration file never imports
+    pydantic.
+    """
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
-    severity: dict[str, Severity] = {}
+    severity: dict[str, Severity] = field(default_factory=dict)
     profile: Profile = Profile.SPEC
     # PromptPack version every pack is checked against (`1.4.0`, `1.7`, `latest`); it
     # wins over the version a pack's `$schema` declares. None: use `$schema`, else the
@@ -65,40 +106,45 @@ class Config(BaseModel):
     tool_namespaces: tuple[str, ...] = DEFAULT_TOOL_NAMESPACES
     exclude: tuple[str, ...] = ()
     manifests: tuple[str, ...] = ()  # globs of agent-extension manifests with other names
-    cards: dict[str, Any] = {}
+    cards: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # the file the configuration came from
 
-    @field_validator("severity", mode="before")
-    @classmethod
-    def _severities(cls, value: Any) -> Any:
-        if not isinstance(value, Mapping):
-            raise ValueError("severity must be a table of CODE = level")
-        out: dict[str, Severity] = {}
-        for code, level in value.items():
-            if isinstance(level, Severity):
-                out[str(code)] = level
-            else:
-                out[str(code)] = Severity.parse(str(level))
-        return out
+    # Validators of raw field values, run by pydantic before the type check.
+    _pre_fields: ClassVar[dict[str, Callable[[Any], Any]]] = {
+        "severity": _severities,
+        "spec_version": _spec_version,
+        "select": _codes,
+        "ignore": _codes,
+    }
 
-    @field_validator("spec_version", mode="before")
-    @classmethod
-    def _spec_version(cls, value: Any) -> Any:
-        if value is None:
-            return value
-        versions.parse_setting(str(value))  # raises ValueError with a clear message
-        return str(value).strip()
+    def __post_init__(self) -> None:
+        if not self._normal():
+            valid = _validated({f: getattr(self, f) for f in _FIELDS})
+            for name in _FIELDS:
+                object.__setattr__(self, name, getattr(valid, name))
 
-    @field_validator("select", "ignore", mode="before")
-    @classmethod
-    def _codes(cls, value: Any) -> Any:
-        if value is None:
-            return value
-        if isinstance(value, str):
-            value = [v for v in re.split(r"[,\s]+", value) if v]
-        if not isinstance(value, list | tuple):
-            raise ValueError("expected a list of rule codes or code prefixes")
-        return tuple(str(v).strip().upper() for v in value)
+    def _normal(self) -> bool:
+        """Whether every value is already what validation would make of it.
+
+        Only exact types pass (no subclasses, no strings for enums), and only values
+        no validator would rewrite; anything else is left to pydantic.
+        """
+        return (
+            (self.select is None or _normal_codes(self.select))
+            and _normal_codes(self.ignore)
+            and type(self.severity) is dict
+            and all(type(k) is str and type(v) is Severity for k, v in self.severity.items())
+            and type(self.profile) is Profile
+            and self.spec_version is None
+            and type(self.fragment_dialect) is str
+            and self.fragment_dialect in _DIALECTS
+            and _strings(self.tool_namespaces)
+            and _strings(self.exclude)
+            and _strings(self.manifests)
+            and type(self.cards) is dict
+            and all(type(k) is str for k in self.cards)
+            and (self.source is None or type(self.source) is str)
+        )
 
     def enabled(self, code: str) -> bool:
         if self.select is not None and not any(_matches(code, s) for s in self.select):
@@ -123,10 +169,44 @@ class Config(BaseModel):
         return out
 
     def merged(self, overrides: Mapping[str, Any]) -> Config:
-        """A copy with ``overrides`` (already normalised or not) applied on top."""
-        data = self.model_dump(exclude_unset=False)
+        """A copy with ``overrides`` (already normalised or not) applied on top.
+
+        Raises pydantic's ``ValidationError`` (a ``ValueError``) for a value or key
+        that cannot be used.
+        """
+        data: dict[str, Any] = {f: getattr(self, f) for f in _FIELDS}
         data.update(normalise(overrides))
-        return Config.model_validate(data)
+        if data.keys() <= _FIELD_SET:
+            candidate = object.__new__(Config)
+            for name in _FIELDS:
+                object.__setattr__(candidate, name, data[name])
+            if candidate._normal():
+                # Same copies as validation makes: nothing shared with `overrides`.
+                object.__setattr__(candidate, "severity", dict(candidate.severity))
+                object.__setattr__(candidate, "cards", dict(candidate.cards))
+                return candidate
+        return _validated(data)
+
+
+_FIELDS = tuple(f.name for f in fields(Config))
+_FIELD_SET = frozenset(_FIELDS)
+
+
+def _normal_codes(value: object) -> bool:
+    return type(value) is tuple and all(
+        type(code) is str and code == code.strip().upper() for code in value
+    )
+
+
+def _strings(value: object) -> bool:
+    return type(value) is tuple and all(type(item) is str for item in value)
+
+
+def _validated(data: Mapping[str, Any]) -> Config:
+    """``data`` validated by pydantic (imported here, on the first input to validate)."""
+    from pack_lsp.core.validation import validate
+
+    return validate(Config, data)
 
 
 def _matches(code: str, selector: str) -> bool:
@@ -150,14 +230,15 @@ def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
         data = normalise(raw)
         if source is not None:
             data["source"] = source
-        return Config.model_validate(data)
-    except (ValidationError, ValueError, TypeError) as exc:
+        return _validated(data)
+    except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
         where = f" in {source}" if source else ""
         raise ConfigError(f"invalid pack-lsp configuration{where}: {_explain(exc)}") from None
 
 
 def _explain(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
+    pydantic = sys.modules.get("pydantic")  # loaded if it raised `exc`
+    if pydantic is not None and isinstance(exc, pydantic.ValidationError):
         parts = []
         for err in exc.errors():
             loc = ".".join(str(p) for p in err["loc"]) or "(root)"
@@ -176,7 +257,7 @@ def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
             return candidate, _read_toml(candidate)
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            data = _read_toml(pyproject)
+            data = _read_toml(pyproject, only_if=_MAY_CONFIGURE)
             tool = data.get("tool", {})
             section = tool.get("pack-lsp") if isinstance(tool, Mapping) else None
             if isinstance(section, Mapping):
@@ -184,11 +265,29 @@ def find_config_file(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
     return None
 
 
-def _read_toml(path: Path) -> Mapping[str, Any]:
+#: Text without which a pyproject.toml cannot hold a ``[tool.pack-lsp]`` table: a
+#: ``tool.pack-lsp`` key path (headers, dotted keys; quoted or not), a ``[tool]``
+#: table or an inline ``tool = {...}`` (where ``pack-lsp`` may be a plain key), or
+#: an escape sequence (a quoted key may spell any name with them). Most projects'
+#: files have none, and are then not parsed: the TOML parser costs a few
+#: milliseconds of every check to import, and the project's own pyproject.toml,
+#: found from any file below it, would be parsed for every file.
+_MAY_CONFIGURE = re.compile(rb"""tool["']?\s*(?:\.\s*["']?pack-lsp|\]|=)|\\[uU]""")
+
+
+def _read_toml(path: Path, only_if: re.Pattern[bytes] | None = None) -> Mapping[str, Any]:
+    """The TOML data of ``path``; empty when its text does not match ``only_if``."""
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+    if only_if is not None and only_if.search(raw) is None:
+        return {}
+    import tomllib  # only when there is a file to parse
+
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read configuration {path}: {exc}") from None
 
 

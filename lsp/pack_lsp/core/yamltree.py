@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -267,18 +267,34 @@ class _Frame:
 
     __slots__ = ("children", "end", "key", "node", "seq", "start")
 
-    def __init__(self, node: MappingNode | SequenceNode, start: int, end: int) -> None:
+    def __init__(
+        self,
+        node: MappingNode | SequenceNode,
+        children: list[Any],
+        seq: bool,
+        start: int,
+        end: int,
+    ) -> None:
         self.node = node
-        self.seq = isinstance(node, SequenceNode)
+        self.seq = seq  # node is a SequenceNode
         # The list the children go to (items of a sequence, pairs of a mapping).
-        self.children: list[Any] = node.items if isinstance(node, SequenceNode) else node.pairs
+        self.children = children
         self.start = start  # where the collection starts
-        self.end = end  # where its start event ends: the span of an empty block collection
+        # Where its start event ends (never before it starts): the span of an empty
+        # block collection.
+        self.end = end if end > start else start
         self.key: Node | None = None  # pending key while in a mapping
 
 
 #: The span an open collection's node holds until its end event gives the real one.
 _OPEN = Span(0, 0)
+
+# A span built by the composer: `_new_span(Span)`, then both slots written through
+# their descriptors, as `Span.__init__` does after checking the order, which the
+# composer ensures itself (a third of the cost of a span: one per node).
+_new_span = Span.__new__
+_set_span_start = vars(Span)["start"].__set__
+_set_span_end = vars(Span)["end"].__set__
 
 #: Scalars up to this many characters are shared: one ``str`` for every equal
 #: scalar of a document (keys such as ``description`` repeat thousands of times
@@ -331,7 +347,57 @@ class _Remap:
         return index + 2 * bisect.bisect_right(self.ends, index)
 
 
-def _events(text: str) -> Iterator[Any]:
+class _EventSource:
+    """libyaml's events for one text, one call at a time.
+
+    ``next()`` returns the next event, or None after the stream's end; ``error``
+    turns what it raised into a ``_SyntaxError`` at offsets of the user's text;
+    ``close()`` frees the parser. The composer calls ``next`` in its own loop: a
+    generator in between cost a resumption per event (about 10 ms at 70k lines).
+    """
+
+    __slots__ = ("close", "next", "original", "remap")
+
+    def __init__(
+        self,
+        next: Callable[[], Any],
+        close: Callable[[], None],
+        original: str,
+        remap: _Remap | None,
+    ) -> None:
+        self.next = next
+        self.close = close
+        self.original = original
+        self.remap = remap
+
+    def error(self, exc: Exception) -> _SyntaxError:
+        """The syntax error for what libyaml raised (ruamel's MarkedYAMLError and
+        friends)."""
+        character = getattr(exc, "character", None)
+        if isinstance(character, int) and not hasattr(exc, "problem_mark"):
+            # A reader error (a control character such as NUL): its position is not
+            # a mark and its text names libyaml's input buffer; locate it ourselves.
+            found = self.original.find(chr(character))
+            return _SyntaxError(
+                max(found, 0),
+                f"the character U+{character:04X} is not allowed in YAML "
+                "(control characters other than tab and line breaks cannot appear)",
+                None,
+                None,
+            )
+        mark = getattr(exc, "problem_mark", None)
+        ctx_mark = getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        fix = self.remap or (lambda i: i)
+        return _SyntaxError(
+            fix(mark.index) if mark is not None else 0,
+            str(problem),
+            getattr(exc, "context", None),
+            fix(ctx_mark.index) if ctx_mark is not None else None,
+        )
+
+
+def _events(text: str) -> _EventSource:
     from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
 
     original = text
@@ -340,41 +406,28 @@ def _events(text: str) -> Iterator[Any]:
         remap = _Remap(text)
         text = remap.text
     parser = CParser(text)
-    get = parser.get_event
+    get: Callable[[], Any] = parser.get_event
+    if remap is not None:
+        plain_get = get
+        fix = remap
+
+        def get() -> Any:
+            event = plain_get()
+            if event is not None:
+                event.start_mark = _Mark(fix(event.start_mark.index))
+                event.end_mark = _Mark(fix(event.end_mark.index))
+            return event
+
+    return _EventSource(get, parser.dispose, original, remap)
+
+
+def _compose(composer: _Composer, text: str) -> None:
+    """Compose the events of ``text`` (raises ``_SyntaxError``)."""
+    source = _events(text)
     try:
-        # After the stream's end event the parser returns None.
-        if remap is None:
-            yield from iter(get, None)
-        else:
-            for event in iter(get, None):
-                event.start_mark = _Mark(remap(event.start_mark.index))
-                event.end_mark = _Mark(remap(event.end_mark.index))
-                yield event
-    except Exception as exc:  # ruamel's MarkedYAMLError and friends
-        character = getattr(exc, "character", None)
-        if isinstance(character, int) and not hasattr(exc, "problem_mark"):
-            # A reader error (a control character such as NUL): its position is not
-            # a mark and its text names libyaml's input buffer; locate it ourselves.
-            found = original.find(chr(character))
-            raise _SyntaxError(
-                max(found, 0),
-                f"the character U+{character:04X} is not allowed in YAML "
-                "(control characters other than tab and line breaks cannot appear)",
-                None,
-                None,
-            ) from None
-        mark = getattr(exc, "problem_mark", None)
-        ctx_mark = getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        fix = remap or (lambda i: i)
-        raise _SyntaxError(
-            fix(mark.index) if mark is not None else 0,
-            str(problem),
-            getattr(exc, "context", None),
-            fix(ctx_mark.index) if ctx_mark is not None else None,
-        ) from None
+        composer.feed(source)
     finally:
-        parser.dispose()
+        source.close()
 
 
 class _Composer:
@@ -551,12 +604,15 @@ class _Composer:
 
     # -- events ----------------------------------------------------------------------
 
-    def feed(self, events: Iterator[Any]) -> None:
-        """Compose the nodes of ``events``.
+    def feed(self, source: _EventSource) -> None:
+        """Compose the nodes of the events of ``source``.
 
         This loop runs once per event of the document (about 1.7 per line of a
-        pack), so the common events are handled inline with local variables;
-        tags, aliases, depth limits and documents go through methods.
+        pack), so the common events are handled inline with local variables: a
+        scalar, a collection without tag or anchor, a collection's end, a pair;
+        spans are built without ``Span.__init__`` (whose check the composer
+        never needs: it orders start and end itself). Tags, anchors, aliases,
+        depth limits, documents and unusual mappings go through methods.
         """
         from ruamel.yaml.events import (
             AliasEvent,
@@ -569,22 +625,40 @@ class _Composer:
         )
 
         stack = self.stack
+        # The innermost open collection, and its fields in local variables while it
+        # is the innermost (`key` is written back to the frame when another opens).
         top = stack[-1] if stack else None
+        key: Node | None = top.key if top is not None else None
+        children: list[Any] = top.children if top is not None else []
+        parent: MappingNode | SequenceNode | None = top.node if top is not None else None
+        seq = top.seq if top is not None else False
         plain = self.plain
         strings = self.strings
         anchors = self.anchors
         count = self.node_count
         skip = self.skip
+        get = source.next
+        new_span = _new_span
+        set_start = _set_span_start
+        set_end = _set_span_end
         node: Node
         try:
-            for event in events:
+            while True:
+                try:
+                    event = get()
+                except Exception as exc:  # ruamel's MarkedYAMLError and friends
+                    raise source.error(exc) from None
+                if event is None:
+                    return
                 cls = type(event)
                 if cls is ScalarEvent:
                     if skip:
                         continue
                     start = event.start_mark.index
                     end = event.end_mark.index
-                    span = Span(start, end if end > start else start)
+                    span = new_span(Span)
+                    set_start(span, start)
+                    set_end(span, end if end > start else start)
                     text: str = event.value
                     style = event.style
                     anchor = event.anchor
@@ -610,12 +684,29 @@ class _Composer:
                 elif cls is MappingStartEvent or cls is SequenceStartEvent:
                     if skip:
                         skip += 1
-                    elif len(stack) >= MAX_DEPTH:
+                        continue
+                    if len(stack) >= MAX_DEPTH:
                         self._nesting_too_deep(event)
                         skip = 1
+                        continue
+                    if top is not None:
+                        top.key = key
+                    if event.ctag is None and not event.anchor:
+                        start = event.start_mark.index
+                        end = event.end_mark.index
+                        if cls is MappingStartEvent:
+                            mapping = MappingNode(_OPEN, bool(event.flow_style))
+                            top = _Frame(mapping, mapping.pairs, False, start, end)
+                        else:
+                            sequence = SequenceNode(_OPEN, bool(event.flow_style))
+                            top = _Frame(sequence, sequence.items, True, start, end)
                     else:
                         top = self._open(event, cls is MappingStartEvent)
-                        stack.append(top)
+                    stack.append(top)
+                    key = None
+                    children = top.children
+                    parent = top.node
+                    seq = top.seq
                     continue
                 elif cls is MappingEndEvent or cls is SequenceEndEvent:
                     if skip:
@@ -627,9 +718,49 @@ class _Composer:
                         node = ScalarNode(Span(self.skip_start, end), "", None, "")
                     else:
                         frame = stack.pop()
-                        top = stack[-1] if stack else None
-                        self._close(frame, event.end_mark.index)
-                        node = frame.node
+                        # What `_close` does, for the common collections.
+                        collection = frame.node
+                        start = frame.start
+                        if collection.flow:
+                            end = event.end_mark.index
+                        elif not children:
+                            end = frame.end
+                        elif seq:
+                            end = children[-1].span.end
+                        else:
+                            pair = children[-1]
+                            end = pair.key.span.end
+                            value_end = pair.value.span.end
+                            if value_end > end:
+                                end = value_end
+                        span = new_span(Span)
+                        set_start(span, start)
+                        set_end(span, end if end > start else start)
+                        collection.span = span
+                        if not seq:
+                            by_key = {pair.key_text: pair for pair in children}
+                            if (
+                                len(by_key) == len(children)
+                                and None not in by_key
+                                and "<<" not in by_key
+                            ):
+                                # String keys, each once, no merge key.
+                                collection.effective = by_key  # type: ignore[union-attr]
+                            else:
+                                self._finish_mapping(collection)  # type: ignore[arg-type]
+                        if collection.anchor:
+                            self.open_anchors.discard(collection.anchor)
+                            anchors[collection.anchor] = collection
+                        node = collection
+                        if stack:
+                            top = stack[-1]
+                            key = top.key
+                            children = top.children
+                            parent = top.node
+                            seq = top.seq
+                        else:
+                            top = None
+                            key = None
                 elif cls is AliasEvent:
                     if skip:
                         continue
@@ -648,20 +779,21 @@ class _Composer:
                 if top is None:
                     if self.root is None:
                         self.root = node
-                elif top.seq:
-                    top.children.append(node)
-                    top.node.size += node.size
-                elif top.key is None:
-                    top.key = node
+                elif seq:
+                    children.append(node)
+                    parent.size += node.size  # type: ignore[union-attr]
+                elif key is None:
+                    key = node
+                elif type(key) is ScalarNode:
+                    children.append(Pair(key, key.text, node))
+                    parent.size += 1 + node.size  # type: ignore[union-attr]
+                    key = None
                 else:
-                    key = top.key
-                    top.key = None
-                    if type(key) is ScalarNode:
-                        top.children.append(Pair(key, key.text, node))
-                        top.node.size += 1 + node.size
-                    else:
-                        self._add_pair(top, key, node)
+                    self._add_pair(top, key, node)
+                    key = None
         finally:
+            if top is not None:
+                top.key = key
             self.node_count = count
             self.skip = skip
 
@@ -722,14 +854,13 @@ class _Composer:
             tag = self._check_tag(str(event.ctag), Span(start, end), "map" if mapping else "seq")
         anchor = event.anchor
         flow = bool(event.flow_style)
-        node = (
-            MappingNode(_OPEN, flow, anchor, tag)
-            if mapping
-            else SequenceNode(_OPEN, flow, anchor, tag)
-        )
         if anchor:
             self.open_anchors.add(anchor)
-        return _Frame(node, start, end)
+        if mapping:
+            mapping_node = MappingNode(_OPEN, flow, anchor, tag)
+            return _Frame(mapping_node, mapping_node.pairs, False, start, end)
+        sequence_node = SequenceNode(_OPEN, flow, anchor, tag)
+        return _Frame(sequence_node, sequence_node.items, True, start, end)
 
     def _close(self, frame: _Frame, end_index: int) -> None:
         node = frame.node
@@ -841,9 +972,15 @@ def _blank_line(text: str, index: int) -> str:
 MAX_FLOW_DEPTH = 1000
 
 _FLOW_TOKEN = re.compile(r"[\[\]{}\"'#]")
+#: A token that starts a value outside flow collections: after an indicator or a line
+#: break and at most 79 spaces or tabs (the scan's look-behind window is 80
+#: characters: indicator included). The match starts at that indicator or break.
+#: The blanks are matched possessively (``{0,79}+``): a token is never a blank, so
+#: giving some back could not help, and the regular expression engine would try.
+_VALUE_TOKEN = re.compile(r"[:\-?,\r\n][ \t]{0,79}+[\[\]{}\"'#]")
+#: The same at the start of the text, where up to 80 spaces or tabs may come first.
+_FIRST_TOKEN = re.compile(r"[ \t]{0,80}+[\[\]{}\"'#]")
 _DOUBLE_QUOTED_END = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
-_VALUE_START = re.compile(r"(?:^|[:\-?,])[ \t]*\Z")
-_AFTER_INDICATOR = re.compile(r"[:\-?,][ \t]*\Z")
 
 
 def _too_deep(text: str) -> int | None:
@@ -853,41 +990,37 @@ def _too_deep(text: str) -> int | None:
     collections a bracket or quote counts only where a value starts; inside them
     every bracket counts, quoted scalars and comments are skipped. It can only
     under-count (then libyaml and the composer's own limit still apply).
+
+    Outside flow collections, most brackets and quotes are inside plain or block
+    scalars (the ``{{ }}`` of templates, apostrophes in prose): ``_VALUE_TOKEN``
+    finds only those that start a value, in one regular-expression search, without
+    visiting the others. The character before ``pos`` is never a space, a tab or an
+    indicator (it is a token or a closing quote, or ``pos`` is at a line break), so
+    the indicator or break a token follows is never before ``pos``.
     """
     if text.count("[") + text.count("{") <= MAX_FLOW_DEPTH:
         return None
     depth = 0
     pos = 0
     search = _FLOW_TOKEN.search
+    value_token = _VALUE_TOKEN.search
+    first = _FIRST_TOKEN.match(text)
     while True:
-        m = search(text, pos)
-        if m is None:
-            return None
-        i = m.start()
+        if depth:
+            m = search(text, pos)
+            if m is None:
+                return None
+            i = m.start()
+        elif first is not None:
+            i = first.end() - 1
+            first = None
+        else:
+            m = value_token(text, pos)
+            if m is None:
+                return None
+            i = m.end() - 1
         c = text[i]
         pos = i + 1
-        if depth == 0:
-            # Most tokens outside flow collections are brackets and quotes inside
-            # plain or block scalars (`{{name}}` in templates): a value starts only
-            # after an indicator, a line break or the start of the text (spaces and
-            # tabs between), so any other character before the token rules it out
-            # at once; the exact test follows for the rest.
-            j = i - 1
-            stop = i - 81  # no further than the exact test below looks
-            while j > stop and j >= 0 and text[j] in " \t":
-                j -= 1
-            if j > stop and j >= 0 and text[j] not in ":-?,\r\n":
-                continue
-            # Only the few characters before it matter (searching back to the line
-            # start with rfind would make this quadratic on long single-line text).
-            window = text[max(0, i - 80) : i]
-            cut = max(window.rfind("\n"), window.rfind("\r"))
-            if cut >= 0 or i <= 80:
-                starts_value = _VALUE_START.search(window[cut + 1 :]) is not None
-            else:
-                starts_value = _AFTER_INDICATOR.search(window) is not None
-            if not starts_value:
-                continue
         if c in "[{":
             depth += 1
             if depth > MAX_FLOW_DEPTH:
@@ -911,7 +1044,8 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 def parse(text: str) -> ParseResult:
     """Parse ``text`` (BOM already removed) into a tree with diagnostics."""
     pre: list[Diagnostic] = []
-    bad = _LONE_SURROGATE.search(text)
+    # `isascii` is a flag of the string (no scan): most packs are ASCII.
+    bad = None if text.isascii() else _LONE_SURROGATE.search(text)
     if bad is not None:
         # Possible in text sent by an editor (JSON-RPC allows `\ud800`), never in a
         # file: the parser cannot encode it. Replaced by U+FFFD, offsets unchanged.
@@ -938,7 +1072,7 @@ def parse(text: str) -> ParseResult:
     composer.diags.extend(pre)
     syntax_error: _SyntaxError | None = None
     try:
-        composer.feed(_events(text))
+        _compose(composer, text)
     except _SyntaxError as err:
         syntax_error = err
     diags = composer.diags
@@ -993,7 +1127,7 @@ def _recover(text: str, first: _SyntaxError, partial: _Composer) -> Node | None:
         attempt = _blank_line(attempt, min(previous.index, max(len(attempt) - 1, 0)))
         composer = _Composer(attempt)
         try:
-            composer.feed(_events(attempt))
+            _compose(composer, attempt)
             err = None
             if composer.root is not None:
                 return composer.root
@@ -1031,19 +1165,30 @@ def _plain(n: Node | None, memo: dict[int, Any]) -> Any:
     # calls itself is a reference cycle, left for the cyclic collector on every
     # call, and an analysis should leave nothing for it (the server freezes
     # analyses out of its reach instead of walking them).
-    n = deref(n)
+    # Dispatch on the exact class (no subclasses exist), and scalar children,
+    # most of the nodes, are read inline rather than through a call each.
+    cls = type(n)
+    if cls is AliasNode:
+        n = cast(AliasNode, n).target
+        cls = type(n)
+    if cls is ScalarNode:
+        return cast(ScalarNode, n).value
     if n is None:
         return None
-    if isinstance(n, ScalarNode):
-        return n.value
     key = id(n)
     if n.anchor and key in memo:
         return memo[key]
     out: Any
-    if isinstance(n, MappingNode):
-        out = {k: _plain(p.value, memo) for k, p in n.effective.items()}
-    elif isinstance(n, SequenceNode):
-        out = [_plain(i, memo) for i in n.items]
+    if cls is MappingNode:
+        out = {}
+        for k, p in cast(MappingNode, n).effective.items():
+            v = p.value
+            out[k] = v.value if type(v) is ScalarNode else _plain(v, memo)
+    elif cls is SequenceNode:
+        out = [
+            i.value if type(i) is ScalarNode else _plain(i, memo)
+            for i in cast(SequenceNode, n).items
+        ]
     else:  # pragma: no cover - exhaustive
         out = None
     if n.anchor:

@@ -6,11 +6,12 @@ are already converted to 0-based lines and code-point characters.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 
 from pack_lsp.render.result import FileResult, Summary, summarize
 
-__all__ = ["FORMATS", "FileResult", "Renderer", "Summary", "renderers", "summarize"]
+__all__ = ["FORMATS", "FileResult", "Renderer", "Summary", "renderer", "renderers", "summarize"]
 
 #: The output formats, named without importing their renderers (``--help`` lists them).
 FORMATS = ("text", "json", "sarif", "github")
@@ -19,12 +20,16 @@ FORMATS = ("text", "json", "sarif", "github")
 Renderer = Callable[[Sequence[FileResult]], str]
 
 
-def renderers() -> dict[str, Renderer]:
-    from pack_lsp.render import github_format, json_format, sarif_format, text_format
+def renderer(name: str) -> Renderer:
+    """The renderer of the format ``name`` (one of ``FORMATS``), its module imported
+    now: a check imports only the format it prints."""
+    if name not in FORMATS:
+        raise KeyError(name)
+    module = importlib.import_module(f"pack_lsp.render.{name}_format")
+    render: Renderer = module.render
+    return render
 
-    return {
-        "text": text_format.render,
-        "json": json_format.render,
-        "sarif": sarif_format.render,
-        "github": github_format.render,
-    }
+
+def renderers() -> dict[str, Renderer]:
+    """Every renderer by format name (imports them all)."""
+    return {name: renderer(name) for name in FORMATS}

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from pack_lsp.core.text import Range
+from pack_lsp.render import jsontext
 from pack_lsp.render.result import FileResult, OtherFiles, summarize
 
 
@@ -60,4 +60,4 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
 
 
 def render(results: Sequence[FileResult]) -> str:
-    return json.dumps(document(results), indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(document(results)) + "\n"

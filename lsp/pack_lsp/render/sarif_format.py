@@ -11,7 +11,6 @@ to the ``%SRCROOT%`` base, which the run declares as the working directory.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from pack_lsp import HOMEPAGE, RULES_URL, __version__
 from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.text import Range
+from pack_lsp.render import jsontext
 from pack_lsp.render.result import FileResult, OtherFiles
 
 SCHEMA_URI = (
@@ -166,4 +166,4 @@ def document(results: Sequence[FileResult], cwd: Path | None = None) -> dict[str
 
 
 def render(results: Sequence[FileResult]) -> str:
-    return json.dumps(document(results), indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(document(results)) + "\n"

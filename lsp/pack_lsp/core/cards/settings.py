@@ -39,15 +39,17 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 # Defined in `names` (light enough for the command line); still importable from here.
 from pack_lsp.core.cards.names import A2A_VERSIONS as A2A_VERSIONS
 from pack_lsp.core.cards.names import LOCAL_URL as LOCAL_URL
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 A2AVersion = Literal["0.3.0", "1.0"]
 URL_FIELDS = frozenset({"agent", "pack"})
@@ -63,20 +65,24 @@ class CardsConfigError(ValueError):
     """The cards configuration cannot be used; the message names the key at fault."""
 
 
-class _Section(BaseModel):
+# The settings are plain frozen dataclasses; a table is validated by pydantic, through
+# the model `core/validation.py` derives from each class and its hooks (`_pre`: run
+# on the raw table; `_post`: checks of the validated values). A check without a
+# `cards` table needs no validation and never imports pydantic.
+
+
+def _normalise_keys(value: Any) -> Any:
     """A table whose own keys may be spelt in any case style."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _normalise_keys(cls, value: Any) -> Any:
-        if isinstance(value, Mapping):
-            return {_snake(str(k)): v for k, v in value.items()}
-        return value
+    if isinstance(value, Mapping):
+        return {_snake(str(k)): v for k, v in value.items()}
+    return value
 
 
-class Extension(_Section):
+_SECTION: tuple[Callable[[Any], Any], ...] = (_normalise_keys,)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Extension:
     """One entry of ``capabilities.extensions``."""
 
     uri: str
@@ -84,25 +90,36 @@ class Extension(_Section):
     required: bool | None = None
     params: dict[str, Any] | None = None
 
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = _SECTION
 
-class Capabilities(_Section):
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Capabilities:
     streaming: bool | None = None
     push_notifications: bool | None = None
     state_transition_history: bool | None = None  # 0.3.0 only
     extensions: tuple[Extension, ...] = ()
 
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = _SECTION
 
-class Provider(_Section):
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Provider:
     organization: str
     url: str
 
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = _SECTION
 
-class OAuthFlow(_Section):
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OAuthFlow:
     authorization_url: str | None = None
     token_url: str | None = None
     refresh_url: str | None = None
     device_authorization_url: str | None = None
-    scopes: dict[str, str] = {}
+    scopes: dict[str, str] = field(default_factory=dict)
+
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = _SECTION
 
 
 _FLOW_NEEDS: dict[str, tuple[str, ...]] = {
@@ -122,7 +139,33 @@ _SCHEME_NEEDS: dict[str, tuple[str, ...]] = {
 }
 
 
-class SecurityScheme(_Section):
+def _scheme_keys(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        value = {_snake(str(k)): v for k, v in value.items()}
+        for alias in ("in", "location"):
+            if alias in value:
+                value["in_"] = value.pop(alias)
+    return value
+
+
+def _complete_scheme(scheme: Any) -> None:
+    missing = [f.rstrip("_") for f in _SCHEME_NEEDS[scheme.type] if getattr(scheme, f) is None]
+    if missing:
+        raise ValueError(f"a {scheme.type} scheme needs {', '.join(missing)}")
+    for flow_name, flow in (scheme.flows or {}).items():
+        needs = _FLOW_NEEDS.get(flow_name)
+        if needs is None:
+            raise ValueError(
+                f"unknown OAuth flow {flow_name!r}; expected one of "
+                + ", ".join(sorted(_FLOW_NEEDS))
+            )
+        gaps = [n for n in needs if getattr(flow, n) is None]
+        if gaps:
+            raise ValueError(f"flow {flow_name} needs {', '.join(gaps)}")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SecurityScheme:
     """A security scheme in the OpenAPI style (``type`` tells the kind)."""
 
     type: Literal["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]
@@ -135,78 +178,59 @@ class SecurityScheme(_Section):
     oauth2_metadata_url: str | None = None
     open_id_connect_url: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _in(cls, value: Any) -> Any:
-        if isinstance(value, Mapping):
-            value = {_snake(str(k)): v for k, v in value.items()}
-            for alias in ("in", "location"):
-                if alias in value:
-                    value["in_"] = value.pop(alias)
-        return value
-
-    @model_validator(mode="after")
-    def _complete(self) -> SecurityScheme:
-        missing = [f.rstrip("_") for f in _SCHEME_NEEDS[self.type] if getattr(self, f) is None]
-        if missing:
-            raise ValueError(f"a {self.type} scheme needs {', '.join(missing)}")
-        for flow_name, flow in (self.flows or {}).items():
-            needs = _FLOW_NEEDS.get(flow_name)
-            if needs is None:
-                raise ValueError(
-                    f"unknown OAuth flow {flow_name!r}; expected one of "
-                    + ", ".join(sorted(_FLOW_NEEDS))
-                )
-            gaps = [n for n in needs if getattr(flow, n) is None]
-            if gaps:
-                raise ValueError(f"flow {flow_name} needs {', '.join(gaps)}")
-        return self
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = (_normalise_keys, _scheme_keys)
+    _post: ClassVar[tuple[Callable[[Any], None], ...]] = (_complete_scheme,)
 
 
-class AgentSettings(_Section):
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AgentSettings:
     """Settings for one agent's card (``agents.<member key>``)."""
 
     url: str | None = None
     description: str | None = None
     extensions: tuple[Extension, ...] = ()
 
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = _SECTION
 
-class CardsSettings(_Section):
+
+def _settings_aliases(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        value = {_snake(str(k)): v for k, v in value.items()}
+        for alias in ("supports_authenticated_extended_card", "extended_agent_card"):
+            if alias in value and "extended_card" not in value:
+                value["extended_card"] = value.pop(alias)
+        if "security_requirements" in value and "security" not in value:
+            value["security"] = value.pop("security_requirements")
+        if isinstance(value.get("a2a_version"), int | float):
+            value["a2a_version"] = str(value["a2a_version"])
+    return value
+
+
+def _url_templates(settings: Any) -> None:
+    for where, template in [("url", settings.url)] + [
+        (f"agents.{k}.url", a.url) for k, a in settings.agents.items()
+    ]:
+        if template is not None:
+            check_template(template, where)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardsSettings:
     a2a_version: A2AVersion = "0.3.0"
     url: str | None = None
     transport: str = "JSONRPC"
-    capabilities: Capabilities = Capabilities()
-    security_schemes: dict[str, SecurityScheme] = {}
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    security_schemes: dict[str, SecurityScheme] = field(default_factory=dict)
     security: tuple[dict[str, tuple[str, ...]], ...] = ()
     provider: Provider | None = None
     documentation_url: str | None = None
     icon_url: str | None = None
     extended_card: bool | None = None
-    agents: dict[str, AgentSettings] = {}
+    agents: dict[str, AgentSettings] = field(default_factory=dict)
     source: str | None = None
 
-    @model_validator(mode="before")
-    @classmethod
-    def _aliases(cls, value: Any) -> Any:
-        if isinstance(value, Mapping):
-            value = {_snake(str(k)): v for k, v in value.items()}
-            for alias in ("supports_authenticated_extended_card", "extended_agent_card"):
-                if alias in value and "extended_card" not in value:
-                    value["extended_card"] = value.pop(alias)
-            if "security_requirements" in value and "security" not in value:
-                value["security"] = value.pop("security_requirements")
-            if isinstance(value.get("a2a_version"), int | float):
-                value["a2a_version"] = str(value["a2a_version"])
-        return value
-
-    @model_validator(mode="after")
-    def _templates(self) -> CardsSettings:
-        for where, template in [("url", self.url)] + [
-            (f"agents.{k}.url", a.url) for k, a in self.agents.items()
-        ]:
-            if template is not None:
-                check_template(template, where)
-        return self
+    _pre: ClassVar[tuple[Callable[[Any], Any], ...]] = (_normalise_keys, _settings_aliases)
+    _post: ClassVar[tuple[Callable[[Any], None], ...]] = (_url_templates,)
 
     @property
     def configured(self) -> bool:
@@ -246,9 +270,16 @@ def explain(exc: ValidationError) -> str:
 def parse_settings(raw: Mapping[str, Any] | None, source: str | None = None) -> CardsSettings:
     """Validate a ``cards`` table; :class:`CardsConfigError` says what is wrong."""
     data = dict(raw or {})
+    if not data:
+        # Nothing to validate: the defaults (what validating `{}` gives).
+        return CardsSettings(source=source)
+    from pydantic import ValidationError
+
+    from pack_lsp.core.validation import validate
+
     try:
-        settings = CardsSettings.model_validate(data)
+        settings = validate(CardsSettings, data)
     except ValidationError as exc:
         where = f" in {PurePath(source).name}" if source else ""
         raise CardsConfigError(f"invalid cards configuration{where}: {explain(exc)}") from None
-    return settings.model_copy(update={"source": source}) if source else settings
+    return replace(settings, source=source) if source else settings
