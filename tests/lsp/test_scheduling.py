@@ -382,6 +382,7 @@ async def test_a_request_is_answered_from_the_structure_while_the_rules_run(
     that version has been answered (from its structure, without diagnostics)."""
     server = create_server()
     server.pull_diagnostics = True  # nothing to push: no client is connected
+    server.freeze_gc = False  # would freeze the test process's objects
     uri = (tmp_path / "a.promptpack.yaml").as_uri()
     server.open_document(types.TextDocumentItem(uri, "yaml", 1, PACK))
     server.track_document(uri)
