@@ -1,22 +1,32 @@
 #!/usr/bin/env python3
-"""Measure pack-lsp latencies on a large pack through the real server over stdio.
+"""Request latencies of pack-lsp on packs of several sizes, through the real server.
 
-- completion latency: ``textDocument/completion`` request → response, at a tool
-  item, a placeholder and a schema key;
-- edit → diagnostics: ``didChange`` (incremental) → ``publishDiagnostics`` for that
-  version (includes the server's change delay, reported separately).
+For each pack, one fresh server process over stdio (``bench/lspclient.py``, the
+client ``bench/run.py`` uses, at the same spots of the pack as it):
 
-Usage::
+- completion in a ``tools:`` list and hover on ``system_template`` on an analysed
+  version;
+- edit → diagnostics: ``didChange`` (one character typed into, or deleted from, a
+  ``description`` near the middle) → the ``publishDiagnostics`` of that version;
+- completion in the ``tools:`` list, and hover, sent right after such an edit,
+  before its diagnostics.
 
-    python bench/lsp_latency.py [--lines 10000] [--rounds 20] [--pack PATH]
+Medians (and p95) over ``--rounds``. Usage::
 
-Without ``--pack`` a pack is generated with ``bench/genpack.py``.
+    python bench/lsp_latency.py [--lines 1500 10000 70000] [--rounds 20] [--pack F ...]
+        [--python PY [PY ...]]
+
+With several ``--python`` interpreters (for instance one running an older checkout
+through ``PYTHONPATH``), each pack is measured with each of them in turn, so that a
+before/after comparison shares the machine's load.
+
+Without ``--pack``, packs are generated with ``bench/genpack.py --seed 1``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
 import statistics
 import subprocess
 import sys
@@ -26,187 +36,138 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
-
-class Client:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pack_lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-        )
-        self.next_id = 0
-
-    def send(self, payload: dict[str, Any]) -> None:
-        body = json.dumps(payload).encode()
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-        self.proc.stdin.flush()
-
-    def read(self) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        length = 0
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("server closed the connection")
-            if line in (b"\r\n", b"\n"):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        message: dict[str, Any] = json.loads(self.proc.stdout.read(length))
-        return message
-
-    def request(self, method: str, params: Any) -> Any:
-        self.next_id += 1
-        rid = self.next_id
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            msg = self.read()
-            if msg.get("id") == rid and "method" not in msg:
-                return msg.get("result")
-            self.answer(msg)
-
-    def answer(self, msg: dict[str, Any]) -> None:
-        if "method" in msg and "id" in msg:  # a server → client request
-            self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
-
-    def notify(self, method: str, params: Any) -> None:
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def wait_diagnostics(self, uri: str, version: int) -> list[Any]:
-        while True:
-            msg = self.read()
-            if msg.get("method") == "textDocument/publishDiagnostics":
-                p = msg["params"]
-                if p["uri"] == uri and p.get("version") == version:
-                    return list(p["diagnostics"])
-            else:
-                self.answer(msg)
-
-    def close(self) -> None:
-        self.request("shutdown", None)
-        self.notify("exit", None)
-        self.proc.wait(timeout=10)
-
-
-def position(text: str, index: int) -> dict[str, int]:
-    line = text.count("\n", 0, index)
-    start = text.rfind("\n", 0, index) + 1
-    return {"line": line, "character": len(text[start:index].encode("utf-16-le")) // 2}
+from lspclient import LspClient, position  # noqa: E402
+from run import find_spots  # noqa: E402
 
 
 def summary(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    return f"median {statistics.median(ms):7.1f} ms  p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms"
+    return f"median {statistics.median(ms):7.1f} ms  p95 {p95:7.1f} ms"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--pack", type=Path)
-    args = parser.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="pack-lsp-bench-"))
-    path = args.pack
-    if path is None:
-        path = tmp / "bench.promptpack.yaml"
-        subprocess.run(
-            [
-                sys.executable,
-                str(HERE / "genpack.py"),
-                "--lines",
-                str(args.lines),
-                "--out",
-                str(path),
-            ],
-            check=True,
-        )
-    text = path.read_text(encoding="utf-8")
-    uri = (tmp / path.name).as_uri() if not path.name.endswith(".yaml") else path.as_uri()
-    print(f"pack: {path} ({text.count(chr(10))} lines, {len(text)} chars)")
-
-    client = Client()
-    client.request(
-        "initialize",
-        {
-            "processId": None,
-            "capabilities": {
-                "textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}
-            },
-        },
-    )
-    client.notify("initialized", {})
+async def timed(coro: Any) -> float:
     t0 = time.perf_counter()
-    client.notify(
-        "textDocument/didOpen",
-        {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
-    )
-    diags = client.wait_diagnostics(uri, 1)
-    print(
-        f"open → diagnostics: {(time.perf_counter() - t0) * 1000:.1f} ms ({len(diags)} diagnostics)"
-    )
+    await coro
+    return time.perf_counter() - t0
 
-    targets = {
-        "tool item": text.index("    tools: [") + len("    tools: ["),
-        "placeholder": text.index("{{", text.index("prompts:")) + 2,
-        "schema key": text.index("system_template", text.index("prompts:")),
-    }
-    for name, index in targets.items():
-        samples = []
-        count = 0
-        for _ in range(args.rounds):
-            t0 = time.perf_counter()
-            result = client.request(
-                "textDocument/completion",
-                {"textDocument": {"uri": uri}, "position": position(text, index)},
+
+async def measure(path: Path, rounds: int, python: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    uri = path.resolve().as_uri()
+    spots = find_spots(text)
+    assert spots.tools is not None and spots.hover is not None and spots.edit is not None
+    print(f"pack: {path} ({text.count(chr(10)):,} lines), server: {python}", flush=True)
+    client = LspClient([python, "-m", "pack_lsp"], settings={"packLsp": {}})
+    await client.start()
+    try:
+        await client.request(
+            "initialize",
+            {"processId": None, "capabilities": {"textDocument": {"completion": {}}}},
+            60,
+        )
+        client.notify("initialized", {})
+        mark = client.mark()
+        t0 = time.perf_counter()
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+        )
+        await client.wait_diagnostics(uri, after=mark, version=1, timeout=120)
+        print(f"  open → diagnostics {(time.perf_counter() - t0) * 1000:.0f} ms", flush=True)
+        doc = {"uri": uri}
+
+        def completion(at: int, current: str) -> Any:
+            params = {"textDocument": doc, "position": position(current, at)}
+            return client.request("textDocument/completion", params, 120)
+
+        def hover(at: int, current: str) -> Any:
+            params = {"textDocument": doc, "position": position(current, at)}
+            return client.request("textDocument/hover", params, 120)
+
+        analysed = [await timed(completion(spots.tools, text)) for _ in range(rounds)]
+        print(f"  completion, analysed version:    {summary(analysed)}")
+        hovers = [await timed(hover(spots.hover, text)) for _ in range(rounds)]
+        print(f"  hover, analysed version:         {summary(hovers)}")
+
+        version = 1
+        at = spots.edit
+
+        def edit() -> tuple[int, int]:
+            """Type or delete one character at ``at``; (target shift, mark)."""
+            nonlocal version, text
+            version += 1
+            start = position(text, at)
+            if version % 2 == 0:
+                change = {"range": {"start": start, "end": start}, "text": "x"}
+                text = text[:at] + "x" + text[at:]
+                shift = 1
+            else:
+                end = {"line": start["line"], "character": start["character"] + 1}
+                change = {"range": {"start": start, "end": end}, "text": ""}
+                text = text[:at] + text[at + 1 :]
+                shift = 0
+            mark = client.mark()
+            client.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
             )
-            samples.append(time.perf_counter() - t0)
-            count = len(result["items"]) if isinstance(result, dict) else len(result or [])
-        print(f"completion ({name:11}, cached analysis, {count:3} items): {summary(samples)}")
+            return shift, mark
 
-    # Edit → diagnostics, and completion right after an edit (analysis not cached).
-    edit_samples: list[float] = []
-    after_edit: list[float] = []
-    anchor = text.index("description:") + len("description:")
-    version = 1
-    for i in range(args.rounds):
-        version += 1
-        at = position(text, anchor)
-        client.notify(
-            "textDocument/didChange",
-            {
-                "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [
-                    {"range": {"start": at, "end": at}, "text": " x" if i % 2 == 0 else ""}
-                ],
-            },
-        )
-        t0 = time.perf_counter()
-        client.wait_diagnostics(uri, version)
-        edit_samples.append(time.perf_counter() - t0)
-        if i % 2 == 0:
-            text = text[:anchor] + " x" + text[anchor:]
-        version += 1
-        client.notify(
-            "textDocument/didChange",
-            {
-                "textDocument": {"uri": uri, "version": version},
-                "contentChanges": [{"range": {"start": at, "end": at}, "text": ""}],
-            },
-        )
-        t0 = time.perf_counter()
-        client.request(
-            "textDocument/completion",
-            {"textDocument": {"uri": uri}, "position": position(text, targets["schema key"])},
-        )
-        after_edit.append(time.perf_counter() - t0)
-        client.wait_diagnostics(uri, version)
-    print(f"edit → diagnostics (incl. the server's wait): {summary(edit_samples)}")
-    print(f"completion right after an edit (awaits its analysis): {summary(after_edit)}")
-    client.close()
-    return 0
+        to_diags: list[float] = []
+        after_completion: list[float] = []
+        after_hover: list[float] = []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            _, mark = edit()
+            await client.wait_diagnostics(uri, after=mark, version=version, timeout=120)
+            to_diags.append(time.perf_counter() - t0)
+            client.forget_diagnostics()
+        for i in range(rounds):
+            t0 = time.perf_counter()
+            shift, mark = edit()
+            if i % 2 == 0:
+                target = spots.tools + (shift if spots.tools >= at else 0)
+                await completion(target, text)
+                after_completion.append(time.perf_counter() - t0)
+            else:
+                target = spots.hover + (shift if spots.hover >= at else 0)
+                await hover(target, text)
+                after_hover.append(time.perf_counter() - t0)
+            await client.wait_diagnostics(uri, after=mark, version=version, timeout=120)
+            client.forget_diagnostics()
+        print(f"  edit → diagnostics:              {summary(to_diags)}")
+        print(f"  completion right after an edit:  {summary(after_completion)}")
+        print(f"  hover right after an edit:       {summary(after_hover)}", flush=True)
+        now, peak = client.rss_kib()
+        print(f"  RSS {(now or 0) / 1024:.0f} MiB (peak {(peak or 0) / 1024:.0f} MiB)")
+    finally:
+        await client.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, nargs="*", default=[1500, 10_000, 70_000])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--pack", type=Path, nargs="*", default=[])
+    parser.add_argument(
+        "--python", nargs="+", default=[sys.executable], help="interpreters running pack_lsp"
+    )
+    args = parser.parse_args()
+    packs: list[Path] = list(args.pack)
+    if not packs:
+        tmp = Path(tempfile.mkdtemp(prefix="pack-lsp-latency-"))
+        for lines in args.lines:
+            out = tmp / f"bench{lines}.promptpack.yaml"
+            cmd = [sys.executable, str(HERE / "genpack.py"), "--lines", str(lines)]
+            subprocess.run([*cmd, "--seed", "1", "--out", str(out)], check=True)
+            packs.append(out)
+    for path in packs:
+        for python in args.python:
+            asyncio.run(measure(path, args.rounds, python))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

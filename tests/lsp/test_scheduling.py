@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -26,14 +28,17 @@ from lsp_helpers import (
     pos,
     published,
     pulls_diagnostics,
+    span_range,
     wait_published,
 )
 from lsprotocol import types
 from packs import PACK
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from pack_lsp.core import analysis as analysis_module
 from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.analysis import Analysis, analyze, run_rules
+from pack_lsp.core.language import completion as core_completion
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server.app import create_server
 
@@ -258,5 +263,163 @@ async def test_the_wait_applies_only_within_a_burst_of_edits(tmp_path: Path) -> 
     assert track.burst and server.analysis_delay(track) == 0.15
     track.cost = 0.01  # a cheap analysis is repeated at once even in a burst
     assert server.analysis_delay(track) == 0.0
+    server.untrack_document(uri)
+    server.close_document(uri)
+
+
+# ---------------------------------------------------------------- answers from the structure
+
+#: A prompt the edits below add.
+NEW_PROMPT = (
+    "  escalation:\n"
+    "    id: escalation\n"
+    "    name: Escalation\n"
+    "    version: 1.0.0\n"
+    "    description: Hands over\n"
+    "    system_template: Hand {{user_name}} over\n"
+    "    variables:\n"
+    "      - name: user_name\n"
+    "        type: string\n"
+    "    tools: [escalate, ]\n"
+)
+
+
+def _requests(client: LanguageClient, uri: str, text: str) -> list[asyncio.Future[Any]]:
+    """Completion in a tools list, hover and definition on a tool reference, and the
+    document's symbols, all sent at once (answered in any order)."""
+    ident = types.TextDocumentIdentifier(uri=uri)
+    in_list = pos(client, text, "    tools: [refund", len("    tools: ["))
+    on_ref = pos(client, text, "refund]", 2)
+    return [
+        asyncio.ensure_future(
+            client.text_document_completion_async(
+                types.CompletionParams(text_document=ident, position=in_list)
+            )
+        ),
+        asyncio.ensure_future(
+            client.text_document_hover_async(
+                types.HoverParams(text_document=ident, position=on_ref)
+            )
+        ),
+        asyncio.ensure_future(
+            client.text_document_definition_async(
+                types.DefinitionParams(text_document=ident, position=on_ref)
+            )
+        ),
+        asyncio.ensure_future(
+            client.text_document_document_symbol_async(
+                types.DocumentSymbolParams(text_document=ident)
+            )
+        ),
+    ]
+
+
+async def test_requests_right_after_edits_answer_what_the_analysed_version_answers(
+    session: LanguageClient, tmp_path: Path
+) -> None:
+    """Read requests sent right after an edit are answered from the new version's
+    structure, before its schema and rules have run: the answers are those of the
+    fully analysed version, for edits that add a tool or a prompt or change a text."""
+    text = PACK
+    uri = await open_doc(session, tmp_path / "a.promptpack.yaml", text)
+    edits = [
+        ("prompts:\n", NEW_TOOL + "prompts:\n"),  # a tool
+        ("    tools: [refund]\n", "    tools: [refund]\n" + NEW_PROMPT),  # a prompt
+        ("Handles invoices", "Handles invoices and refunds"),  # a description
+        ("  refund:\n    name: refund\n", "  refund:\n    name: refund_it\n"),  # a tool name
+    ]
+    log = published(session)
+    for version, (old, new) in enumerate(edits, start=2):
+        before = len(log)
+        start = pos(session, text, old)
+        end = pos(session, text, old, len(old))
+        session.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(start=start, end=end), text=new
+                    )
+                ],
+            )
+        )
+        text = text.replace(old, new, 1)
+        early = await asyncio.gather(*_requests(session, uri, text))
+        if pulls_diagnostics(session):
+            await diagnostics_for(session, uri)
+        else:  # published at any time after the edit
+            await wait_published(session, uri, version, start=before)
+        analysed = await asyncio.gather(*_requests(session, uri, text))
+        assert early == analysed, version
+        completion = early[0]
+        assert isinstance(completion, types.CompletionList)
+        labels = {item.label for item in completion.items}
+        assert "escalate" in labels and "lookup_order" in labels
+
+
+async def test_a_code_action_right_after_an_edit_sees_its_diagnostics(
+    session: LanguageClient, tmp_path: Path
+) -> None:
+    uri = await open_doc(session, tmp_path / "a.promptpack.yaml", PACK)
+    after = PACK.replace("    tools: [refund]", "    tools: [refund, lookup_ordr]")
+    _insert(session, uri, 2, pos(session, PACK, "refund]", len("refund")), ", lookup_ordr")
+    actions = await session.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=span_range(session, after, "lookup_ordr"),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert actions is not None
+    titles = [a.title for a in actions if isinstance(a, types.CodeAction)]
+    assert "Replace with `lookup_order`" in titles
+
+
+async def test_a_request_is_answered_from_the_structure_while_the_rules_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process: the rules of the new version are held back until the request on
+    that version has been answered (from its structure, without diagnostics)."""
+    server = create_server()
+    server.pull_diagnostics = True  # nothing to push: no client is connected
+    server.freeze_gc = False  # would freeze the test process's objects
+    uri = (tmp_path / "a.promptpack.yaml").as_uri()
+    server.open_document(types.TextDocumentItem(uri, "yaml", 1, PACK))
+    server.track_document(uri)
+    first, _ = await server.current_analysis(uri)
+    assert first is not None
+    gate = threading.Event()
+    rules_ran = threading.Event()
+
+    def held_rules(*args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(30), "the rules were never released"
+        rules_ran.set()
+        return run_rules(*args, **kwargs)
+
+    monkeypatch.setattr(analysis_module, "run_rules", held_rules)
+    text = PACK.replace("prompts:\n", NEW_TOOL + "prompts:\n", 1).replace(
+        "tools: [refund]", "tools: [refund, lookup_ordr]"
+    )
+    doc = server.documents[uri]
+    doc.text, doc.version = text, 2
+    server.document_changed(uri)
+    full = asyncio.ensure_future(server.current_analysis(uri))
+    offset = text.index("tools: [refund") + len("tools: [")
+
+    done = server.structure_reader(uri)  # what ``answer`` does around a request
+    try:
+        structure, version = await server.current_analysis(uri, diagnostics=False)
+        assert structure is not None and version == 2 and structure.diagnostics == ()
+        early = {c.label for c in core_completion.complete(structure, offset)}
+        assert "escalate" in early
+        assert not rules_ran.is_set() and not full.done()
+    finally:
+        done()
+    gate.set()
+    analysed, got = await full
+    assert got == 2 and analysed is not None
+    codes = sorted(d.code for d in analysed.diagnostics)
+    assert "PP301" in codes and codes == _codes(tmp_path / "a.promptpack.yaml", text)
+    assert {c.label for c in core_completion.complete(analysed, offset)} == early
     server.untrack_document(uri)
     server.close_document(uri)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -65,6 +66,30 @@ class Analysis:
     """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
     rule_units: RuleUnits | None = None
     """Per-prompt rule results and their interface fingerprint, for incremental analysis."""
+
+
+#: Called by ``complete`` with a PromptPack's structure before its schema and rules.
+_structure_listener: ContextVar[Callable[[Analysis], None] | None] = ContextVar(
+    "structure_listener", default=None
+)
+
+
+@contextmanager
+def structure_listener(listener: Callable[[Analysis], None]) -> Iterator[None]:
+    """Hand every analysis's structure to ``listener`` as soon as it is known.
+
+    Within this context (in the current thread), ``complete`` calls ``listener``
+    once the pack model of a PromptPack without syntax errors is built, with an
+    ``Analysis`` that has everything but the diagnostics (``diagnostics`` is empty,
+    ``schema_units`` None): the text, tree, data, pack and derived data that editor
+    features read. The server answers requests from it while schema validation and
+    the rules still run; the call blocks the analysis for as long as it lasts.
+    """
+    token = _structure_listener.set(listener)
+    try:
+        yield
+    finally:
+        _structure_listener.reset(token)
 
 
 @contextmanager
@@ -188,6 +213,23 @@ def complete(
         pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
         derived = derive(pack, text, config, previous_derived)
         timings["model"] = time.perf_counter() - t0
+        listener = _structure_listener.get()
+        if listener is not None and pack is not None and not parsed.syntax_error:
+            listener(
+                Analysis(
+                    text=text,
+                    lines=parsed.lines,
+                    kind=kind,
+                    root=parsed.root,
+                    data=data,
+                    pack=pack,
+                    diagnostics=(),
+                    config=config,
+                    derived=derived,
+                    path=file_path,
+                    plain_tree=plain_tree,
+                )
+            )
         # With a syntax error the recovered tree is incomplete: only the YAML
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import sys
+
+#: Seconds a thread holds the GIL while another waits for it (``sys.setswitchinterval``).
+SWITCH_INTERVAL = 0.001
+
 
 def start(tcp: tuple[str, int] | None = None, max_message_size: int | None = None) -> None:
     """Serve on stdio (or TCP); ``max_message_size`` overrides the body size limit."""
     from pack_lsp.server.app import create_server
     from pack_lsp.server.transport import max_message_size as default_limit
 
+    # The GIL passes from an analysis thread to the event loop after at most the
+    # switch interval: 1 ms instead of 5, so that a message that arrives while an
+    # analysis runs is read (and a request answered) without waiting that long.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    from pack_lsp.server.memory import configure
+
+    configure()
     server = create_server()
     server.max_message_size = default_limit() if max_message_size is None else max_message_size
     if tcp is not None:

@@ -45,7 +45,7 @@ from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.io_ import StdinAsyncReader, StdoutWriter
+from pygls.io_ import StdoutWriter
 
 from pack_lsp import __version__
 from pack_lsp.core.analysis import Analysis
@@ -61,7 +61,7 @@ from pack_lsp.server.scheduling import Track
 from pack_lsp.server.settings import CHANGE_DELAY, DEFAULT_RULES_URL
 from pack_lsp.server.settings import SERVER_SETTINGS as SERVER_SETTINGS
 from pack_lsp.server.settings import SETTINGS_SECTION as SETTINGS_SECTION
-from pack_lsp.server.transport import max_message_size, read_messages
+from pack_lsp.server.transport import max_message_size, read_messages, stdio_reader
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,7 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         #: The analysis state of each open document (``scheduling``).
         self.tracks: dict[str, Track] = {}
         self.published: dict[str, int | None] = {}
+        self._diagnostic_json = {}
         self.init_settings: dict[str, Any] = {}
         self.client_settings: dict[str, Any] = {}
         self.change_delay = CHANGE_DELAY
@@ -175,10 +176,15 @@ class PackServer(DiagnosticsMixin, ParentWatch):
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve on stdio with ``pack_lsp.server.transport``'s tolerant reader."""
-        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
-        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        stdin = stdin or sys.stdin.buffer
+        stdout = stdout or sys.stdout.buffer
+        self.protocol.set_writer(StdoutWriter(stdout))
+
+        async def serve() -> None:
+            await self._read_loop(await stdio_reader(stdin, stdout, self.thread_pool))
+
         try:
-            asyncio.run(self._read_loop(reader))
+            asyncio.run(serve())
         except BrokenPipeError:
             log.error("the connection to the client is lost; shutting down")
         except (KeyboardInterrupt, SystemExit):
@@ -207,11 +213,15 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
 
-    async def document_context(self, uri: str) -> DocumentContext | None:
+    async def document_context(
+        self, uri: str, *, diagnostics: bool = True
+    ) -> DocumentContext | None:
         """Document + analysis of its current text + converter, or None for files that
         are not PromptPacks. Awaits the analysis (``scheduling``): never on the event loop.
+        With ``diagnostics=False`` the analysis may be the structure of the current
+        text without its diagnostics (``current_analysis``).
         """
-        result, version = await self.current_analysis(uri)
+        result, version = await self.current_analysis(uri, diagnostics=diagnostics)
         if result is None:
             return None
         return DocumentContext(self, uri, version, result, self.converter)
@@ -223,19 +233,25 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         empty: T,
         *,
         feature: str = "request",
+        diagnostics: bool = False,
     ) -> T:
         """Run ``compute`` on the document's context; the shared body of thin handlers.
 
         Awaited by ``async def`` handlers: the analysis of the current version is
         awaited (started at once if needed) while the event loop serves other
         messages; ``compute`` itself runs on the event loop and must stay cheap.
+        Unless ``diagnostics`` is set, ``compute`` may get the structure of the
+        current version before its schema validation and rules have run: everything
+        but ``analysis.diagnostics``, which is then empty (``scheduling``). Features
+        that read diagnostics (code actions, a diagnostics pull) set it.
         Returns ``empty`` when the document is unknown or not a PromptPack, and when
         ``compute`` raises (the error is logged with ``window/logMessage``), except for
         a position outside the document: that is the client's error and is answered
         as one (``PositionOutsideDocument``, InvalidParams).
         """
+        done = self.structure_reader(uri) if not diagnostics else None
         try:
-            ctx = await self.document_context(uri)
+            ctx = await self.document_context(uri, diagnostics=diagnostics)
             if ctx is None:
                 return empty
             return compute(ctx)
@@ -248,6 +264,9 @@ class PackServer(DiagnosticsMixin, ParentWatch):
                 types.MessageType.Error,
             )
             return empty
+        finally:
+            if done is not None:
+                done()
 
 
 def _register_features(server: PackServer) -> None:

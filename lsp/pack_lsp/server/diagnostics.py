@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pygls.capabilities import get_capability
 from pygls.uris import to_fs_path
 
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.diagnostics import Diagnostic, Related, Severity, Tag
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.positions import PositionConverter
+from pack_lsp.server.protocol import PackProtocol
 from pack_lsp.server.scheduling import AnalysisScheduler
 
 if TYPE_CHECKING:
@@ -27,6 +30,10 @@ _SEVERITY = {
     Severity.INFORMATION: types.DiagnosticSeverity.Information,
     Severity.HINT: types.DiagnosticSeverity.Hint,
 }
+#: Types whose values are their own JSON (``_plain``'s fast path).
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+#: lsprotocol's converter between its objects and their JSON.
+_CONVERTER = get_converter()
 _TAGS = {
     Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary,
     Tag.DEPRECATED: types.DiagnosticTag.Deprecated,
@@ -40,33 +47,80 @@ class DiagnosticsMixin(AnalysisScheduler):
     pull_diagnostics: bool
     #: The client re-pulls on ``workspace/diagnostic/refresh``.
     refresh_support: bool
+    #: Per document: the rules URL and, by identity of each core diagnostic last
+    #: converted, the object and its JSON without positions (``diagnostics_json``).
+    _diagnostic_json: dict[str, tuple[str, dict[int, tuple[Diagnostic, dict[str, Any]]]]]
 
     def lsp_diagnostics(self, uri: str, result: Analysis) -> list[types.Diagnostic]:
-        conv = self.converter
-        return [self._convert(uri, result.lines, conv, d) for d in result.diagnostics]
+        """The diagnostics of ``result`` as lsprotocol objects (``diagnostics_json``)."""
+        return [
+            _CONVERTER.structure(d, types.Diagnostic) for d in self.diagnostics_json(uri, result)
+        ]
 
-    def _convert(
-        self, uri: str, lines: LineIndex, conv: PositionConverter, d: Diagnostic
-    ) -> types.Diagnostic:
-        related = []
-        for r in d.related:
-            other = r.path is not None and r.path != to_fs_path(uri)
-            if other and r.path is not None and self.manifests is not None:  # its own lines
-                where = self.manifests.location(r.path, r.span)
-            else:
-                where = types.Location(uri=uri, range=conv.range(lines, r.span))
-            related.append(types.DiagnosticRelatedInformation(location=where, message=r.message))
-        return types.Diagnostic(
-            range=conv.range(lines, d.span),
-            severity=_SEVERITY[d.severity],
-            code=d.code,
-            code_description=types.CodeDescription(href=f"{self.rules_url}#{d.code.lower()}"),
-            source="pack-lsp",
-            message=d.message,
-            related_information=related or None,
-            tags=[_TAGS[t] for t in d.tags] or None,
-            data=_plain(d.data) if d.data else None,
-        )
+    def diagnostics_json(self, uri: str, result: Analysis) -> list[dict[str, Any]]:
+        """The diagnostics of ``result`` as the JSON of LSP diagnostics.
+
+        Built as JSON, not as lsprotocol objects that the serialiser would then walk
+        again (at 70,000 lines, with ~400 diagnostics, that took ~30 ms per
+        publication on the event loop). Incremental analysis keeps the diagnostic
+        objects of what an edit did not touch, so everything but the positions is
+        kept per object from the last conversion for the same document and reused;
+        positions are always computed again, since the text before them may have
+        changed.
+        """
+        conv = self.converter
+        lines = result.lines
+        old_url, old = self._diagnostic_json.get(uri, ("", {}))
+        if old_url != self.rules_url:
+            old = {}
+        fresh: dict[int, tuple[Diagnostic, dict[str, Any]]] = {}
+        fs_path = to_fs_path(uri)
+        out: list[dict[str, Any]] = []
+        for d in result.diagnostics:
+            hit = old.get(id(d))
+            fixed = hit[1] if hit is not None and hit[0] is d else self._fixed_json(d)
+            fresh[id(d)] = (d, fixed)
+            item = {"range": conv.range_json(lines, d.span), **fixed}
+            if d.related:
+                item["relatedInformation"] = [
+                    self._related_json(uri, fs_path, lines, conv, r) for r in d.related
+                ]
+            out.append(item)
+        self._diagnostic_json[uri] = (self.rules_url, fresh)
+        return out
+
+    def _fixed_json(self, d: Diagnostic) -> dict[str, Any]:
+        """The JSON of everything of ``d`` that does not depend on positions."""
+        item: dict[str, Any] = {
+            "severity": int(_SEVERITY[d.severity]),
+            "code": d.code,
+            "codeDescription": {"href": f"{self.rules_url}#{d.code.lower()}"},
+            "source": "pack-lsp",
+            "message": d.message,
+        }
+        if d.tags:
+            item["tags"] = [int(_TAGS[t]) for t in d.tags]
+        if d.data:
+            item["data"] = _plain(d.data)
+        return item
+
+    def _related_json(
+        self,
+        uri: str,
+        fs_path: str | None,
+        lines: LineIndex,
+        conv: PositionConverter,
+        r: Related,
+    ) -> dict[str, Any]:
+        if r.path is not None and r.path != fs_path and self.manifests is not None:
+            location = _CONVERTER.unstructure(self.manifests.location(r.path, r.span))
+        else:
+            location = {"uri": uri, "range": conv.range_json(lines, r.span)}
+        return {"location": location, "message": r.message}
+
+    def close_document(self, uri: str) -> None:
+        super().close_document(uri)
+        self._diagnostic_json.pop(uri, None)
 
     def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
         """Push the diagnostics of the current version (never for pull clients, never
@@ -78,12 +132,15 @@ class DiagnosticsMixin(AnalysisScheduler):
         if last is not None and version is not None and version < last:
             return
         self.published[uri] = version
-        diagnostics = self.lsp_diagnostics(uri, result) if result is not None else []
         if result is None and last is None:
             return  # not a PromptPack: leave the document alone
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
-        )
+        items = self.diagnostics_json(uri, result) if result is not None else []
+        params: dict[str, Any] = {"uri": uri, "diagnostics": items}
+        if version is not None:
+            params["version"] = version
+        protocol = self.protocol
+        assert isinstance(protocol, PackProtocol)
+        protocol.notify_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     def recheck_all(self) -> None:
         """Results may change without an edit (settings, files on disk): re-analyse.
@@ -140,11 +197,20 @@ def _register_pull(server: PackServer) -> None:
             )
 
         empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
-        return await ls.answer(params.text_document.uri, compute, empty, feature="diagnostics")
+        return await ls.answer(
+            params.text_document.uri, compute, empty, feature="diagnostics", diagnostics=True
+        )
 
 
 def _plain(value: Any) -> Any:
     """JSON-ready copy of diagnostic data (mapping proxies, tuples, spans)."""
+    kind = type(value)
+    if kind in _JSON_SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict:
+        return {str(k): _plain(v) for k, v in value.items()}
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):

@@ -286,4 +286,6 @@ def register(server: PackServer) -> None:
                 )
             return out
 
-        return await ls.answer(params.text_document.uri, compute, [], feature="codeAction")
+        return await ls.answer(
+            params.text_document.uri, compute, [], feature="codeAction", diagnostics=True
+        )

@@ -25,14 +25,29 @@ class PositionConverter:
             return len(text.encode("utf-8"))
         return len(text.encode("utf-16-le")) // 2
 
-    def to_lsp(self, lines: LineIndex, offset: int) -> types.Position:
+    def line_character(self, lines: LineIndex, offset: int) -> tuple[int, int]:
+        """The LSP line and character of a code-point offset."""
         pos = lines.position(offset)
+        if pos.character == 0:
+            return pos.line, 0
         start = lines.line_start(pos.line)
-        prefix = lines.text[start : start + pos.character]
-        return types.Position(line=pos.line, character=self._units(prefix))
+        return pos.line, self._units(lines.text[start : start + pos.character])
+
+    def to_lsp(self, lines: LineIndex, offset: int) -> types.Position:
+        line, character = self.line_character(lines, offset)
+        return types.Position(line=line, character=character)
 
     def range(self, lines: LineIndex, span: Span) -> types.Range:
         return types.Range(start=self.to_lsp(lines, span.start), end=self.to_lsp(lines, span.end))
+
+    def range_json(self, lines: LineIndex, span: Span) -> dict[str, dict[str, int]]:
+        """``range`` as the JSON of an LSP ``Range`` (for messages built as JSON)."""
+        line, character = self.line_character(lines, span.start)
+        start = {"line": line, "character": character}
+        if span.end == span.start:
+            return {"start": start, "end": dict(start)}
+        line, character = self.line_character(lines, span.end)
+        return {"start": start, "end": {"line": line, "character": character}}
 
     def from_lsp(self, lines: LineIndex, position: types.Position) -> int:
         """Code-point offset of an LSP position (clamped to the line)."""

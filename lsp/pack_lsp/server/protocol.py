@@ -100,6 +100,14 @@ class PackProtocol(LanguageServerProtocol):
         except Exception:
             log.exception("cannot handle a message")
 
+    def notify_json(self, method: str, params: dict[str, Any]) -> None:
+        """Send a notification whose params are JSON already (plain dicts and lists).
+
+        pygls serialises lsprotocol objects by walking them with cattrs; params built
+        as JSON skip that walk (``json.dumps`` alone, in C).
+        """
+        self._send_data({"jsonrpc": "2.0", "method": method, "params": params})
+
     def report_skipped(self, text: str) -> None:
         log.error("%s", text)
         server = self._server

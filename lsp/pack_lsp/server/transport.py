@@ -17,17 +17,28 @@ by default) is read in 1 MiB chunks and discarded — never held in memory — a
 the server goes on with the next message. Such a message cannot be answered (its
 id is in the discarded body); the client sees the problem as a
 ``window/logMessage`` error.
+
+On stdio, ``stdio_reader`` reads a pipe or socket on the event loop itself
+(``connect_read_pipe``), instead of pygls' reader, which hands every line and body
+to a thread and back: four hand-offs per message, each of which can wait for the
+GIL for the interpreter's switch interval (5 ms) while an analysis runs in its
+thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import re
+import stat
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, BinaryIO, Protocol
+
+from pygls.io_ import StdinAsyncReader
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +56,54 @@ class AsyncReader(Protocol):
     def readline(self) -> Awaitable[bytes]: ...
 
     def readexactly(self, n: int) -> Awaitable[bytes]: ...
+
+
+class StreamReaderAdapter:
+    """``AsyncReader`` over an ``asyncio.StreamReader`` with the semantics of a file:
+    a short read at the end of the stream instead of an exception."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.stream = stream
+
+    async def readline(self) -> bytes:
+        try:
+            return await self.stream.readline()
+        except ValueError:  # longer than the stream's limit: dropped, never a header
+            return b"\0\n"
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self.stream.readexactly(n)
+        except asyncio.IncompleteReadError as exc:
+            return exc.partial
+
+
+async def stdio_reader(
+    stdin: BinaryIO, stdout: BinaryIO, executor: ThreadPoolExecutor | None
+) -> AsyncReader:
+    """The reader of the server's input on stdio (module docstring).
+
+    A pipe or socket is read by the event loop. Anything else (a regular file), or
+    an input that shares its open file with the output (a terminal, one socket for
+    both), which the loop's non-blocking mode would also switch, is read by pygls'
+    reader in a thread.
+    """
+    try:
+        fd_in, fd_out = stdin.fileno(), stdout.fileno()
+        info = os.fstat(fd_in)
+        out = os.fstat(fd_out)
+    except (OSError, ValueError, AttributeError):
+        return StdinAsyncReader(stdin, executor)
+    shared = (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino)
+    if shared or not (stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)):
+        return StdinAsyncReader(stdin, executor)
+    stream = asyncio.StreamReader(limit=DEFAULT_MAX_MESSAGE_SIZE)
+    loop = asyncio.get_running_loop()
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), stdin)
+    except (OSError, ValueError, NotImplementedError):
+        return StdinAsyncReader(stdin, executor)
+    return StreamReaderAdapter(stream)
 
 
 def max_message_size(value: str | None = None) -> int:
