@@ -212,3 +212,22 @@ def test_directory_output_is_the_serial_output(tmp_path: Path) -> None:
     assert whole.stdout == "".join(r.stdout for r in alone)
     assert whole.stdout.count("\n") > len(files)  # the files do have diagnostics
     assert whole.returncode == max(r.returncode for r in alone)
+
+
+def test_a_check_called_from_python_leaves_the_collector_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the program freezes its results out of the collector's reach; a caller in
+    Python keeps its objects collectable and its collector on."""
+    import gc
+
+    from pack_lsp.cli import main
+
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(MINIMAL_PACK, encoding="utf-8")
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    assert main(["--check", str(pack), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["files"] == 1
+    assert gc.get_freeze_count() == frozen
+    assert gc.isenabled()

@@ -348,8 +348,10 @@ def _check_all(
         executor = ProcessPoolExecutor(workers)
     # An analysis leaves no reference cycles behind (reference counting frees it),
     # so the cyclic collector would only walk the results kept for the output: on a
-    # large pack that walk costs 0.4-0.6 s. Paused while checking; each file's
-    # result is then frozen, out of the reach of later collections (rendering).
+    # large pack that walk costs 0.4-0.6 s. Paused while checking; in the program
+    # (``keep`` given) each file's result is then frozen, out of the reach of later
+    # collections (rendering). A caller in Python keeps its collector as it was:
+    # freezing would put its own objects out of reach for good.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -370,7 +372,8 @@ def _check_all(
                 problems.append(f"{path}: cannot read: {exc.strerror or exc}")
                 continue
             results.append(result)
-            gc.freeze()
+            if keep is not None:
+                gc.freeze()
         return results
     finally:
         if collecting:
