@@ -26,7 +26,6 @@ from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, an
 from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
 from pack_lsp.core.kinds import PROMPTPACK
 from pack_lsp.core.yamltree import (
-    AliasNode,
     MappingNode,
     Node,
     ScalarNode,
@@ -34,6 +33,7 @@ from pack_lsp.core.yamltree import (
     walk,
 )
 from paths import NO_SHARED, ROOT, SHARED
+from tree_facts import tree_facts
 
 sys.path.insert(0, str(ROOT / "bench"))
 import genpack
@@ -42,24 +42,6 @@ SEED = int(os.environ.get("PACK_LSP_INCR_SEED", "13"))
 STEPS = int(os.environ.get("PACK_LSP_INCR_STEPS", "0"))
 
 # ------------------------------------------------------------------------ comparing
-
-
-def _node_facts(node: Node) -> tuple[object, ...]:
-    facts: tuple[object, ...] = (type(node).__name__, node.span, node.anchor, node.tag, node.size)
-    if isinstance(node, ScalarNode):
-        return (*facts, node.text, repr(node.value), node.style)
-    if isinstance(node, MappingNode):
-        return (
-            *facts,
-            node.flow,
-            tuple(p.key_text for p in node.pairs),
-            tuple(node.effective),
-            tuple((p.key.span, p.value.span) for p in node.effective.values()),
-        )
-    if isinstance(node, SequenceNode):
-        return (*facts, node.flow, len(node.items))
-    assert isinstance(node, AliasNode)
-    return (*facts, node.name)
 
 
 def assert_same(got: Analysis, want: Analysis) -> None:
@@ -73,8 +55,8 @@ def assert_same(got: Analysis, want: Analysis) -> None:
     assert got.lines.line_count == want.lines.line_count
     for line in range(got.lines.line_count):
         assert got.lines.line_start(line) == want.lines.line_start(line)
-    got_nodes = [_node_facts(n) for n in walk(got.root)]
-    want_nodes = [_node_facts(n) for n in walk(want.root)]
+    got_nodes = tree_facts(got.root)
+    want_nodes = tree_facts(want.root)
     assert got_nodes == want_nodes
     assert repr(got.pack) == repr(want.pack)
     if got.pack is not None:
@@ -483,13 +465,13 @@ def test_fast_path_for_a_description_edit_and_flat_references() -> None:
 def test_previous_analysis_is_not_modified() -> None:
     text = _generated(300, 3)
     previous = analyze(text)
-    before = [_node_facts(n) for n in walk(previous.root)]
+    before = tree_facts(previous.root)
     data = repr(previous.data)
     at = text.index("system_template:") + len("system_template:")
     new = text[:at] + text[at:].replace("You are", "You were", 1)
     got = reanalyze(previous, new)
     assert INCREMENTAL in got.timings
-    assert [_node_facts(n) for n in walk(previous.root)] == before
+    assert tree_facts(previous.root) == before
     assert repr(previous.data) == data
 
 

@@ -13,36 +13,12 @@ import pytest
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import (
     MappingNode,
-    Node,
-    ScalarNode,
-    SequenceNode,
     parse,
     shifted_copy,
     shifted_pairs,
     walk,
 )
-
-
-def _facts(node: Node) -> tuple[object, ...]:
-    facts: tuple[object, ...] = (type(node), node.span, node.anchor, node.tag, node.size)
-    if isinstance(node, ScalarNode):
-        return (*facts, node.text, repr(node.value), node.style)
-    if isinstance(node, MappingNode):
-        return (
-            *facts,
-            node.flow,
-            tuple(p.key_text for p in node.pairs),
-            tuple(node.effective),
-            # Effective entries are pairs of the same mapping, in their own order.
-            tuple(node.pairs.index(p) for p in node.effective.values()),
-        )
-    assert isinstance(node, SequenceNode)
-    return (*facts, node.flow, len(node.items))
-
-
-def _tree(node: Node | None) -> list[tuple[object, ...]]:
-    return [_facts(n) for n in walk(node)]
-
+from tree_facts import tree_facts as _tree
 
 _TEXTS = [
     "a: 1\nb: [x, 'y', {c: d}]\nlist:\n  - p: q\n    r: |\n      block\n  - plain\n",
