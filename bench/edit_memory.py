@@ -39,7 +39,11 @@ async def run(args: argparse.Namespace) -> None:
     try:
         await client.request(
             "initialize",
-            {"processId": None, "capabilities": caps, "rootUri": args.pack.parent.as_uri()},
+            {
+                "processId": None,
+                "capabilities": caps,
+                "rootUri": args.pack.resolve().parent.as_uri(),
+            },
             60,
         )
         client.notify("initialized", {})
