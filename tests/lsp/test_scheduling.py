@@ -40,6 +40,7 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze, run_rules
 from pack_lsp.core.language import completion as core_completion
 from pack_lsp.core.text import LineIndex
+from pack_lsp.server import scheduling
 from pack_lsp.server.app import create_server
 
 PROFILES = ("visual-studio-code", "neovim@v0.11.0")
@@ -213,6 +214,19 @@ def _live_analyses() -> int:
     return sum(isinstance(o, Analysis) for o in gc.get_objects())
 
 
+async def _drained(server: Any) -> None:
+    """Wait until every job queued on the analysis threads so far has ended: the
+    server frees a replaced analysis in one of them, after publishing the new one.
+
+    One job per thread meets the others at a barrier; no thread can reach it before
+    finishing the job it had, and the queue hands out earlier jobs first."""
+    threads = scheduling.ANALYSIS_THREADS
+    barrier = threading.Barrier(threads, timeout=30)
+    loop = asyncio.get_running_loop()
+    executor = server.analysis_executor()
+    await asyncio.gather(*(loop.run_in_executor(executor, barrier.wait) for _ in range(threads)))
+
+
 async def test_one_analysis_per_open_document_after_many_edits(tmp_path: Path) -> None:
     server = create_server()
     server.pull_diagnostics = True  # nothing to push: no client is connected
@@ -237,10 +251,12 @@ async def test_one_analysis_per_open_document_after_many_edits(tmp_path: Path) -
         result, got = await server.current_analysis(uri)
         assert result is not None and got == 41 and result.text.startswith("#\n" * 40)
     del result
+    await _drained(server)
     assert _live_analyses() - baseline == len(uris)
     server.untrack_document(uris[0])
     server.close_document(uris[0])
     await asyncio.sleep(0)  # let the cancelled driver task end
+    await _drained(server)
     assert _live_analyses() - baseline == 1
     server.untrack_document(uris[1])
 
