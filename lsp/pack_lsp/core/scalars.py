@@ -833,15 +833,9 @@ def _scan_block_lf(
                 chars.append(ch)
                 nxt = leading + 1
                 nv += 1
-        for brk in trailing:
-            if brk != nxt:
-                vs.append(nv)
-                ss.append(brk)
-                se.append(-1)
-            chars.append("\n")
-            nxt = brk + 1
-            nv += 1
-        trailing.clear()
+        if trailing:
+            nv, nxt = _line_feeds(trailing, nv, nxt, out)
+            trailing.clear()
         leading_blank = trailing_blank
         if q != nxt:
             vs.append(nv)
@@ -861,16 +855,23 @@ def _scan_block_lf(
     tail = [leading] if chomp != -1 and leading >= 0 else []
     if chomp == 1:
         tail.extend(trailing)
-    for brk in tail:
+    out.n, out.next = _line_feeds(tail, nv, nxt, out)
+    return min(q, n) + 1
+
+
+def _line_feeds(breaks: list[int], nv: int, nxt: int, out: _Out) -> tuple[int, int]:
+    """Copy the LFs at source offsets ``breaks`` into ``out`` one for one, as value
+    characters ``nv``, ``nv + 1``, …; ``nxt`` is the source offset that would extend
+    the current run. Returns the new ``(nv, nxt)``."""
+    for brk in breaks:
         if brk != nxt:
-            vs.append(nv)
-            ss.append(brk)
-            se.append(-1)
-        chars.append("\n")
+            out.vs.append(nv)
+            out.ss.append(brk)
+            out.se.append(-1)
+        out.chars.append("\n")
         nxt = brk + 1
         nv += 1
-    out.n, out.next = nv, nxt
-    return min(q, n) + 1
+    return nv, nxt
 
 
 def _fallback(value: str, src: str, content: Span) -> tuple[list[int], list[int]]:
