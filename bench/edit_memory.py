@@ -37,8 +37,7 @@ async def run(args: argparse.Namespace) -> None:
     if args.pull:
         caps["textDocument"]["diagnostic"] = {}
     try:
-        await client.request(
-            "initialize",
+        await client.initialize(
             {
                 "processId": None,
                 "capabilities": caps,
@@ -46,13 +45,8 @@ async def run(args: argparse.Namespace) -> None:
             },
             60,
         )
-        client.notify("initialized", {})
-        mark = client.mark()
         t0 = time.perf_counter()
-        client.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
-        )
+        mark = client.open(uri, text)
         await diagnostics(client, uri, 1, mark, args.pull)
         print(f"open → diagnostics {time.perf_counter() - t0:.2f} s, RSS {rss(client)}")
         anchor = text.index("description:", text.index("prompts:")) + len("description:")

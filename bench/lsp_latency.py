@@ -63,18 +63,11 @@ async def measure(path: Path, rounds: int, python: str) -> None:
     client = LspClient([python, "-m", "pack_lsp"], settings={"packLsp": {}})
     await client.start()
     try:
-        await client.request(
-            "initialize",
-            {"processId": None, "capabilities": {"textDocument": {"completion": {}}}},
-            60,
+        await client.initialize(
+            {"processId": None, "capabilities": {"textDocument": {"completion": {}}}}, 60
         )
-        client.notify("initialized", {})
-        mark = client.mark()
         t0 = time.perf_counter()
-        client.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
-        )
+        mark = client.open(uri, text)
         await client.wait_diagnostics(uri, after=mark, version=1, timeout=120)
         print(f"  open → diagnostics {(time.perf_counter() - t0) * 1000:.0f} ms", flush=True)
         doc = {"uri": uri}

@@ -179,6 +179,22 @@ class LspClient:
     def notify(self, method: str, params: Any) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
 
+    async def initialize(self, params: dict[str, Any], timeout: float) -> Any:
+        """The ``initialize`` request, then the ``initialized`` notification."""
+        result = await self.request("initialize", params, timeout)
+        self.notify("initialized", {})
+        return result
+
+    def open(self, uri: str, text: str, language_id: str = "yaml") -> int:
+        """``didOpen`` of version 1 of ``uri``; returns the mark its diagnostics come
+        after (for :meth:`wait_diagnostics`)."""
+        mark = self.mark()
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}},
+        )
+        return mark
+
     def mark(self) -> int:
         """A point in the stream of published diagnostics (for :meth:`wait_diagnostics`)."""
         return self._seq

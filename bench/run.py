@@ -391,8 +391,7 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
     )
     await client.start()
     try:
-        await client.request(
-            "initialize",
+        await client.initialize(
             {
                 "processId": os.getpid(),
                 "rootUri": WORK_DIR.as_uri(),
@@ -401,7 +400,6 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
             },
             args.timeout,
         )
-        client.notify("initialized", {})
         client.notify("workspace/didChangeConfiguration", {"settings": server.settings})
         deadline = time.perf_counter() + 10
         while client.config_requests == 0 and time.perf_counter() < deadline:
@@ -409,18 +407,7 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
 
         # Sanity: the server validates (a pack with schema errors gets diagnostics).
         broken_uri = (WORK_DIR / "broken.promptpack.yaml").as_uri()
-        mark = client.mark()
-        client.notify(
-            "textDocument/didOpen",
-            {
-                "textDocument": {
-                    "uri": broken_uri,
-                    "languageId": "yaml",
-                    "version": 1,
-                    "text": BROKEN_PACK,
-                }
-            },
-        )
+        mark = client.open(broken_uri, BROKEN_PACK)
         pub = await client.wait_diagnostics(
             broken_uri, after=mark, version=1, timeout=args.timeout, accept=lambda p: True
         )
@@ -433,19 +420,8 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
         # Open the pack.
         uri = pack.path.as_uri()
         text = pack.text
-        mark = client.mark()
         t0 = time.perf_counter()
-        client.notify(
-            "textDocument/didOpen",
-            {
-                "textDocument": {
-                    "uri": uri,
-                    "languageId": pack.language_id,
-                    "version": 1,
-                    "text": text,
-                }
-            },
-        )
+        mark = client.open(uri, text, pack.language_id)
         pub = await client.wait_diagnostics(uri, after=mark, version=1, timeout=t_open)
         res.open_s = pub.at - t0
         res.open_diags = len(pub.diagnostics)
