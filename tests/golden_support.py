@@ -96,6 +96,7 @@ from pack_lsp.core.language.codeactions import quick_fixes
 from pack_lsp.core.language.rename import Edit, apply_edits
 from pack_lsp.core.manifest.model import build_manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.recognize import recognize
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import decode
 from pack_lsp.core.text import LineIndex, Span
@@ -103,6 +104,7 @@ from pack_lsp.core.yamltree import parse
 
 GOLDEN = Path(__file__).parent / "golden"
 MANIFESTS = "manifests"  # cases analysed as agent-extension manifests
+KUBERNETES = "kubernetes"
 INPUT_SUFFIXES = (".yaml", ".yml", ".json", ".bin")
 UPDATE = os.environ.get("PACK_LSP_UPDATE_GOLDEN") == "1"
 
@@ -168,6 +170,19 @@ def run_case(path: Path) -> Analysis:
             kind=kinds.MANIFEST,
             pre_diagnostics=pre,
             workspace=workspace,
+        )
+    if path.relative_to(GOLDEN).parts[0] == KUBERNETES:
+        # Recognised as a directory scan or the editor would: hosts, files named
+        # like packs that are something else, and files that are not checked.
+        config = case_config(path)
+        found = recognize(str(path), text, config.manifests)
+        return analyze(
+            text,
+            path=path,
+            config=config,
+            kind=found.kind,
+            pre_diagnostics=pre,
+            recognition=found,
         )
     return analyze(
         text,

@@ -67,7 +67,7 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
 
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
-        assert code[:2] in ("PP", "PM") and len(code) == 5, code
+        assert code[:2] in ("PP", "PM", "PK") and len(code) == 5, code
 
 
 # ------------------------------------------------------------------ import graph
@@ -113,6 +113,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.profiles",
             "pack_lsp.core.context",
             "pack_lsp.core.discover",
+            "pack_lsp.core.hosts",
+            "pack_lsp.core.recognize",
             "pack_lsp.core.cards.*",
             "pack_lsp.core.manifest",
             "pack_lsp.core.manifest.model",

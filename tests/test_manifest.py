@@ -17,6 +17,7 @@ from pack_lsp.core.manifest.check import update_index
 from pack_lsp.core.manifest.files import index_files, read_manifest
 from pack_lsp.core.manifest.model import build_manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex, affected
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.yamltree import parse
 from paths import HERE, SHARED
 
@@ -56,13 +57,13 @@ def _all_diagnostics(index: ManifestIndex, texts: dict[str, str]) -> dict[str, l
 def test_manifests_are_recognised_by_name_and_top_level_keys(
     name: str, text: str, expected: str | None
 ) -> None:
-    assert kinds.detect(f"ext/{name}", text) == expected
+    assert detect(f"ext/{name}", text) == expected
 
 
 def test_a_configured_glob_marks_manifests_with_other_names() -> None:
     text = "id: kv\nname: Key-value\n"
-    assert kinds.detect("ext/kv/extension.yaml", text) is None
-    assert kinds.detect("ext/kv/extension.yaml", text, ("*/extension.yaml",)) == kinds.MANIFEST
+    assert detect("ext/kv/extension.yaml", text) is None
+    assert detect("ext/kv/extension.yaml", text, ("*/extension.yaml",)) == kinds.MANIFEST
 
 
 def test_discovery_finds_manifests_beside_packs(tmp_path: Path) -> None:

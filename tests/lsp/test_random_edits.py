@@ -18,9 +18,9 @@ from lsp_helpers import diagnostics_for, encoding_of, open_doc, pulls_diagnostic
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import load_for
+from pack_lsp.core.recognize import detect
 
 EDITS = 1000
 #: Generous guard: diagnostics of a version arrive long before this.
@@ -97,7 +97,7 @@ def random_edit(rng: random.Random, text: str) -> tuple[int, int, str]:
 
 
 def expected(path: Path, text: str, encoding: str) -> list[tuple[str, str, tuple[int, ...]]]:
-    kind = kinds.detect(str(path), text)
+    kind = detect(str(path), text)
     if kind is None:
         return []
     result = analyze(text, path=str(path), config=load_for(path), kind=kind)

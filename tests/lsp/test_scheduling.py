@@ -36,9 +36,9 @@ from packs import PACK
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from pack_lsp.core import analysis as analysis_module
-from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze, run_rules
 from pack_lsp.core.language import completion as core_completion
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server import scheduling
 from pack_lsp.server.app import create_server
@@ -106,7 +106,7 @@ def _insert(client: LanguageClient, uri: str, version: int, at: types.Position, 
 
 
 def _codes(path: Path, text: str) -> list[str]:
-    result = analyze(text, path=str(path), kind=kinds.detect(str(path), text))
+    result = analyze(text, path=str(path), kind=detect(str(path), text))
     return sorted(d.code for d in result.diagnostics)
 
 

@@ -11,8 +11,8 @@ from lsp_helpers import diagnostics_for, encoding_of, open_doc, units
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.text import LineIndex
 
 #: U+2028, U+2029 and NEL are line breaks for str.splitlines, not for LSP (and, unlike
@@ -55,7 +55,7 @@ def _change(
 
 
 def _expected(path: Path, text: str) -> list[tuple[str, int, int]]:
-    result = analyze(text, path=str(path), kind=kinds.detect(str(path), text))
+    result = analyze(text, path=str(path), kind=detect(str(path), text))
     starts = [(d.code, result.lines.position(d.span.start)) for d in result.diagnostics]
     return sorted((code, at.line, at.character) for code, at in starts)
 

@@ -27,6 +27,7 @@ from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.recognize import recognize
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.source import check_regular, decode, read_source
 from pack_lsp.core.suggest import did_you_mean
@@ -275,7 +276,8 @@ def check_text(
     in ``keep`` (replacing the one it held) when given (see ``_check_all``).
     """
     text, pre = decode(raw)
-    kind = kinds.detect(name, text, config.manifests) or (kinds.PROMPTPACK if explicit else None)
+    recognition = recognize(name, text, config.manifests, explicit=explicit)
+    kind = recognition.kind or (kinds.PROMPTPACK if explicit else None)
     analysis = analyze(
         text,
         path=name if on_disk else None,
@@ -283,6 +285,7 @@ def check_text(
         kind=kind,
         pre_diagnostics=pre,
         workspace=workspace,
+        recognition=recognition,
     )
     if keep is not None:
         keep[:] = [analysis]  # the previous one is freed now, as it would have been

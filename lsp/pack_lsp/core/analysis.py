@@ -12,12 +12,12 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pack_lsp.core import kinds
+from pack_lsp.core import hosts, kinds
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext, Derived, PromptUnit, RuleEdit, RuleUnits
 from pack_lsp.core.diagnostics import Diagnostic, make
@@ -27,8 +27,10 @@ from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Pack, Prompt, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_units
+from pack_lsp.core.recognize import Recognition, recognize
 from pack_lsp.core.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
-from pack_lsp.core.rules.document import INTERNAL_ERROR
+from pack_lsp.core.rules import kubernetes
+from pack_lsp.core.rules.document import INTERNAL_ERROR, NOT_A_PACK
 from pack_lsp.core.schema import merge_units
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.suppress import apply_suppressions
@@ -66,6 +68,34 @@ class Analysis:
     """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
     rule_units: RuleUnits | None = None
     """Per-prompt rule results and their interface fingerprint, for incremental analysis."""
+    embedded: tuple[Embedded, ...] = ()
+    """For a Kubernetes manifest: the packs its ConfigMaps hold (``core.hosts``)."""
+
+    def at(self, offset: int) -> Analysis | None:
+        """The analysis that answers requests at ``offset``: this one for a pack or a
+        manifest, the embedded pack written there for a Kubernetes manifest (None
+        outside every embedded pack)."""
+        if self.kind != kinds.KUBERNETES:
+            return self
+        for part in self.embedded:
+            if part.analysis is not None and part.span.start <= offset <= part.span.end:
+                return part.analysis
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """A pack held by a ConfigMap entry of a Kubernetes manifest.
+
+    ``analysis`` is the pack's analysis at the host's offsets (its text is the host
+    text with everything else blanked: spans, lines and columns are the host's), or
+    None when the entry is not written verbatim and its problems are shown on the
+    entry's key.
+    """
+
+    span: Span
+    key: str
+    analysis: Analysis | None
 
 
 #: Called by ``complete`` with a PromptPack's structure before its schema and rules.
@@ -118,6 +148,7 @@ def analyze(
     pre_diagnostics: list[Diagnostic] | None = None,
     workspace: ManifestIndex | None = None,
     previous_derived: Derived | None = None,
+    recognition: Recognition | None = None,
 ) -> Analysis:
     """Analyse one document.
 
@@ -128,12 +159,26 @@ def analyze(
     looked up in (cross-file rules run only with one; this document's entry in it
     is brought up to date). ``previous_derived`` is the derived data of the
     document's previous version, whose unchanged template scans are reused.
+    ``recognition`` is how the file was recognised, when the caller has it (it says
+    what a ``NOT_A_PACK`` file is).
     """
     config = config or Config()
     text = strip_bom(text)
     file_path = Path(path) if path is not None else None
     if kind is None:
-        kind = kinds.detect(str(path) if path is not None else None, text, config.manifests)
+        recognition = recognize(str(path) if path is not None else None, text, config.manifests)
+        kind = recognition.kind
+    if kind == kinds.NOT_A_PACK:
+        if recognition is None or recognition.kind != kinds.NOT_A_PACK:
+            recognition = recognize(
+                str(path) if path is not None else None, text, config.manifests, explicit=True
+            )
+        return _not_a_pack(text, recognition, config, file_path, pre_diagnostics)
+    if kind == kinds.KUBERNETES:
+        stream = hosts.read_stream(text)
+        if stream is not None:
+            return _analyze_host(text, stream, config, file_path, pre_diagnostics)
+        kind = kinds.PROMPTPACK
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     parsed = parse_json(text) if is_json_path(file_path) else parse(text)
@@ -272,6 +317,113 @@ def complete(
         schema_units=tuple(units) if units is not None else None,
         rule_units=rule_units,
     )
+
+
+def _finish(
+    text: str,
+    kind: str,
+    diagnostics: list[Diagnostic],
+    config: Config,
+    file_path: Path | None,
+    embedded: tuple[Embedded, ...] = (),
+) -> Analysis:
+    """The analysis of a document that is not a pack itself (nothing to navigate)."""
+    final = config.apply(diagnostics)
+    final.sort(key=Diagnostic.sort_key)
+    return Analysis(
+        text=text,
+        lines=LineIndex(text),
+        kind=kind,
+        root=None,
+        data=None,
+        pack=None,
+        diagnostics=tuple(final),
+        config=config,
+        derived=derive(None, text, config),
+        path=file_path,
+        embedded=embedded,
+    )
+
+
+def _not_a_pack(
+    text: str,
+    recognition: Recognition,
+    config: Config,
+    file_path: Path | None,
+    pre: list[Diagnostic] | None,
+) -> Analysis:
+    span = recognition.span or Span(0, 0)
+    what = recognition.what or "this file is not a PromptPack"
+    diag = make(NOT_A_PACK, f"Not a PromptPack: {what}", span)
+    return _finish(text, kinds.NOT_A_PACK, [*(pre or ()), diag], config, file_path)
+
+
+def _analyze_host(
+    text: str,
+    stream: hosts.Stream,
+    config: Config,
+    file_path: Path | None,
+    pre: list[Diagnostic] | None,
+) -> Analysis:
+    """A Kubernetes manifest: each embedded pack with every rule, at its place in the
+    file, plus the manifest's own references (``rules.kubernetes``)."""
+    diagnostics: list[Diagnostic] = list(pre or ())
+    parts: list[Embedded] = []
+    token = _structure_listener.set(None)  # an embedded pack's structure is not the file's
+    try:
+        for entry in stream.embedded:
+            if entry.shadow is not None:
+                sub = _analyze_embedded(entry.shadow, entry.json, config, file_path)
+                diagnostics.extend(sub.diagnostics)
+                parts.append(Embedded(entry.content, entry.key, sub))
+            else:
+                sub = _analyze_embedded(entry.value, entry.json, config, file_path)
+                diagnostics.extend(_on_key(entry, sub))
+                parts.append(Embedded(entry.content, entry.key, None))
+    finally:
+        _structure_listener.reset(token)
+    own = stream.config_maps
+    siblings = None
+    if file_path is not None and any(ref.name not in own for ref in stream.refs):
+        siblings = hosts.sibling_config_maps(file_path)
+    diagnostics.extend(kubernetes.check_refs(stream, siblings, file_path))
+    resources = stream.pack_resources
+    if (
+        not stream.embedded
+        and resources
+        and file_path is not None
+        and kinds.kind_from_name(str(file_path))
+    ):
+        refs = ", ".join(f"`{ref.name}`" for ref in stream.refs) or "named in `spec.source`"
+        diagnostics.append(
+            make(
+                NOT_A_PACK,
+                f"Not a PromptPack: this is a Kubernetes `PromptPack` resource; its pack is "
+                f"checked from its ConfigMap {refs}",
+                resources[0].kind_span,
+            )
+        )
+    return _finish(text, kinds.KUBERNETES, diagnostics, config, file_path, tuple(parts))
+
+
+def _analyze_embedded(text: str, is_json: bool, config: Config, file_path: Path | None) -> Analysis:
+    parsed = parse_json(text) if is_json else parse(text)
+    return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
+
+
+def _on_key(entry: hosts.EmbeddedPack, sub: Analysis) -> Iterator[Diagnostic]:
+    """The diagnostics of a pack that is not written verbatim in the host, shown on
+    its entry's key with their place in the pack's own text."""
+    for diag in sub.diagnostics:
+        at = sub.lines.position(diag.span.start)
+        yield replace(
+            diag,
+            message=f"{diag.message} (line {at.line + 1}, column {at.character + 1} of the "
+            f"`{entry.key}` entry's text)",
+            span=entry.key_span,
+            related=(),
+            data={},
+        )
 
 
 #: Keys of ``Analysis.timings`` (present when the rules ran): how many prompts took

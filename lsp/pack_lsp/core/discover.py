@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core import kinds
+from pack_lsp.core.recognize import HEAD_LIMIT, PARSE_LIMIT, recognize
 from pack_lsp.core.source import SourceError, check_regular, read_source
 
 SKIP_DIRS = frozenset(
@@ -25,9 +26,9 @@ SKIP_DIRS = frozenset(
         ".pytest_cache",
     }
 )
-#: Files larger than this are not sniffed by content (they are still checked when
-#: their name marks them as packs or when they are named explicitly).
-SNIFF_LIMIT = 32 * 1024 * 1024
+#: Files larger than this are judged by their first ``HEAD_LIMIT`` characters
+#: (their top-level keys) instead of a parse; see ``core.recognize``.
+SNIFF_LIMIT = PARSE_LIMIT
 
 
 def _excluded(path: Path, root: Path, exclude: Iterable[str]) -> bool:
@@ -45,8 +46,15 @@ def _excluded(path: Path, root: Path, exclude: Iterable[str]) -> bool:
     return False
 
 
+def _is_chart(folder: Path) -> bool:
+    """A Helm chart: its ``templates/`` are YAML only once rendered, and are skipped."""
+    return (folder / "Chart.yaml").is_file() or (folder / "Chart.yml").is_file()
+
+
 def is_pack_file(path: Path, manifest_globs: tuple[str, ...] = ()) -> bool:
-    """True for files named like packs or manifests, and YAML/JSON files whose content is one.
+    """True for the files a directory scan checks: packs, manifests and Kubernetes
+    manifests that carry packs, as ``core.recognize`` decides, and files named like
+    packs that are something else (they get one line saying what they are).
 
     Anything named like a pack or a YAML/JSON file that is not a regular file (a
     FIFO, a device, a directory, a symbolic-link loop) also counts: it is never
@@ -64,11 +72,17 @@ def is_pack_file(path: Path, manifest_globs: tuple[str, ...] = ()) -> bool:
     if named:
         return True
     try:
+        size = path.stat().st_size
+        if size > SNIFF_LIMIT:
+            with path.open("rb") as handle:
+                raw = handle.read(HEAD_LIMIT * 4)
+            text = raw.decode("utf-8", errors="replace")[:HEAD_LIMIT]
+            return recognize(str(path), text, manifest_globs, head_only=True).kind is not None
         raw = read_source(path, SNIFF_LIMIT)
+        text = raw.decode("utf-8", errors="replace")
     except OSError:
         return False
-    text = raw.decode("utf-8", errors="replace")
-    return kinds.sniff(text) is not None or kinds.is_manifest(str(path), text, manifest_globs)
+    return recognize(str(path), text, manifest_globs).kind is not None
 
 
 def find_packs(
@@ -79,7 +93,11 @@ def find_packs(
     for folder, dirs, files in os.walk(directory):
         here = Path(folder)
         dirs[:] = sorted(
-            d for d in dirs if d not in SKIP_DIRS and not _excluded(here / d, directory, exclude)
+            d
+            for d in dirs
+            if d not in SKIP_DIRS
+            and not _excluded(here / d, directory, exclude)
+            and not (d == "templates" and _is_chart(here))
         )
         # A directory named like a pack is listed too: checking it then says that
         # it is a directory, instead of silently checking nothing.

@@ -48,6 +48,7 @@ from pack_lsp.core.jsontree import is_json_path
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Prompt
 from pack_lsp.core.profiles import target_of
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import (
@@ -94,7 +95,7 @@ def reanalyze(
     file_path = Path(path) if path is not None else None
     detected = kind
     if detected is None:
-        detected = kinds.detect(str(path) if path is not None else None, text, config.manifests)
+        detected = detect(str(path) if path is not None else None, text, config.manifests)
     t0 = time.perf_counter()
     spliced = None
     if (

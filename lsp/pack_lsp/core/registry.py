@@ -20,6 +20,7 @@ from pack_lsp.core.rules import (
     compositions,
     document,
     governance,
+    kubernetes,
     manifest,
     pack,
     providers,
@@ -44,6 +45,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     governance,
     templates,
     manifest,
+    kubernetes,
 )
 
 

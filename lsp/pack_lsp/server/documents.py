@@ -21,6 +21,7 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
 from pack_lsp.core.incremental import reanalyze
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.source import decode, read_source
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server.settings import SettingsMixin
@@ -120,7 +121,7 @@ class DocumentStore(SettingsMixin):
 
     def kind_of(self, uri: str, text: str) -> str | None:
         path = to_fs_path(uri)
-        return kinds.detect(path or uri, text)
+        return detect(path or uri, text)
 
     def _analyze(
         self, uri: str, text: str, previous: Analysis | None, config: Config

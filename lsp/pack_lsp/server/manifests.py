@@ -32,6 +32,7 @@ from pack_lsp.core.language.completion import Completion
 from pack_lsp.core.manifest.check import update_index
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.app import DocumentContext, PackServer
@@ -138,7 +139,7 @@ def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
         return  # not a manifest of the index
     if text is None:
         on_disk = _text_of(server, path)
-        if on_disk is None or kinds.detect(path, on_disk) != kinds.MANIFEST:
+        if on_disk is None or detect(path, on_disk) != kinds.MANIFEST:
             to_recheck = index.remove(path)
         else:
             to_recheck = update_index(index, on_disk, path)

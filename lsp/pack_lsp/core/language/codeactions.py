@@ -487,7 +487,15 @@ HANDLERS: Mapping[FixKind, Handler] = {
 
 
 def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    """Every fix for one diagnostic of ``analysis``: those its rule offers."""
+    """Every fix for one diagnostic of ``analysis``: those its rule offers.
+
+    For a Kubernetes manifest, the fixes of the embedded pack the diagnostic is in
+    (its analysis has the manifest's offsets, so the edits apply to the manifest).
+    """
+    inner = analysis.at(diag.span.start)
+    if inner is None:
+        return []
+    analysis = inner
     rule = REGISTRY.get(diag.code)
     fixes: list[Fix] = []
     for kind in rule.fixes if rule is not None else ():

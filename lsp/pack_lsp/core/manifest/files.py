@@ -19,7 +19,7 @@ def read_manifest(path: Path, manifest_globs: tuple[str, ...] = ()) -> Manifest 
     except OSError:
         return None
     text, _ = decode(raw)
-    if kinds.detect(str(path), text, manifest_globs) != kinds.MANIFEST:
+    if kinds.kind_from_name(str(path)) or not kinds.is_manifest(str(path), text, manifest_globs):
         return None
     return build_manifest(parse(text).root, str(path))
 

@@ -147,6 +147,21 @@ INVALID_MERGE = Rule(
     CATEGORY,
 )
 
+NOT_A_PACK = Rule(
+    "PP014",
+    "not-a-pack",
+    Severity.INFORMATION,
+    "A file named or given like a pack is something else: a Kubernetes manifest whose "
+    "ConfigMaps hold no pack, a PromptKit arena-project file, a JSON Schema or a Helm "
+    "chart template. It is not checked as a pack, so it gets this one line instead of "
+    "a list of schema errors.",
+    "# support.promptpack.yaml\napiVersion: apps/v1\nkind: Deployment",
+    "Nothing to fix if the file is what the message says; rename it so that its name "
+    "no longer says PromptPack, or exclude it from the check (`exclude` in the "
+    "configuration).",
+    CATEGORY,
+)
+
 NESTING_TOO_DEEP = Rule(
     "PP012",
     "nesting-too-deep",
@@ -173,4 +188,5 @@ RULES = (
     INVALID_MERGE,
     NESTING_TOO_DEEP,
     JSON_SYNTAX,
+    NOT_A_PACK,
 )

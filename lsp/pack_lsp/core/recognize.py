@@ -1,0 +1,283 @@
+"""Which kind of document a file is, decided from its name and its parsed top level.
+
+The rules (the README's "How files are recognised" says the same):
+
+1. A file matching a configured ``manifests`` glob, or named ``manifest.yaml``/``.yml``
+   with a top-level ``id`` and ``entrypoint`` or ``agent``, is an agent-extension
+   manifest.
+2. A Helm chart template (a file under ``templates/`` of a folder holding
+   ``Chart.yaml``) is YAML only once rendered: it is not checked (directory scans
+   skip it; named explicitly or opened, it gets one information line saying so).
+3. A JSON Schema (``$schema`` naming json-schema.org, or ``$defs``/``definitions``/
+   ``properties`` at the top without the shape of a pack) is never a pack.
+4. A YAML stream of Kubernetes objects (``apiVersion`` and ``kind``) is a
+   Kubernetes manifest: it is checked when a ConfigMap ``data`` entry holds a pack
+   or it declares an Omnia ``PromptPack`` resource (``core.hosts``).
+5. A PromptPack: a top level with a ``prompts`` mapping and ``id`` or
+   ``template_engine``, or a ``$schema`` naming promptpack.org.
+6. A file *named* like a pack (``kinds.PACK_PATTERNS``) or named explicitly on the
+   command line is checked as a pack unless rules 2-4 say it is something else;
+   then it gets one information diagnostic saying what it is
+   (``NOT_A_PACK``), never a cascade of schema errors.
+
+Everything else is not ours. Files too large to parse for recognition are judged by
+their first ``HEAD_LIMIT`` characters (top-level keys only).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from pack_lsp.core import hosts
+from pack_lsp.core.kinds import (
+    KUBERNETES,
+    MANIFEST,
+    NOT_A_PACK,
+    PROMPTPACK,
+    is_manifest,
+    kind_from_name,
+)
+from pack_lsp.core.text import Span
+from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, deref, parse
+
+#: Recognition parses files up to this many characters; a larger file is judged by
+#: the top-level keys of its first ``HEAD_LIMIT`` characters.
+PARSE_LIMIT = 4 * 1024 * 1024
+HEAD_LIMIT = 256 * 1024
+
+PROMPTKIT_GROUP = "promptkit.altairalabs.ai/"
+
+_KUBE_HINT = re.compile(r"^(?:apiVersion|kind)[ \t]*:", re.M)
+_SCHEMA_HINT = re.compile(r'"\$(?:schema|defs)"|^\$(?:schema|defs)[ \t]*:', re.M)
+_YAML_TOP_KEY = re.compile(
+    r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_$][\w$-]*))[ \t]*:(?:[ \t]+([^\n#]*))?', re.M
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """The kind of a document, and for ``NOT_A_PACK`` what it is instead."""
+
+    kind: str | None
+    what: str = ""
+    """For NOT_A_PACK: what the file is, a sentence (used in the diagnostic)."""
+    span: Span | None = None
+    """For NOT_A_PACK: where the file says what it is (its ``kind`` or ``$schema``)."""
+
+
+_NONE = Recognition(None)
+
+
+def is_helm_template(path: str) -> bool:
+    """A file below ``templates/`` of a Helm chart (a folder with ``Chart.yaml``)."""
+    pure = PurePath(path)
+    parts = pure.parts
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "templates":
+            chart = Path(*parts[:i]) if i else Path(".")
+            try:
+                return (chart / "Chart.yaml").is_file() or (chart / "Chart.yml").is_file()
+            except OSError:
+                return False
+    return False
+
+
+def detect(
+    path: str | None, text: str, manifest_globs: tuple[str, ...] = (), *, explicit: bool = False
+) -> str | None:
+    """The kind of ``text`` (None: not a document pack-lsp checks)."""
+    return recognize(path, text, manifest_globs, explicit=explicit).kind
+
+
+def recognize(
+    path: str | None,
+    text: str,
+    manifest_globs: tuple[str, ...] = (),
+    *,
+    explicit: bool = False,
+    head_only: bool = False,
+) -> Recognition:
+    """How ``text`` (the file at ``path``) is checked; see the module doc.
+
+    ``explicit``: the file was named by the user (a path on the command line), so
+    anything that is not recognisably something else is checked as a pack.
+    ``head_only``: ``text`` is the first characters of a file too large to parse.
+    """
+    named = path is not None and kind_from_name(path) is not None
+    wanted = named or explicit
+    if path is not None and not named and is_manifest(path, text, manifest_globs):
+        return Recognition(MANIFEST)
+    if path is not None and is_helm_template(path):
+        if not wanted:
+            return _NONE
+        return Recognition(
+            NOT_A_PACK,
+            "this is a Helm chart template, which is YAML only once rendered; it is not "
+            "checked (check the output of `helm template` instead)",
+            Span(0, 0),
+        )
+    if head_only or len(text) > PARSE_LIMIT:
+        return _by_head(text[:HEAD_LIMIT], wanted)
+    is_json = (path is not None and PurePath(path).suffix.lower() == ".json") or text.lstrip(
+        "\ufeff \t\r\n"
+    ).startswith("{")
+    if named and not _KUBE_HINT.search(text) and not _SCHEMA_HINT.search(text[:65536]):
+        return Recognition(PROMPTPACK)  # the common case, without a parse
+    if not wanted and not any(word in text for word in ("prompts", "apiVersion", "promptpack")):
+        return _NONE
+    if not is_json and _KUBE_HINT.search(text):
+        found = _kubernetes(text, wanted)
+        if found is not None:
+            return found
+    root = _top(text, is_json)
+    return _by_top(root, wanted)
+
+
+def _top(text: str, is_json: bool) -> Node | None:
+    if is_json:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return deref(parse(text).root)
+        if not isinstance(data, dict):
+            return None
+    return deref(parse(text).root)
+
+
+def _scalar(node: Node | None) -> ScalarNode | None:
+    node = deref(node)
+    return node if isinstance(node, ScalarNode) else None
+
+
+def _by_top(root: Node | None, wanted: bool) -> Recognition:
+    if not isinstance(root, MappingNode):
+        return Recognition(PROMPTPACK) if wanted else _NONE
+    schema = _scalar(root.get("$schema"))
+    schema_url = schema.value if schema is not None and isinstance(schema.value, str) else ""
+    pack_shaped = isinstance(root.get("prompts"), MappingNode) and (
+        root.pair("id") is not None or root.pair("template_engine") is not None
+    )
+    if "json-schema.org" in schema_url or (
+        not pack_shaped
+        and "promptpack.org" not in schema_url
+        and any(root.pair(k) is not None for k in ("$defs", "definitions", "properties"))
+    ):
+        if not wanted:
+            return _NONE
+        return Recognition(
+            NOT_A_PACK,
+            "this is a JSON Schema (a description of JSON documents), not a pack",
+            schema.span if schema is not None else Span(0, 0),
+        )
+    api = _scalar(root.get("apiVersion"))
+    kind = _scalar(root.get("kind"))
+    if (
+        api is not None
+        and kind is not None
+        and isinstance(api.value, str)
+        and api.value.startswith(PROMPTKIT_GROUP)
+    ):
+        if not wanted:
+            return _NONE
+        return Recognition(
+            NOT_A_PACK,
+            f"this is a PromptKit `{kind.value}` file of an arena project, which "
+            "`packc compile` turns into a pack; pack-lsp checks the compiled pack",
+            kind.span,
+        )
+    if pack_shaped or "promptpack.org" in schema_url:
+        return Recognition(PROMPTPACK)
+    return Recognition(PROMPTPACK) if wanted else _NONE
+
+
+def _kubernetes(text: str, wanted: bool) -> Recognition | None:
+    """The recognition of a Kubernetes manifest stream; None when ``text`` is not one."""
+    stream = hosts.read_stream(text)
+    if stream is None:
+        return None
+    first = stream.objects[0]
+    if first.api_version.startswith(PROMPTKIT_GROUP):
+        return None  # PromptKit's own kinds look like Kubernetes objects
+    if stream.embedded or stream.pack_resources:
+        return Recognition(KUBERNETES)
+    if not wanted:
+        return _NONE
+    return Recognition(
+        NOT_A_PACK,
+        f"this is a Kubernetes `{first.kind}` manifest and no ConfigMap in it holds a pack",
+        first.kind_span,
+    )
+
+
+# ------------------------------------------------------------------ large files
+
+
+def _by_head(head: str, wanted: bool) -> Recognition:
+    """Recognition from the top-level keys in the first characters of a large file."""
+    keys = _json_head_keys(head) if head.lstrip("\ufeff \t\r\n").startswith("{") else None
+    if keys is None:
+        keys = {
+            (m.group(1) or m.group(2) or m.group(3)): (m.group(4) or "").strip()
+            for m in _YAML_TOP_KEY.finditer(head)
+        }
+    schema = keys.get("$schema", "")
+    if "json-schema.org" in schema:
+        return _schema_line() if wanted else _NONE
+    if "prompts" in keys and ("id" in keys or "template_engine" in keys):
+        return Recognition(PROMPTPACK)
+    if "promptpack.org" in schema:
+        return Recognition(PROMPTPACK)
+    return Recognition(PROMPTPACK) if wanted else _NONE
+
+
+def _schema_line() -> Recognition:
+    return Recognition(
+        NOT_A_PACK,
+        "this is a JSON Schema (a description of JSON documents), not a pack",
+        Span(0, 0),
+    )
+
+
+def _json_head_keys(head: str) -> dict[str, str] | None:
+    """The keys (and string values) at depth 1 of a JSON text's first characters."""
+    keys: dict[str, str] = {}
+    depth = 0
+    i = 0
+    n = len(head)
+    pending: str | None = None
+    expect_key = False
+    while i < n:
+        c = head[i]
+        if c == '"':
+            j = i + 1
+            while j < n and head[j] != '"':
+                j += 2 if head[j] == "\\" else 1
+            if j >= n:
+                break
+            word = head[i + 1 : j]
+            if depth == 1:
+                if expect_key:
+                    pending = word
+                    keys[word] = ""
+                    expect_key = False
+                elif pending is not None:
+                    keys[pending] = word
+                    pending = None
+            i = j + 1
+            continue
+        if c in "{[":
+            depth += 1
+            if depth == 1:
+                expect_key = True
+            if depth > 1:
+                pending = None
+        elif c in "}]":
+            depth -= 1
+        elif c == "," and depth == 1:
+            expect_key = True
+            pending = None
+        i += 1
+    return keys
