@@ -48,6 +48,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 
 from pack_lsp import __version__
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.diagnostics import DiagnosticsMixin
@@ -234,6 +235,7 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         *,
         feature: str = "request",
         diagnostics: bool = False,
+        at: types.Position | None = None,
     ) -> T:
         """Run ``compute`` on the document's context; the shared body of thin handlers.
 
@@ -248,12 +250,20 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         ``compute`` raises (the error is logged with ``window/logMessage``), except for
         a position outside the document: that is the client's error and is answered
         as one (``PositionOutsideDocument``, InvalidParams).
+        ``at`` is the request's position: in a Kubernetes manifest, ``compute`` gets
+        the analysis of the pack embedded there (at the manifest's offsets), and
+        ``empty`` is the answer outside every embedded pack.
         """
         done = self.structure_reader(uri) if not diagnostics else None
         try:
             ctx = await self.document_context(uri, diagnostics=diagnostics)
             if ctx is None:
                 return empty
+            if at is not None and ctx.analysis.kind == kinds.KUBERNETES:
+                inner = ctx.analysis.at(ctx.offset(at))
+                if inner is None:
+                    return empty
+                ctx = DocumentContext(self, uri, ctx.version, inner, self.converter)
             return compute(ctx)
         except PositionOutsideDocument:
             raise

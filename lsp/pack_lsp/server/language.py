@@ -102,6 +102,7 @@ def register(server: PackServer) -> None:
             compute,
             types.CompletionList(is_incomplete=False, items=[]),
             feature="completion",
+            at=params.position,
         )
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -122,7 +123,9 @@ def register(server: PackServer) -> None:
                 return None
             return types.Hover(contents=content, range=doc.range(found.span))
 
-        return await ls.answer(params.text_document.uri, compute, None, feature="hover")
+        return await ls.answer(
+            params.text_document.uri, compute, None, feature="hover", at=params.position
+        )
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
     async def semantic_tokens(

@@ -97,7 +97,9 @@ def register(server: PackServer) -> None:
             spans = navigation.definition(doc.analysis, doc.offset(params.position))
             return [doc.location(s) for s in spans]
 
-        return await ls.answer(params.text_document.uri, compute, [], feature="definition")
+        return await ls.answer(
+            params.text_document.uri, compute, [], feature="definition", at=params.position
+        )
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: PackServer, params: types.ReferenceParams) -> list[types.Location]:
@@ -111,7 +113,9 @@ def register(server: PackServer) -> None:
             )
             return [doc.location(s) for s in spans]
 
-        return await ls.answer(params.text_document.uri, compute, [], feature="references")
+        return await ls.answer(
+            params.text_document.uri, compute, [], feature="references", at=params.position
+        )
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     async def highlight(
@@ -128,7 +132,9 @@ def register(server: PackServer) -> None:
                 for h in navigation.highlights(doc.analysis, doc.offset(params.position))
             ]
 
-        return await ls.answer(params.text_document.uri, compute, [], feature="documentHighlight")
+        return await ls.answer(
+            params.text_document.uri, compute, [], feature="documentHighlight", at=params.position
+        )
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     async def prepare_rename(
@@ -145,7 +151,9 @@ def register(server: PackServer) -> None:
                 range=doc.range(target.span), placeholder=target.name
             )
 
-        result = await ls.answer(params.text_document.uri, compute, None, feature="prepareRename")
+        result = await ls.answer(
+            params.text_document.uri, compute, None, feature="prepareRename", at=params.position
+        )
         if isinstance(result, str):
             raise RequestFailed(result)
         return result
@@ -161,7 +169,9 @@ def register(server: PackServer) -> None:
                 return str(exc)
             return _workspace_edit(doc, edits)
 
-        result = await ls.answer(params.text_document.uri, compute, None, feature="rename")
+        result = await ls.answer(
+            params.text_document.uri, compute, None, feature="rename", at=params.position
+        )
         if isinstance(result, str):
             raise RequestFailed(result)
         return result
