@@ -51,7 +51,15 @@ HEAD_LIMIT = 256 * 1024
 PROMPTKIT_GROUP = "promptkit.altairalabs.ai/"
 
 _KUBE_HINT = re.compile(r"^(?:apiVersion|kind)[ \t]*:", re.M)
-_SCHEMA_HINT = re.compile(r'"\$(?:schema|defs)"|^\$(?:schema|defs)[ \t]*:', re.M)
+#: What a file named like a pack must show in its first characters to be parsed for
+#: recognition (a JSON Schema or PromptKit file); a pack shows none of it.
+_OTHER_HINT = re.compile(
+    r'json-schema\.org|"\$defs"|^(?:\$defs|definitions|properties)[ \t]*:|'
+    r"promptkit\.altairalabs\.ai",
+    re.M,
+)
+#: A top-level key of a YAML pack that makes an unnamed file worth a parse.
+_PACK_HINT = re.compile(r'^(?:prompts|["\']?\$schema["\']?)[ \t]*:', re.M)
 _YAML_TOP_KEY = re.compile(
     r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_$][\w$-]*))[ \t]*:(?:[ \t]+([^\n#]*))?', re.M
 )
@@ -124,27 +132,70 @@ def recognize(
     is_json = (path is not None and PurePath(path).suffix.lower() == ".json") or text.lstrip(
         "\ufeff \t\r\n"
     ).startswith("{")
-    if named and not _KUBE_HINT.search(text) and not _SCHEMA_HINT.search(text[:65536]):
+    kube = not is_json and _KUBE_HINT.search(text) is not None
+    if named and not kube and not _OTHER_HINT.search(text[:HEAD_LIMIT]):
         return Recognition(PROMPTPACK)  # the common case, without a parse
-    if not wanted and not any(word in text for word in ("prompts", "apiVersion", "promptpack")):
+    if (
+        not wanted
+        and not kube
+        and not (
+            ("prompts" in text or "promptpack" in text)
+            if is_json
+            else _PACK_HINT.search(text) or _OTHER_HINT.search(text[:HEAD_LIMIT])
+        )
+    ):
         return _NONE
-    if not is_json and _KUBE_HINT.search(text):
+    if kube:
         found = _kubernetes(text, wanted)
         if found is not None:
             return found
-    root = _top(text, is_json)
-    return _by_top(root, wanted)
-
-
-def _top(text: str, is_json: bool) -> Node | None:
     if is_json:
         try:
             data = json.loads(text)
-        except ValueError:
-            return deref(parse(text).root)
-        if not isinstance(data, dict):
-            return None
-    return deref(parse(text).root)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            return _by_data(data, text, wanted)
+    return _by_top(deref(parse(text).root), wanted)
+
+
+def _by_data(data: object, text: str, wanted: bool) -> Recognition:
+    """``_by_top`` for JSON read by ``json.loads`` (no tree: a span is searched for)."""
+    if not isinstance(data, dict):
+        return Recognition(PROMPTPACK) if wanted else _NONE
+    schema_url = data.get("$schema") if isinstance(data.get("$schema"), str) else ""
+    assert isinstance(schema_url, str)
+    pack_shaped = isinstance(data.get("prompts"), dict) and (
+        "id" in data or "template_engine" in data
+    )
+    if "json-schema.org" in schema_url or (
+        not pack_shaped
+        and "promptpack.org" not in schema_url
+        and any(k in data for k in ("$defs", "definitions", "properties"))
+    ):
+        if not wanted:
+            return _NONE
+        at = text.find(json.dumps(schema_url)) if schema_url else -1
+        span = Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0)
+        return Recognition(NOT_A_PACK, _SCHEMA_WHAT, span)
+    api, kind = data.get("apiVersion"), data.get("kind")
+    if isinstance(api, str) and isinstance(kind, str) and api.startswith(PROMPTKIT_GROUP):
+        return _promptkit(kind, Span(0, 0)) if wanted else _NONE
+    if pack_shaped or "promptpack.org" in schema_url or wanted:
+        return Recognition(PROMPTPACK)
+    return _NONE
+
+
+_SCHEMA_WHAT = "this is a JSON Schema (a description of JSON documents), not a pack"
+
+
+def _promptkit(kind: object, span: Span) -> Recognition:
+    return Recognition(
+        NOT_A_PACK,
+        f"this is a PromptKit `{kind}` file of an arena project, which "
+        "`packc compile` turns into a pack; pack-lsp checks the compiled pack",
+        span,
+    )
 
 
 def _scalar(node: Node | None) -> ScalarNode | None:
@@ -168,9 +219,7 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
         if not wanted:
             return _NONE
         return Recognition(
-            NOT_A_PACK,
-            "this is a JSON Schema (a description of JSON documents), not a pack",
-            schema.span if schema is not None else Span(0, 0),
+            NOT_A_PACK, _SCHEMA_WHAT, schema.span if schema is not None else Span(0, 0)
         )
     api = _scalar(root.get("apiVersion"))
     kind = _scalar(root.get("kind"))
@@ -180,14 +229,7 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
         and isinstance(api.value, str)
         and api.value.startswith(PROMPTKIT_GROUP)
     ):
-        if not wanted:
-            return _NONE
-        return Recognition(
-            NOT_A_PACK,
-            f"this is a PromptKit `{kind.value}` file of an arena project, which "
-            "`packc compile` turns into a pack; pack-lsp checks the compiled pack",
-            kind.span,
-        )
+        return _promptkit(kind.value, kind.span) if wanted else _NONE
     if pack_shaped or "promptpack.org" in schema_url:
         return Recognition(PROMPTPACK)
     return Recognition(PROMPTPACK) if wanted else _NONE
@@ -234,11 +276,7 @@ def _by_head(head: str, wanted: bool) -> Recognition:
 
 
 def _schema_line() -> Recognition:
-    return Recognition(
-        NOT_A_PACK,
-        "this is a JSON Schema (a description of JSON documents), not a pack",
-        Span(0, 0),
-    )
+    return Recognition(NOT_A_PACK, _SCHEMA_WHAT, Span(0, 0))
 
 
 def _json_head_keys(head: str) -> dict[str, str] | None:
