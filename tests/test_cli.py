@@ -199,6 +199,55 @@ def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
     assert "profile" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            ".pack-lsp.toml",
+            'select = ["XX9"]\n',
+            "select: unknown code `XX9` (codes begin with `PM` or `PP`)",
+        ),
+        (
+            ".pack-lsp.toml",
+            'ignore = ["PP3O1"]\n',
+            "ignore: unknown code `PP3O1` (did you mean `PP301`?)",
+        ),
+        (
+            ".pack-lsp.toml",
+            '[severity]\nPP3O7 = "error"\n',
+            "severity: unknown code `PP3O7` (did you mean `PP307`?)",
+        ),
+        (
+            "pyproject.toml",
+            '[tool.pack-lsp]\nignore = ["PP3O1"]\n',
+            "ignore: unknown code `PP3O1` (did you mean `PP301`?)",
+        ),
+    ],
+)
+def test_an_unknown_code_in_the_configuration_exits_2(
+    name: str, text: str, message: str, tmp_path: Path
+) -> None:
+    """A typo'd code would silently turn rules off: it is refused, as on the command line."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    for pack in ("a.promptpack.yaml", "b.promptpack.yaml"):
+        (tmp_path / pack).write_text(GOOD, encoding="utf-8")
+    proc = run("--check", str(tmp_path))
+    assert proc.returncode == 2
+    expected = f"pack-lsp: error: invalid pack-lsp configuration in {tmp_path / name}: {message}\n"
+    # Named once, though each file below the configuration file reports it.
+    assert proc.stderr.count("pack-lsp: error:") == 1
+    assert proc.stderr.startswith(expected)
+
+
+def test_an_unknown_code_in_the_configuration_is_reported_for_standard_input(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".pack-lsp.toml").write_text('select = ["PP1", "XX9"]\n', encoding="utf-8")
+    proc = run("--check", "-", cwd=tmp_path, stdin=GOOD)
+    assert proc.returncode == 2
+    assert "select: unknown code `XX9`" in proc.stderr
+
+
 def test_directory_output_is_the_serial_output(tmp_path: Path) -> None:
     """Files of a directory may be checked in parallel processes: the output is still
     that of checking each file alone, one after the other, in path order."""

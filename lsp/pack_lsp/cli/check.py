@@ -27,9 +27,8 @@ from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.registry import REGISTRY
+from pack_lsp.core.registry import check_codes, unknown_selector
 from pack_lsp.core.source import check_regular, decode, read_source
-from pack_lsp.core.suggest import did_you_mean
 from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
@@ -130,12 +129,10 @@ def _selectors(values: list[str], option: str) -> tuple[str, ...]:
         for raw in re.split(r"[,\s]+", value):
             if not raw:
                 continue
-            selector = raw.upper()
-            if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
-                raise UsageError(
-                    f"{option}: unknown code `{raw}`{did_you_mean(selector, REGISTRY)}"
-                )
-            out.append(selector)
+            problem = unknown_selector(raw)
+            if problem is not None:
+                raise UsageError(f"{option}: {problem}")
+            out.append(raw.upper())
     if values and not out:
         raise UsageError(f"{option}: no codes given")
     return tuple(out)
@@ -208,6 +205,11 @@ class Overrides:
         return config.merged(data) if data else config
 
 
+def load_config(path: Path) -> Config:
+    """The configuration of the file at ``path``, its codes checked (``ConfigError``)."""
+    return check_codes(load_for(path))
+
+
 def _identity(path: Path) -> Path:
     """The resolved path, or the absolute one for a symbolic-link loop (which
     ``resolve`` refuses with RuntimeError; reading it later reports the loop)."""
@@ -234,8 +236,9 @@ def _collect(
             errors.append(f"{raw}: a directory, not a pack file")
         elif path.is_dir():
             try:
-                config = load_for(path / "_")
-            except ConfigError:
+                config = load_config(path / "_")
+            except ConfigError as exc:
+                errors.append(str(exc))
                 config = Config()
             found_files = find_packs(path, config.exclude + overrides.exclude, config.manifests)
             for found in found_files:
@@ -303,7 +306,7 @@ def check_file(
 
 def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
     try:
-        config = overrides.apply(load_for(Path(name or STDIN_NAME)))
+        config = overrides.apply(load_config(Path(name or STDIN_NAME)))
     except ConfigError as exc:
         problems.append(str(exc))
         return None
@@ -385,7 +388,7 @@ def _check_all(
 def _manifest_globs(overrides: Overrides) -> tuple[str, ...]:
     """The ``manifests`` globs of the configuration in the current directory."""
     try:
-        return overrides.apply(load_for(Path.cwd() / "_")).manifests
+        return overrides.apply(load_config(Path.cwd() / "_")).manifests
     except ConfigError:
         return ()
 
@@ -443,7 +446,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             continue
         for path, explicit in batches.pop(raw, []):
             try:
-                config = overrides.apply(load_for(path))
+                config = overrides.apply(load_config(path))
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
@@ -456,7 +459,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()
-    for problem in problems:
+    # Each problem once: every file below a broken configuration file reports it.
+    for problem in dict.fromkeys(problems):
         print(f"pack-lsp: error: {problem}", file=sys.stderr)
     if args.format == "text":
         # On stderr: stdout keeps exactly one line per diagnostic for tools that parse it.

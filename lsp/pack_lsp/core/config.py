@@ -232,8 +232,13 @@ def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
             data["source"] = source
         return _validated(data)
     except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-        where = f" in {source}" if source else ""
-        raise ConfigError(f"invalid pack-lsp configuration{where}: {_explain(exc)}") from None
+        raise invalid_configuration(source, _explain(exc)) from None
+
+
+def invalid_configuration(source: str | None, detail: str) -> ConfigError:
+    """The error for a configuration (from the file ``source``) that cannot be used."""
+    where = f" in {source}" if source else ""
+    return ConfigError(f"invalid pack-lsp configuration{where}: {detail}")
 
 
 def _explain(exc: Exception) -> str:
