@@ -248,6 +248,72 @@ def test_an_unknown_code_in_the_configuration_is_reported_for_standard_input(
     assert "select: unknown code `XX9`" in proc.stderr
 
 
+NOTHING_FOUND = "no PromptPack file or agent-extension manifest found"
+
+
+def test_a_directory_with_nothing_to_check_exits_2(tmp_path: Path) -> None:
+    """A wrong path in a CI job must not pass having checked nothing."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.yaml").write_text("title: notes\n", encoding="utf-8")
+    (tmp_path / "packs").mkdir()
+    (tmp_path / "packs" / "a.promptpack.yaml").write_text(GOOD + "agent: {}\n", encoding="utf-8")
+    proc = run("--check", "empty/", "packs", "docs", cwd=tmp_path)
+    assert proc.returncode == 2
+    # The packs found are still checked and reported.
+    assert proc.stdout.startswith("packs/a.promptpack.yaml:") and " PP102 " in proc.stdout
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("pack-lsp: error:")]
+    assert errors == [
+        f"pack-lsp: error: {name}: {NOTHING_FOUND} (files are recognised by their name, such "
+        "as *.promptpack.yaml, *.pack.json or manifest.yaml, or by their content; see the "
+        "README); --allow-empty accepts an empty result"
+        for name in ("empty/", "docs")
+    ]
+    assert proc.stderr.endswith("Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints\n")
+
+
+def test_an_exclusion_that_leaves_nothing_is_named(tmp_path: Path) -> None:
+    (tmp_path / "a.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "b.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / ".pack-lsp.toml").write_text('exclude = ["a.*"]\n', encoding="utf-8")
+    proc = run("--check", ".", "--exclude", "b.*", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert (
+        f".: {NOTHING_FOUND} (the exclude patterns `a.*`, `b.*` leave out the 2 files found)"
+        in proc.stderr
+    )
+
+
+def test_an_empty_result_can_be_allowed(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    proc = run("--check", "--allow-empty", "empty", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert proc.stderr == "Checked 0 files: 0 errors, 0 warnings, 0 information, 0 hints\n"
+    # The configuration of the directory may allow it too.
+    (tmp_path / "empty" / ".pack-lsp.toml").write_text("allow-empty = true\n", encoding="utf-8")
+    assert run("--check", "empty", cwd=tmp_path).returncode == 0
+    (tmp_path / "empty" / ".pack-lsp.toml").write_text("allow-empty = false\n", encoding="utf-8")
+    assert run("--check", "empty", cwd=tmp_path).returncode == 2
+    assert "--allow-empty" in run("--help").stdout
+
+
+def test_standard_input_is_never_empty(tmp_path: Path) -> None:
+    proc = run("--check", "-", cwd=tmp_path, stdin="")
+    assert NOTHING_FOUND not in proc.stderr
+    assert "Checked 1 file" in proc.stderr
+
+
+def test_a_path_given_twice_is_checked_once(tmp_path: Path) -> None:
+    (tmp_path / "packs").mkdir()
+    pack = tmp_path / "packs" / "a.promptpack.yaml"
+    pack.write_text(GOOD + "agent: {}\n", encoding="utf-8")
+    for paths in (["packs", "packs"], ["packs", "packs/a.promptpack.yaml"], [str(pack)] * 2):
+        proc = run("--check", *paths, cwd=tmp_path)
+        assert proc.returncode == 1, paths
+        assert proc.stdout.count(" PP102 ") == 1, paths
+        assert NOTHING_FOUND not in proc.stderr
+
+
 def test_directory_output_is_the_serial_output(tmp_path: Path) -> None:
     """Files of a directory may be checked in parallel processes: the output is still
     that of checking each file alone, one after the other, in path order."""

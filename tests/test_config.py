@@ -197,3 +197,11 @@ def test_the_server_reports_an_unknown_code_in_its_settings_and_uses_the_default
         "pack-lsp: invalid `packLsp` settings (severity: unknown code `PP3O7` "
         "(did you mean `PP307`?)); using the defaults"
     ]
+
+
+def test_allow_empty_is_a_boolean() -> None:
+    assert Config().allow_empty is False
+    assert from_mapping({"allow-empty": True}).allow_empty is True
+    assert from_mapping({"allowEmpty": False}).allow_empty is False
+    with pytest.raises(ConfigError, match="allow_empty"):
+        from_mapping({"allow-empty": "sometimes"}, "x.toml")

@@ -1,7 +1,9 @@
 """``pack-lsp --check PATH...``: check files for CI.
 
 Exit status: 0 when no file has an error (or, with ``--strict``, a warning), 1 when
-one has, 2 on a usage problem or a file that cannot be read. ``-`` as a PATH reads
+one has, 2 on a usage problem, an invalid configuration, a file that cannot be read or
+a directory PATH in which nothing is found to check (unless ``--allow-empty`` or the
+configured ``allow-empty``). ``-`` as a PATH reads
 the standard input; ``--stdin-filename`` names it for output, configuration lookup
 and kind detection. ``--select``, ``--ignore`` and ``--severity`` on the command line
 take precedence over the configuration file, as do ``--profile`` and
@@ -100,6 +102,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="GLOB",
         default=[],
         help="skip files and folders matching GLOB when searching directories (repeatable)",
+    )
+    group.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="a directory PATH in which no pack file or manifest is found is not an error "
+        "(by default it is: status 2, so that a wrong path does not pass unnoticed); "
+        "the configuration's `allow-empty = true` does the same",
     )
     group.add_argument(
         "--spec-version",
@@ -220,45 +229,71 @@ def _identity(path: Path) -> Path:
 
 
 def _collect(
-    paths: list[str], errors: list[str], overrides: Overrides, seen: set[Path] | None = None
+    raw: str, errors: list[str], overrides: Overrides, seen: set[Path], allow_empty: bool
 ) -> list[tuple[Path, bool]]:
-    """(file, named explicitly) for every file to check, in a stable order.
+    """(file, named explicitly) for every file to check below the PATH ``raw``, in a
+    stable order.
 
     ``seen`` (resolved paths already collected) is updated, so that a file reached
-    twice is checked once.
+    twice is checked once. A directory in which the search finds nothing is a
+    problem (see ``_nothing_found``) unless ``allow_empty`` or the directory's
+    configured ``allow-empty`` says an empty result is fine.
     """
     out: list[tuple[Path, bool]] = []
-    seen = set() if seen is None else seen
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir() and kinds.kind_from_name(path.name) is not None:
-            # `--check x.pack.json` on a directory: searching it would check nothing.
-            errors.append(f"{raw}: a directory, not a pack file")
-        elif path.is_dir():
-            try:
-                config = load_config(path / "_")
-            except ConfigError as exc:
-                errors.append(str(exc))
-                config = Config()
-            found_files = find_packs(path, config.exclude + overrides.exclude, config.manifests)
-            for found in found_files:
-                if _identity(found) not in seen:
-                    seen.add(_identity(found))
-                    out.append((found, False))
-        elif path.is_file():
-            if _identity(path) not in seen:
-                seen.add(_identity(path))
-                out.append((path, True))
-        elif path.exists() or path.is_symlink():
-            try:
-                check_regular(path)
-            except OSError as exc:
-                errors.append(f"{raw}: {exc.strerror or exc}")
-            else:  # pragma: no cover - is_file() said otherwise a moment ago
-                errors.append(f"{raw}: not a regular file or directory")
-        else:
-            errors.append(f"{raw}: no such file or directory")
+    path = Path(raw)
+    if path.is_dir() and kinds.kind_from_name(path.name) is not None:
+        # `--check x.pack.json` on a directory: searching it would check nothing.
+        errors.append(f"{raw}: a directory, not a pack file")
+    elif path.is_dir():
+        try:
+            config = load_config(path / "_")
+        except ConfigError as exc:
+            errors.append(str(exc))
+            config = Config()
+        patterns = config.exclude + overrides.exclude
+        found_files = list(find_packs(path, patterns, config.manifests))
+        if not found_files and not (allow_empty or config.allow_empty):
+            errors.append(_nothing_found(raw, path, patterns, config.manifests))
+        for found in found_files:
+            if _identity(found) not in seen:
+                seen.add(_identity(found))
+                out.append((found, False))
+    elif path.is_file():
+        if _identity(path) not in seen:
+            seen.add(_identity(path))
+            out.append((path, True))
+    elif path.exists() or path.is_symlink():
+        try:
+            check_regular(path)
+        except OSError as exc:
+            errors.append(f"{raw}: {exc.strerror or exc}")
+        else:  # pragma: no cover - is_file() said otherwise a moment ago
+            errors.append(f"{raw}: not a regular file or directory")
+    else:
+        errors.append(f"{raw}: no such file or directory")
     return out
+
+
+def _nothing_found(
+    raw: str, path: Path, patterns: tuple[str, ...], manifest_globs: tuple[str, ...]
+) -> str:
+    """Why the directory ``raw`` gave no file to check: a wrong path in a CI job would
+    otherwise pass, having checked nothing."""
+    # Searched again only now, to tell an excluded pack from no pack at all.
+    hidden = sum(1 for _ in find_packs(path, (), manifest_globs)) if patterns else 0
+    if hidden:
+        listed = ", ".join(f"`{p}`" for p in patterns)
+        verb = "pattern {} leaves" if len(patterns) == 1 else "patterns {} leave"
+        why = f"the exclude {verb.format(listed)} out the {_plural(hidden, 'file')} found"
+    else:
+        why = (
+            "files are recognised by their name, such as *.promptpack.yaml, *.pack.json "
+            "or manifest.yaml, or by their content; see the README"
+        )
+    return (
+        f"{raw}: no PromptPack file or agent-extension manifest found ({why}); "
+        "--allow-empty accepts an empty result"
+    )
 
 
 def check_text(
@@ -428,15 +463,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]] = []
     stdin_done = False
     seen: set[Path] = set()
-    batches = {
-        raw: _collect([raw], problems, overrides, seen) for raw in args.paths if raw != STDIN
-    }
+    # One batch per PATH, in order: a PATH given twice has its files in the first.
+    batches = [
+        (raw, [] if raw == STDIN else _collect(raw, problems, overrides, seen, args.allow_empty))
+        for raw in args.paths
+    ]
     # The checked paths are the workspace of agent-extension manifests.
     workspace = index_files(
-        (path for batch in batches.values() for path, _ in batch),
+        (path for _, batch in batches for path, _ in batch),
         _manifest_globs(overrides),
     )
-    for raw in args.paths:
+    for raw, batch in batches:
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True
@@ -444,7 +481,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                 if result is not None:
                     slots.append(result)
             continue
-        for path, explicit in batches.pop(raw, []):
+        for path, explicit in batch:
             try:
                 config = overrides.apply(load_config(path))
             except ConfigError as exc:
