@@ -20,7 +20,7 @@ GOOD = MINIMAL_PACK
 
 
 def run(
-    *args: str, cwd: Path | None = None, stdin: str | None = None
+    *args: str, cwd: Path | None = None, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pack_lsp", *args],
@@ -29,7 +29,7 @@ def run(
         cwd=cwd,
         input=stdin,
         timeout=120,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
     )
 
 
@@ -312,6 +312,49 @@ def test_a_path_given_twice_is_checked_once(tmp_path: Path) -> None:
         assert proc.returncode == 1, paths
         assert proc.stdout.count(" PP102 ") == 1, paths
         assert NOTHING_FOUND not in proc.stderr
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5MB", "-1", "10M", "1 MB extra"])
+def test_a_file_size_limit_that_is_not_a_size_exits_2(value: str, tmp_path: Path) -> None:
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(GOOD, encoding="utf-8")
+    proc = run("--check", str(pack), env={"PACK_LSP_MAX_FILE_SIZE": value})
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"pack-lsp: error: PACK_LSP_MAX_FILE_SIZE: `{value}` is not a size: give a whole "
+        "number of bytes (1048576), or a whole number with a unit: KB, MB, GB (powers of "
+        "1000) or KiB, MiB, GiB (powers of 1024); 0 means no limit\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "limit"),
+    [
+        ("1024", "1,024 bytes"),
+        ("1KiB", "1,024 bytes"),
+        ("1 kb", "1,000 bytes"),
+        ("1MB", "1,000,000 bytes"),
+        ("1 MiB", "1,048,576 bytes"),
+        ("2 mib", None),
+        ("0", None),
+        ("", None),
+    ],
+)
+def test_the_file_size_limit_takes_bytes_or_a_unit(
+    value: str, limit: str | None, tmp_path: Path
+) -> None:
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(GOOD + "# padding\n" * 110_000, encoding="utf-8")  # 1,100,000+ bytes
+    size = pack.stat().st_size
+    proc = run("--check", str(pack), env={"PACK_LSP_MAX_FILE_SIZE": value})
+    if limit is None:  # larger than the file, or no limit
+        assert proc.returncode == 0, proc.stderr
+    else:
+        assert proc.returncode == 2
+        assert (
+            f"{pack}: cannot read: file too large ({size:,} bytes; the limit is {limit}, "
+            "set PACK_LSP_MAX_FILE_SIZE to change it)"
+        ) in proc.stderr
 
 
 def test_directory_output_is_the_serial_output(tmp_path: Path) -> None:

@@ -205,3 +205,36 @@ def test_allow_empty_is_a_boolean() -> None:
     assert from_mapping({"allowEmpty": False}).allow_empty is False
     with pytest.raises(ConfigError, match="allow_empty"):
         from_mapping({"allow-empty": "sometimes"}, "x.toml")
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5MB"])
+def test_the_server_reports_a_file_size_limit_that_is_not_a_size(
+    value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pack_lsp.core.source import DEFAULT_MAX_FILE_SIZE, max_file_size, read_source
+
+    monkeypatch.setenv("PACK_LSP_MAX_FILE_SIZE", value)
+    messages = _Messages()
+    messages.server.report_file_size_setting()
+    messages.server.report_file_size_setting()
+    expected = (
+        f"pack-lsp: PACK_LSP_MAX_FILE_SIZE: `{value}` is not a size: give a whole number of "
+        "bytes (1048576), or a whole number with a unit: KB, MB, GB (powers of 1000) or KiB, "
+        "MiB, GiB (powers of 1024); 0 means no limit. Using the default limit, 10.0 MiB"
+    )
+    assert messages.shown == [expected]  # shown once
+    assert expected in messages.logged
+    # Files are read under the default limit meanwhile.
+    assert max_file_size() == DEFAULT_MAX_FILE_SIZE
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text("id: a\n", encoding="utf-8")
+    assert read_source(pack) == b"id: a\n"
+
+
+def test_the_server_says_nothing_of_a_valid_file_size_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PACK_LSP_MAX_FILE_SIZE", "20MiB")
+    messages = _Messages()
+    messages.server.report_file_size_setting()
+    assert messages.shown == messages.logged == []

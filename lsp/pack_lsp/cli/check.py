@@ -30,7 +30,7 @@ from pack_lsp.core.discover import find_packs
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.registry import check_codes, unknown_selector
-from pack_lsp.core.source import check_regular, decode, read_source
+from pack_lsp.core.source import check_regular, decode, file_size_setting, read_source
 from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
@@ -458,6 +458,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         overrides = Overrides(args)
     except UsageError as exc:
         parser.error(str(exc))
+    size_problem = file_size_setting()[1]
+    if size_problem is not None:
+        print(f"pack-lsp: error: {size_problem}", file=sys.stderr)
+        return 2
     problems: list[str] = []
     # In command-line order; a pending file is checked later, maybe in parallel.
     slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]] = []
