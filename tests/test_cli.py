@@ -181,6 +181,32 @@ def test_directory_discovery(tmp_path: Path) -> None:
     assert doc["summary"]["files"] == 5
 
 
+def test_virtual_environments_are_skipped_whatever_their_name(tmp_path: Path) -> None:
+    """A folder with a ``pyvenv.cfg`` is a virtual environment (``venv``, virtualenv,
+    tox, nox): the packs its installed packages ship are not the project's."""
+    for folder in ("myenv", ".tox/py311", "env/lib/python3.12/site-packages/pkg"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "myenv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (tmp_path / "myenv" / "vendored.promptpack.yaml").write_text("broken: [", encoding="utf-8")
+    (tmp_path / ".tox" / "py311" / "pyvenv.cfg").write_text("", encoding="utf-8")
+    (tmp_path / ".tox" / "py311" / "x.promptpack.yaml").write_text("broken: [", encoding="utf-8")
+    (tmp_path / "env" / "lib" / "python3.12" / "site-packages" / "pkg" / "x.pack.json").write_text(
+        "{", encoding="utf-8"
+    )
+    # The same folder without `pyvenv.cfg` is an ordinary folder: searched.
+    (tmp_path / "myproject").mkdir()
+    (tmp_path / "myproject" / "a.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    proc = run("--check", "--format", "json", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [f["path"] for f in json.loads(proc.stdout)["files"]] == [
+        str(tmp_path / "myproject" / "a.promptpack.yaml")
+    ]
+    # Named as a PATH, a virtual environment is searched: it was asked for.
+    proc = run("--check", str(tmp_path / "myenv"))
+    assert proc.returncode == 1 and "vendored.promptpack.yaml" in proc.stdout
+
+
 def test_explicit_file_is_checked_whatever_its_name(tmp_path: Path) -> None:
     pack = tmp_path / "anything.txt"
     pack.write_text("id: demo\n", encoding="utf-8")
