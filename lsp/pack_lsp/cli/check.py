@@ -3,11 +3,11 @@
 Exit status: 0 when no file has an error (or, with ``--strict``, a warning), 1 when
 one has, 2 on a usage problem, an invalid configuration, a file that cannot be read or
 a directory PATH in which nothing is found to check (unless ``--allow-empty`` or the
-configured ``allow-empty``). ``-`` as a PATH reads
-the standard input; ``--stdin-filename`` names it for output, configuration lookup
-and kind detection. ``--select``, ``--ignore`` and ``--severity`` on the command line
-take precedence over the configuration file, as do ``--profile`` and
-``--spec-version``; ``--exclude`` adds to its ``exclude``.
+configured ``allow-empty``). ``-`` as a PATH reads the standard input;
+``--stdin-filename`` names it for output, configuration lookup and kind detection.
+``--select``, ``--ignore`` and ``--severity`` on the command line take precedence over
+the configuration file, as do ``--profile`` and ``--spec-version``; ``--exclude`` adds
+to its ``exclude``.
 """
 
 from __future__ import annotations
