@@ -20,7 +20,7 @@ GOOD = MINIMAL_PACK
 
 
 def run(
-    *args: str, cwd: Path | None = None, stdin: str | None = None
+    *args: str, cwd: Path | None = None, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pack_lsp", *args],
@@ -29,7 +29,7 @@ def run(
         cwd=cwd,
         input=stdin,
         timeout=120,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
     )
 
 
@@ -181,6 +181,32 @@ def test_directory_discovery(tmp_path: Path) -> None:
     assert doc["summary"]["files"] == 5
 
 
+def test_virtual_environments_are_skipped_whatever_their_name(tmp_path: Path) -> None:
+    """A folder with a ``pyvenv.cfg`` is a virtual environment (``venv``, virtualenv,
+    tox, nox): the packs its installed packages ship are not the project's."""
+    for folder in ("myenv", ".tox/py311", "env/lib/python3.12/site-packages/pkg"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "myenv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (tmp_path / "myenv" / "vendored.promptpack.yaml").write_text("broken: [", encoding="utf-8")
+    (tmp_path / ".tox" / "py311" / "pyvenv.cfg").write_text("", encoding="utf-8")
+    (tmp_path / ".tox" / "py311" / "x.promptpack.yaml").write_text("broken: [", encoding="utf-8")
+    (tmp_path / "env" / "lib" / "python3.12" / "site-packages" / "pkg" / "x.pack.json").write_text(
+        "{", encoding="utf-8"
+    )
+    # The same folder without `pyvenv.cfg` is an ordinary folder: searched.
+    (tmp_path / "myproject").mkdir()
+    (tmp_path / "myproject" / "a.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    proc = run("--check", "--format", "json", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert [f["path"] for f in json.loads(proc.stdout)["files"]] == [
+        str(tmp_path / "myproject" / "a.promptpack.yaml")
+    ]
+    # Named as a PATH, a virtual environment is searched: it was asked for.
+    proc = run("--check", str(tmp_path / "myenv"))
+    assert proc.returncode == 1 and "vendored.promptpack.yaml" in proc.stdout
+
+
 def test_explicit_file_is_checked_whatever_its_name(tmp_path: Path) -> None:
     pack = tmp_path / "anything.txt"
     pack.write_text("id: demo\n", encoding="utf-8")
@@ -197,6 +223,164 @@ def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "invalid pack-lsp configuration" in proc.stderr
     assert "profile" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            ".pack-lsp.toml",
+            'select = ["XX9"]\n',
+            "select: unknown code `XX9` (codes begin with `PK`, `PM` or `PP`)",
+        ),
+        (
+            ".pack-lsp.toml",
+            'ignore = ["PP3O1"]\n',
+            "ignore: unknown code `PP3O1` (did you mean `PP301`?)",
+        ),
+        (
+            ".pack-lsp.toml",
+            '[severity]\nPP3O7 = "error"\n',
+            "severity: unknown code `PP3O7` (did you mean `PP307`?)",
+        ),
+        (
+            "pyproject.toml",
+            '[tool.pack-lsp]\nignore = ["PP3O1"]\n',
+            "ignore: unknown code `PP3O1` (did you mean `PP301`?)",
+        ),
+    ],
+)
+def test_an_unknown_code_in_the_configuration_exits_2(
+    name: str, text: str, message: str, tmp_path: Path
+) -> None:
+    """A typo'd code would silently turn rules off: it is refused, as on the command line."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    for pack in ("a.promptpack.yaml", "b.promptpack.yaml"):
+        (tmp_path / pack).write_text(GOOD, encoding="utf-8")
+    proc = run("--check", str(tmp_path))
+    assert proc.returncode == 2
+    expected = f"pack-lsp: error: invalid pack-lsp configuration in {tmp_path / name}: {message}\n"
+    # Named once, though each file below the configuration file reports it.
+    assert proc.stderr.count("pack-lsp: error:") == 1
+    assert proc.stderr.startswith(expected)
+
+
+def test_an_unknown_code_in_the_configuration_is_reported_for_standard_input(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".pack-lsp.toml").write_text('select = ["PP1", "XX9"]\n', encoding="utf-8")
+    proc = run("--check", "-", cwd=tmp_path, stdin=GOOD)
+    assert proc.returncode == 2
+    assert "select: unknown code `XX9`" in proc.stderr
+
+
+NOTHING_FOUND = "no PromptPack file or agent-extension manifest found"
+
+
+def test_a_directory_with_nothing_to_check_exits_2(tmp_path: Path) -> None:
+    """A wrong path in a CI job must not pass having checked nothing."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.yaml").write_text("title: notes\n", encoding="utf-8")
+    (tmp_path / "packs").mkdir()
+    (tmp_path / "packs" / "a.promptpack.yaml").write_text(GOOD + "agent: {}\n", encoding="utf-8")
+    proc = run("--check", "empty/", "packs", "docs", cwd=tmp_path)
+    assert proc.returncode == 2
+    # The packs found are still checked and reported.
+    assert proc.stdout.startswith("packs/a.promptpack.yaml:") and " PP102 " in proc.stdout
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("pack-lsp: error:")]
+    assert errors == [
+        f"pack-lsp: error: {name}: {NOTHING_FOUND} (files are recognised by their name, such "
+        "as *.promptpack.yaml, *.pack.json or manifest.yaml, or by their content; see the "
+        "README); --allow-empty accepts an empty result"
+        for name in ("empty/", "docs")
+    ]
+    assert proc.stderr.endswith("Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints\n")
+
+
+def test_an_exclusion_that_leaves_nothing_is_named(tmp_path: Path) -> None:
+    (tmp_path / "a.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "b.promptpack.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / ".pack-lsp.toml").write_text('exclude = ["a.*"]\n', encoding="utf-8")
+    proc = run("--check", ".", "--exclude", "b.*", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert (
+        f".: {NOTHING_FOUND} (the exclude patterns `a.*`, `b.*` leave out the 2 files found)"
+        in proc.stderr
+    )
+
+
+def test_an_empty_result_can_be_allowed(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    proc = run("--check", "--allow-empty", "empty", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert proc.stderr == "Checked 0 files: 0 errors, 0 warnings, 0 information, 0 hints\n"
+    # The configuration of the directory may allow it too.
+    (tmp_path / "empty" / ".pack-lsp.toml").write_text("allow-empty = true\n", encoding="utf-8")
+    assert run("--check", "empty", cwd=tmp_path).returncode == 0
+    (tmp_path / "empty" / ".pack-lsp.toml").write_text("allow-empty = false\n", encoding="utf-8")
+    assert run("--check", "empty", cwd=tmp_path).returncode == 2
+    assert "--allow-empty" in run("--help").stdout
+
+
+def test_standard_input_is_never_empty(tmp_path: Path) -> None:
+    proc = run("--check", "-", cwd=tmp_path, stdin="")
+    assert NOTHING_FOUND not in proc.stderr
+    assert "Checked 1 file" in proc.stderr
+
+
+def test_a_path_given_twice_is_checked_once(tmp_path: Path) -> None:
+    (tmp_path / "packs").mkdir()
+    pack = tmp_path / "packs" / "a.promptpack.yaml"
+    pack.write_text(GOOD + "agent: {}\n", encoding="utf-8")
+    for paths in (["packs", "packs"], ["packs", "packs/a.promptpack.yaml"], [str(pack)] * 2):
+        proc = run("--check", *paths, cwd=tmp_path)
+        assert proc.returncode == 1, paths
+        assert proc.stdout.count(" PP102 ") == 1, paths
+        assert NOTHING_FOUND not in proc.stderr
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5MB", "-1", "10M", "1 MB extra"])
+def test_a_file_size_limit_that_is_not_a_size_exits_2(value: str, tmp_path: Path) -> None:
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(GOOD, encoding="utf-8")
+    proc = run("--check", str(pack), env={"PACK_LSP_MAX_FILE_SIZE": value})
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"pack-lsp: error: PACK_LSP_MAX_FILE_SIZE: `{value}` is not a size: give a whole "
+        "number of bytes (1048576), or a whole number with a unit: KB, MB, GB (powers of "
+        "1000) or KiB, MiB, GiB (powers of 1024); 0 means no limit\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "limit"),
+    [
+        ("1024", "1,024 bytes"),
+        ("1KiB", "1,024 bytes"),
+        ("1 kb", "1,000 bytes"),
+        ("1MB", "1,000,000 bytes"),
+        ("1 MiB", "1,048,576 bytes"),
+        ("2 mib", None),
+        ("0", None),
+        ("", None),
+    ],
+)
+def test_the_file_size_limit_takes_bytes_or_a_unit(
+    value: str, limit: str | None, tmp_path: Path
+) -> None:
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(GOOD + "# padding\n" * 110_000, encoding="utf-8")  # 1,100,000+ bytes
+    size = pack.stat().st_size
+    proc = run("--check", str(pack), env={"PACK_LSP_MAX_FILE_SIZE": value})
+    if limit is None:  # larger than the file, or no limit
+        assert proc.returncode == 0, proc.stderr
+    else:
+        assert proc.returncode == 2
+        assert (
+            f"{pack}: cannot read: file too large ({size:,} bytes; the limit is {limit}, "
+            "set PACK_LSP_MAX_FILE_SIZE to change it)"
+        ) in proc.stderr
 
 
 def test_directory_output_is_the_serial_output(tmp_path: Path) -> None:

@@ -65,6 +65,7 @@ OVERRIDES: list[dict[str, Any]] = [
     {"exclude": ("a/**",), "manifests": ("*.ext.json",)},
     {"cards": {"a2a_version": "1.0"}},
     {"fragmentDialect": "python"},
+    {"allow-empty": True},
     # Not in normal form: validated.
     {"profile": "promptkit"},
     {"select": "pp1, pp2"},

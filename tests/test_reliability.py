@@ -284,7 +284,7 @@ def test_fifty_megabyte_pack_is_refused(tmp_path: Path) -> None:
     assert "file too large (5" in err and "PACK_LSP_MAX_FILE_SIZE" in err
     assert seconds < 30
     status, err, _ = check(str(big), cwd=tmp_path, env={"PACK_LSP_MAX_FILE_SIZE": "1000"})
-    assert "the limit is 0.0 MB" in err
+    assert "the limit is 1,000 bytes" in err
 
 
 def test_size_limit_is_configurable(tmp_path: Path) -> None:

@@ -83,6 +83,9 @@ def test_workspace_symbols_are_cached_by_modification_time(tmp_path: Path) -> No
     (tmp_path / "notes.yaml").write_text("a: 1\n", encoding="utf-8")
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "x.promptpack.yaml").write_text(TEXT, encoding="utf-8")
+    (tmp_path / "myenv").mkdir()  # a virtual environment, by its pyvenv.cfg
+    (tmp_path / "myenv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (tmp_path / "myenv" / "x.promptpack.yaml").write_text(TEXT, encoding="utf-8")
     ws = WorkspaceSymbols()
     found = ws.search("lookup", [tmp_path])
     assert [(s.name, s.kind, s.container, s.path) for s in found] == [

@@ -1,11 +1,13 @@
 """``pack-lsp --check PATH...``: check files for CI.
 
 Exit status: 0 when no file has an error (or, with ``--strict``, a warning), 1 when
-one has, 2 on a usage problem or a file that cannot be read. ``-`` as a PATH reads
-the standard input; ``--stdin-filename`` names it for output, configuration lookup
-and kind detection. ``--select``, ``--ignore`` and ``--severity`` on the command line
-take precedence over the configuration file, as do ``--profile`` and
-``--spec-version``; ``--exclude`` adds to its ``exclude``.
+one has, 2 on a usage problem, an invalid configuration, a file that cannot be read or
+a directory PATH in which nothing is found to check (unless ``--allow-empty`` or the
+configured ``allow-empty``). ``-`` as a PATH reads the standard input;
+``--stdin-filename`` names it for output, configuration lookup and kind detection.
+``--select``, ``--ignore`` and ``--severity`` on the command line take precedence over
+the configuration file, as do ``--profile`` and ``--spec-version``; ``--exclude`` adds
+to its ``exclude``.
 """
 
 from __future__ import annotations
@@ -28,9 +30,8 @@ from pack_lsp.core.discover import find_packs
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.recognize import recognize
-from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.source import check_regular, decode, read_source
-from pack_lsp.core.suggest import did_you_mean
+from pack_lsp.core.registry import check_codes, unknown_selector
+from pack_lsp.core.source import check_regular, decode, file_size_setting, read_source
 from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
@@ -104,6 +105,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip files and folders matching GLOB when searching directories (repeatable)",
     )
     group.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="a directory PATH in which no pack file or manifest is found is not an error "
+        "(by default it is: status 2, so that a wrong path does not pass unnoticed); "
+        "the configuration's `allow-empty = true` does the same",
+    )
+    group.add_argument(
         "--spec-version",
         metavar="VERSION",
         default=None,
@@ -131,12 +139,10 @@ def _selectors(values: list[str], option: str) -> tuple[str, ...]:
         for raw in re.split(r"[,\s]+", value):
             if not raw:
                 continue
-            selector = raw.upper()
-            if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
-                raise UsageError(
-                    f"{option}: unknown code `{raw}`{did_you_mean(selector, REGISTRY)}"
-                )
-            out.append(selector)
+            problem = unknown_selector(raw)
+            if problem is not None:
+                raise UsageError(f"{option}: {problem}")
+            out.append(raw.upper())
     if values and not out:
         raise UsageError(f"{option}: no codes given")
     return tuple(out)
@@ -209,6 +215,11 @@ class Overrides:
         return config.merged(data) if data else config
 
 
+def load_config(path: Path) -> Config:
+    """The configuration of the file at ``path``, its codes checked (``ConfigError``)."""
+    return check_codes(load_for(path))
+
+
 def _identity(path: Path) -> Path:
     """The resolved path, or the absolute one for a symbolic-link loop (which
     ``resolve`` refuses with RuntimeError; reading it later reports the loop)."""
@@ -219,44 +230,71 @@ def _identity(path: Path) -> Path:
 
 
 def _collect(
-    paths: list[str], errors: list[str], overrides: Overrides, seen: set[Path] | None = None
+    raw: str, errors: list[str], overrides: Overrides, seen: set[Path], allow_empty: bool
 ) -> list[tuple[Path, bool]]:
-    """(file, named explicitly) for every file to check, in a stable order.
+    """(file, named explicitly) for every file to check below the PATH ``raw``, in a
+    stable order.
 
     ``seen`` (resolved paths already collected) is updated, so that a file reached
-    twice is checked once.
+    twice is checked once. A directory in which the search finds nothing is a
+    problem (see ``_nothing_found``) unless ``allow_empty`` or the directory's
+    configured ``allow-empty`` says an empty result is fine.
     """
     out: list[tuple[Path, bool]] = []
-    seen = set() if seen is None else seen
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir() and kinds.kind_from_name(path.name) is not None:
-            # `--check x.pack.json` on a directory: searching it would check nothing.
-            errors.append(f"{raw}: a directory, not a pack file")
-        elif path.is_dir():
-            try:
-                config = load_for(path / "_")
-            except ConfigError:
-                config = Config()
-            found_files = find_packs(path, config.exclude + overrides.exclude, config.manifests)
-            for found in found_files:
-                if _identity(found) not in seen:
-                    seen.add(_identity(found))
-                    out.append((found, False))
-        elif path.is_file():
-            if _identity(path) not in seen:
-                seen.add(_identity(path))
-                out.append((path, True))
-        elif path.exists() or path.is_symlink():
-            try:
-                check_regular(path)
-            except OSError as exc:
-                errors.append(f"{raw}: {exc.strerror or exc}")
-            else:  # pragma: no cover - is_file() said otherwise a moment ago
-                errors.append(f"{raw}: not a regular file or directory")
-        else:
-            errors.append(f"{raw}: no such file or directory")
+    path = Path(raw)
+    if path.is_dir() and kinds.kind_from_name(path.name) is not None:
+        # `--check x.pack.json` on a directory: searching it would check nothing.
+        errors.append(f"{raw}: a directory, not a pack file")
+    elif path.is_dir():
+        try:
+            config = load_config(path / "_")
+        except ConfigError as exc:
+            errors.append(str(exc))
+            config = Config()
+        patterns = config.exclude + overrides.exclude
+        found_files = list(find_packs(path, patterns, config.manifests))
+        if not found_files and not (allow_empty or config.allow_empty):
+            errors.append(_nothing_found(raw, path, patterns, config.manifests))
+        for found in found_files:
+            if _identity(found) not in seen:
+                seen.add(_identity(found))
+                out.append((found, False))
+    elif path.is_file():
+        if _identity(path) not in seen:
+            seen.add(_identity(path))
+            out.append((path, True))
+    elif path.exists() or path.is_symlink():
+        try:
+            check_regular(path)
+        except OSError as exc:
+            errors.append(f"{raw}: {exc.strerror or exc}")
+        else:  # pragma: no cover - is_file() said otherwise a moment ago
+            errors.append(f"{raw}: not a regular file or directory")
+    else:
+        errors.append(f"{raw}: no such file or directory")
     return out
+
+
+def _nothing_found(
+    raw: str, path: Path, patterns: tuple[str, ...], manifest_globs: tuple[str, ...]
+) -> str:
+    """Why the directory ``raw`` gave no file to check: a wrong path in a CI job would
+    otherwise pass, having checked nothing."""
+    # Searched again only now, to tell an excluded pack from no pack at all.
+    hidden = sum(1 for _ in find_packs(path, (), manifest_globs)) if patterns else 0
+    if hidden:
+        listed = ", ".join(f"`{p}`" for p in patterns)
+        verb = "pattern {} leaves" if len(patterns) == 1 else "patterns {} leave"
+        why = f"the exclude {verb.format(listed)} out the {_plural(hidden, 'file')} found"
+    else:
+        why = (
+            "files are recognised by their name, such as *.promptpack.yaml, *.pack.json "
+            "or manifest.yaml, or by their content; see the README"
+        )
+    return (
+        f"{raw}: no PromptPack file or agent-extension manifest found ({why}); "
+        "--allow-empty accepts an empty result"
+    )
 
 
 def check_text(
@@ -306,7 +344,7 @@ def check_file(
 
 def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
     try:
-        config = overrides.apply(load_for(Path(name or STDIN_NAME)))
+        config = overrides.apply(load_config(Path(name or STDIN_NAME)))
     except ConfigError as exc:
         problems.append(str(exc))
         return None
@@ -388,7 +426,7 @@ def _check_all(
 def _manifest_globs(overrides: Overrides) -> tuple[str, ...]:
     """The ``manifests`` globs of the configuration in the current directory."""
     try:
-        return overrides.apply(load_for(Path.cwd() / "_")).manifests
+        return overrides.apply(load_config(Path.cwd() / "_")).manifests
     except ConfigError:
         return ()
 
@@ -423,20 +461,26 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         overrides = Overrides(args)
     except UsageError as exc:
         parser.error(str(exc))
+    size_problem = file_size_setting()[1]
+    if size_problem is not None:
+        print(f"pack-lsp: error: {size_problem}", file=sys.stderr)
+        return 2
     problems: list[str] = []
     # In command-line order; a pending file is checked later, maybe in parallel.
     slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]] = []
     stdin_done = False
     seen: set[Path] = set()
-    batches = {
-        raw: _collect([raw], problems, overrides, seen) for raw in args.paths if raw != STDIN
-    }
+    # One batch per PATH, in order: a PATH given twice has its files in the first.
+    batches = [
+        (raw, [] if raw == STDIN else _collect(raw, problems, overrides, seen, args.allow_empty))
+        for raw in args.paths
+    ]
     # The checked paths are the workspace of agent-extension manifests.
     workspace = index_files(
-        (path for batch in batches.values() for path, _ in batch),
+        (path for _, batch in batches for path, _ in batch),
         _manifest_globs(overrides),
     )
-    for raw in args.paths:
+    for raw, batch in batches:
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True
@@ -444,9 +488,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                 if result is not None:
                     slots.append(result)
             continue
-        for path, explicit in batches.pop(raw, []):
+        for path, explicit in batch:
             try:
-                config = overrides.apply(load_for(path))
+                config = overrides.apply(load_config(path))
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
@@ -459,7 +503,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()
-    for problem in problems:
+    # Each problem once: every file below a broken configuration file reports it.
+    for problem in dict.fromkeys(problems):
         print(f"pack-lsp: error: {problem}", file=sys.stderr)
     if args.format == "text":
         # On stderr: stdout keeps exactly one line per diagnostic for tools that parse it.

@@ -106,6 +106,9 @@ class Config:
     tool_namespaces: tuple[str, ...] = DEFAULT_TOOL_NAMESPACES
     exclude: tuple[str, ...] = ()
     manifests: tuple[str, ...] = ()  # globs of agent-extension manifests with other names
+    # `--check DIR` on a directory with nothing to check passes instead of failing
+    # (read from the configuration of DIR; the command line's --allow-empty).
+    allow_empty: bool = False
     cards: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # the file the configuration came from
 
@@ -141,6 +144,7 @@ class Config:
             and _strings(self.tool_namespaces)
             and _strings(self.exclude)
             and _strings(self.manifests)
+            and type(self.allow_empty) is bool
             and type(self.cards) is dict
             and all(type(k) is str for k in self.cards)
             and (self.source is None or type(self.source) is str)
@@ -232,8 +236,13 @@ def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
             data["source"] = source
         return _validated(data)
     except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-        where = f" in {source}" if source else ""
-        raise ConfigError(f"invalid pack-lsp configuration{where}: {_explain(exc)}") from None
+        raise invalid_configuration(source, _explain(exc)) from None
+
+
+def invalid_configuration(source: str | None, detail: str) -> ConfigError:
+    """The error for a configuration (from the file ``source``) that cannot be used."""
+    where = f" in {source}" if source else ""
+    return ConfigError(f"invalid pack-lsp configuration{where}: {detail}")
 
 
 def _explain(exc: Exception) -> str:

@@ -85,10 +85,18 @@ def is_pack_file(path: Path, manifest_globs: tuple[str, ...] = ()) -> bool:
     return recognize(str(path), text, manifest_globs).kind is not None
 
 
+def is_virtualenv(folder: Path) -> bool:
+    """Whether ``folder`` is a Python virtual environment, whatever its name (``env``,
+    ``.tox/py311``, ``.nox/tests``): ``venv`` and virtualenv write a ``pyvenv.cfg``
+    at its top. The packages installed there may ship packs of their own."""
+    return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
+
+
 def find_packs(
     directory: Path, exclude: Iterable[str] = (), manifest_globs: tuple[str, ...] = ()
 ) -> Iterator[Path]:
-    """Pack files below ``directory``, sorted, skipping VCS and tool folders."""
+    """Pack files below ``directory``, sorted, skipping VCS and tool folders and
+    virtual environments (``directory`` itself is searched whatever it is)."""
     exclude = tuple(exclude)
     for folder, dirs, files in os.walk(directory):
         here = Path(folder)
@@ -98,6 +106,7 @@ def find_packs(
             if d not in SKIP_DIRS
             and not _excluded(here / d, directory, exclude)
             and not (d == "templates" and _is_chart(here))
+            and not is_virtualenv(here / d)
         )
         # A directory named like a pack is listed too: checking it then says that
         # it is a directory, instead of silently checking nothing.

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 
+from pack_lsp.core.config import Config, invalid_configuration
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, Rule
 from pack_lsp.core.model import Prompt
@@ -30,6 +31,7 @@ from pack_lsp.core.rules import (
     tools,
     workflow,
 )
+from pack_lsp.core.suggest import hint_for, suggestions
 
 RULE_MODULES: tuple[ModuleType, ...] = (
     document,
@@ -66,6 +68,65 @@ REGISTRY: Mapping[str, Rule] = MappingProxyType(_table(RULE_MODULES))
 def rule(code: str) -> Rule:
     """The rule declared for ``code`` (``KeyError`` for an unknown code)."""
     return REGISTRY[code]
+
+
+_SELECTORS = frozenset(code[:n] for code in REGISTRY for n in range(1, len(code) + 1))
+"""Every code and every prefix of a code: what selects at least one rule."""
+_PREFIXES = [f"`{letters}`" for letters in sorted({code[:2] for code in REGISTRY})]
+_FAMILIES = (
+    ", ".join(_PREFIXES[:-1]) + " or " + _PREFIXES[-1] if len(_PREFIXES) > 1 else _PREFIXES[0]
+)
+
+
+def unknown_selector(selector: str) -> str | None:
+    """What is wrong with ``selector``, or None when it selects at least one rule.
+
+    A selector is a code (``PP301``), a prefix of codes (``PP3``, ``PP30``) or
+    ``ALL``, in any case. This is the one test of the codes a user gives: the
+    command-line options and the configuration (files and editor settings) both use
+    it. The message names the closest selectors of the same length
+    (``PP3O1`` → ``PP301``), or says how codes begin when none is close.
+    """
+    wanted = selector.strip().upper()
+    if not wanted:
+        return "an empty code"
+    if wanted == "ALL" or wanted in _SELECTORS:
+        return None
+    same_length = sorted(s for s in (*_SELECTORS, "ALL") if len(s) == len(wanted))
+    close = suggestions(wanted, same_length)
+    hint = hint_for(close).removeprefix("; ") if close else f"codes begin with {_FAMILIES}"
+    return f"unknown code `{selector.strip()}` ({hint})"
+
+
+def code_problems(config: Config) -> list[str]:
+    """``key: problem`` for each code of ``config``'s ``select``, ``ignore`` and
+    ``severity`` that selects no rule (see ``unknown_selector``)."""
+    keyed = (
+        ("select", config.select or ()),
+        ("ignore", config.ignore),
+        ("severity", tuple(config.severity)),
+    )
+    return [
+        f"{key}: {problem}"
+        for key, selectors in keyed
+        for selector in selectors
+        if (problem := unknown_selector(selector)) is not None
+    ]
+
+
+def check_codes(config: Config) -> Config:
+    """``config`` when every code it names selects a rule; otherwise ``ConfigError``
+    naming its file, the key and each unknown code.
+
+    Not part of ``Config``'s own validation: the configuration sits below the rules,
+    which declare the codes. The command line and the server call this on every
+    configuration they load, so that a typo'd code is reported instead of silently
+    turning rules off.
+    """
+    problems = code_problems(config)
+    if problems:
+        raise invalid_configuration(config.source, "; ".join(problems))
+    return config
 
 
 Check = Callable[[CheckContext], Iterable[Diagnostic]]

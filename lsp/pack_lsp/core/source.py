@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -25,22 +26,65 @@ BOM = "\ufeff"
 #: seconds and a few hundred MB, anything larger is refused (see docs/decisions.md).
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 MAX_FILE_SIZE_ENV = "PACK_LSP_MAX_FILE_SIZE"
+_MIB = 1024 * 1024
+
+#: What ``PACK_LSP_MAX_FILE_SIZE`` accepts: a whole number of bytes, or a whole
+#: number and a unit (any case, a space between them allowed).
+_SIZE = re.compile(r"([0-9]+)[ \t]*([kmg]i?b)?", re.IGNORECASE)
+_UNITS = {
+    "kb": 1000,
+    "mb": 1000**2,
+    "gb": 1000**3,
+    "kib": 1024,
+    "mib": 1024**2,
+    "gib": 1024**3,
+}
+SIZE_FORMS = (
+    "a whole number of bytes (1048576), or a whole number with a unit: KB, MB, GB "
+    "(powers of 1000) or KiB, MiB, GiB (powers of 1024); 0 means no limit"
+)
 
 
 class SourceError(OSError):
     """A file that cannot be read as a pack; the message says why, for the user."""
 
 
+def parse_size(text: str) -> int:
+    """The number of bytes ``text`` says (``10485760``, ``10MiB``, ``10 MB``);
+    ``ValueError`` for anything else (see ``SIZE_FORMS``)."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"`{text}` is not a size: give {SIZE_FORMS}")
+    number, unit = match.groups()
+    return int(number) * (_UNITS[unit.lower()] if unit else 1)
+
+
+def file_size_setting() -> tuple[int, str | None]:
+    """(the size limit, the problem with ``PACK_LSP_MAX_FILE_SIZE`` or None).
+
+    An unset or blank variable gives the default. A value that is not a size gives
+    the default too, and a message naming the variable: the command line stops on
+    it (status 2), the server reports it and goes on with the default.
+    """
+    raw = os.environ.get(MAX_FILE_SIZE_ENV, "")
+    if not raw.strip():
+        return DEFAULT_MAX_FILE_SIZE, None
+    try:
+        return parse_size(raw), None
+    except ValueError as exc:
+        return DEFAULT_MAX_FILE_SIZE, f"{MAX_FILE_SIZE_ENV}: {exc}"
+
+
 def max_file_size() -> int:
-    """The size limit: ``PACK_LSP_MAX_FILE_SIZE`` (bytes, 0 = none) or the default."""
-    raw = os.environ.get(MAX_FILE_SIZE_ENV, "").strip()
-    if raw:
-        try:
-            value = int(raw)
-        except ValueError:
-            return DEFAULT_MAX_FILE_SIZE
-        return value if value >= 0 else DEFAULT_MAX_FILE_SIZE
-    return DEFAULT_MAX_FILE_SIZE
+    """The size limit in bytes (0: none): ``PACK_LSP_MAX_FILE_SIZE`` or the default."""
+    return file_size_setting()[0]
+
+
+def format_size(size: int) -> str:
+    """``1,024 bytes`` under 1 MiB, ``10.0 MiB`` from there on."""
+    if size < _MIB:
+        return f"{size:,} byte" + ("" if size == 1 else "s")
+    return f"{size / _MIB:.1f} MiB"
 
 
 def _kind_of(mode: int) -> str | None:
@@ -107,8 +151,12 @@ def read_source(path: str | Path, limit: int | None = None) -> bytes:
 
 
 def _too_large(size: int, limit: int) -> str:
+    shown, limit_shown = format_size(size), format_size(limit)
+    if shown == limit_shown or (limit < _MIB) != (size < _MIB):
+        # Both in bytes: the same unit, and different numbers.
+        shown, limit_shown = f"{size:,} bytes", f"{limit:,} bytes"
     return (
-        f"file too large ({size / 1_048_576:.1f} MB; the limit is {limit / 1_048_576:.1f} MB, "
+        f"file too large ({shown}; the limit is {limit_shown}, "
         f"set {MAX_FILE_SIZE_ENV} to change it)"
     )
 

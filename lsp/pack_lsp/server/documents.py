@@ -22,7 +22,13 @@ from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
 from pack_lsp.core.incremental import reanalyze
 from pack_lsp.core.recognize import detect
-from pack_lsp.core.source import decode, read_source
+from pack_lsp.core.source import (
+    DEFAULT_MAX_FILE_SIZE,
+    decode,
+    file_size_setting,
+    format_size,
+    read_source,
+)
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server.settings import SettingsMixin
 
@@ -99,6 +105,18 @@ class DocumentStore(SettingsMixin):
     def known_lines(self, uri: str, text: str) -> LineIndex | None:
         """The line index of ``text`` if one is at hand (``scheduling``: its analysis)."""
         return None
+
+    def report_file_size_setting(self) -> None:
+        """Say, once, that ``PACK_LSP_MAX_FILE_SIZE`` is not a size: files read from
+        disk are then held to the default limit (``read_source``)."""
+        problem = file_size_setting()[1]
+        if problem is None:
+            return
+        message = (
+            f"pack-lsp: {problem}. Using the default limit, {format_size(DEFAULT_MAX_FILE_SIZE)}"
+        )
+        self.log_message(message, types.MessageType.Error)
+        self.show_once(message, types.MessageType.Error)
 
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)

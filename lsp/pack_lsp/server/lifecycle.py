@@ -60,6 +60,7 @@ def _register_lifecycle(server: PackServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: PackServer, params: types.InitializeParams) -> None:
         choose_diagnostics_channel(ls, params.capabilities)
+        ls.report_file_size_setting()
         if params.initialization_options is not None:
             ls.set_settings(params.initialization_options, initial=True)
         if params.process_id:

@@ -11,6 +11,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp import RULES_URL
 from pack_lsp.core.config import Config, ConfigError, load_for
+from pack_lsp.core.registry import check_codes, code_problems
 from pack_lsp.server.base import ServerBase
 
 #: Longest wait between the last edit and the analysis that publishes diagnostics
@@ -54,10 +55,12 @@ class SettingsMixin(ServerBase):
         settings = {str(k): v for k, v in raw.items()}
         server_only = {k: settings.pop(k) for k in SERVER_SETTINGS if k in settings}
         try:
-            Config().merged(settings)
+            problems = code_problems(Config().merged(settings))
         except Exception as exc:
+            problems = [_explain(exc)]
+        if problems:
             self.show_once(
-                f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({_explain(exc)}); "
+                f"pack-lsp: invalid `{SETTINGS_SECTION}` settings ({'; '.join(problems)}); "
                 "using the defaults"
             )
             settings = {}
@@ -76,7 +79,7 @@ class SettingsMixin(ServerBase):
         """The file's ``.pack-lsp.toml``/pyproject configuration with settings on top."""
         path = to_fs_path(uri)
         try:
-            base = load_for(Path(path)) if path else Config()
+            base = check_codes(load_for(Path(path))) if path else Config()
         except ConfigError as exc:
             self.show_once(f"pack-lsp: {exc}; using the defaults")
             base = Config()

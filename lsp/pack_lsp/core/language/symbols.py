@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pack_lsp.core import kinds
-from pack_lsp.core.discover import SKIP_DIRS, is_pack_file
+from pack_lsp.core.discover import SKIP_DIRS, is_pack_file, is_virtualenv
 from pack_lsp.core.model import Pack, build_pack
 from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
@@ -294,7 +294,11 @@ class WorkspaceSymbols:
         """Pack files below ``folder``; a file's content is sniffed once per version."""
         for here, dirs, files in os.walk(folder):
             dirs[:] = sorted(
-                d for d in dirs if d not in SKIP_DIRS and not self._excluded(Path(here) / d, folder)
+                d
+                for d in dirs
+                if d not in SKIP_DIRS
+                and not self._excluded(Path(here) / d, folder)
+                and not is_virtualenv(Path(here) / d)
             )
             for name in sorted(files):
                 if kinds.kind_from_name(name) is None and not kinds.is_data_file(name):
