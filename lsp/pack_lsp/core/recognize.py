@@ -93,6 +93,20 @@ def is_helm_template(path: str) -> bool:
     return False
 
 
+def still_a_pack(text: str) -> bool:
+    """Whether a new version of an unnamed file recognised as a pack can keep that
+    kind without a parse: its top level still shows ``prompts`` and no Kubernetes
+    object or other kind. (The analysis then checks it as a pack; a version that
+    stops being one is recognised again from scratch.)"""
+    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return '"prompts"' in text and not _OTHER_HINT.search(text[:HEAD_LIMIT])
+    return (
+        _PACK_HINT.search(text) is not None
+        and _KUBE_HINT.search(text) is None
+        and not _OTHER_HINT.search(text[:HEAD_LIMIT])
+    )
+
+
 def detect(
     path: str | None, text: str, manifest_globs: tuple[str, ...] = (), *, explicit: bool = False
 ) -> str | None:

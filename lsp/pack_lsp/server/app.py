@@ -144,6 +144,7 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         #: The analysis state of each open document (``scheduling``).
         self.tracks: dict[str, Track] = {}
         self.published: dict[str, int | None] = {}
+        self.recognized: dict[str, str | None] = {}
         self._diagnostic_json = {}
         self.init_settings: dict[str, Any] = {}
         self.client_settings: dict[str, Any] = {}

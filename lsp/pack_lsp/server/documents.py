@@ -21,7 +21,7 @@ from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config
 from pack_lsp.core.incremental import reanalyze
-from pack_lsp.core.recognize import detect
+from pack_lsp.core.recognize import detect, still_a_pack
 from pack_lsp.core.source import (
     DEFAULT_MAX_FILE_SIZE,
     decode,
@@ -48,6 +48,8 @@ class DocumentStore(SettingsMixin):
 
     documents: dict[str, OpenDocument]
     published: dict[str, int | None]
+    #: The kind each document was last recognised as (``kind_of``).
+    recognized: dict[str, str | None]
 
     def open_document(self, item: types.TextDocumentItem) -> None:
         self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text, item.language_id)
@@ -121,6 +123,7 @@ class DocumentStore(SettingsMixin):
     def close_document(self, uri: str) -> None:
         self.documents.pop(uri, None)
         self.published.pop(uri, None)
+        self.recognized.pop(uri, None)
 
     def document(self, uri: str) -> OpenDocument | None:
         doc = self.documents.get(uri)
@@ -138,8 +141,19 @@ class DocumentStore(SettingsMixin):
         return OpenDocument(uri, None, decode(raw)[0])
 
     def kind_of(self, uri: str, text: str) -> str | None:
-        path = to_fs_path(uri)
-        return detect(path or uri, text)
+        """The kind of a document (``core.recognize``). An unnamed file recognised as a
+        pack by its parsed top level keeps that kind while its top level still shows
+        one (``still_a_pack``), so an edit is not parsed twice."""
+        path = to_fs_path(uri) or uri
+        if (
+            self.recognized.get(uri) == kinds.PROMPTPACK
+            and kinds.kind_from_name(path) is None
+            and still_a_pack(text)
+        ):
+            return kinds.PROMPTPACK
+        kind = detect(path, text)
+        self.recognized[uri] = kind
+        return kind
 
     def _analyze(
         self, uri: str, text: str, previous: Analysis | None, config: Config
