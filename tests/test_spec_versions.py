@@ -58,14 +58,20 @@ def one(analysis: Analysis, code: str) -> Diagnostic:
         ("https://promptpack.org/schema/v1.4.1/promptpack.schema.json", "1.4.1"),
         ("https://promptpack.org/schema/latest/promptpack.schema.json", versions.LATEST),
         ("https://promptpack.org/schema/v1/promptpack.schema.json", versions.LATEST),
-        ("https://promptpack.org/schema/v1.8/promptpack.schema.json", "1.8.1"),
+        # Without its patch a version is its .0 release, not the newest patch.
+        ("https://promptpack.org/schema/v1.8/promptpack.schema.json", "1.8.0"),
+        ("https://promptpack.org/schema/v1.3/promptpack.schema.json", "1.3.0"),
         ("https://promptpack.org/schema/v1.0/promptpack.schema.json", "1.0.0"),
         ("https://promptpack.org/schema/v1.2/promptpack.schema.json", "1.2.0"),
-        # Unpublished versions fall back to the newest published one below them.
-        ("https://promptpack.org/schema/v1.6.0/promptpack.schema.json", "1.5.1"),
-        ("https://promptpack.org/schema/v1.5.0/promptpack.schema.json", "1.4.1"),
+        # Released without an official schema file, known all the same.
+        ("https://promptpack.org/schema/v1.6.0/promptpack.schema.json", "1.6.0"),
+        ("https://promptpack.org/schema/v1.5.0/promptpack.schema.json", "1.5.0"),
+        # Unknown versions: the newest known one not above them.
+        ("https://promptpack.org/schema/v1.4.5/promptpack.schema.json", "1.4.1"),
+        ("https://promptpack.org/schema/v1.10.0/promptpack.schema.json", versions.LATEST),
+        ("https://promptpack.org/schema/v2.0.0/promptpack.schema.json", versions.LATEST),
+        ("https://promptpack.org/schema/v0.9/promptpack.schema.json", None),
         ("https://example.com/my-schema.json", None),
-        ("https://promptpack.org/schema/v2.0.0/promptpack.schema.json", None),
         (42, None),
     ],
 )
@@ -78,7 +84,8 @@ def test_target_precedence() -> None:
     assert versions.target_for(data) == versions.Target("1.4.0", versions.SOURCE_SCHEMA)
     assert versions.target_for({}) == versions.Target(versions.LATEST, versions.SOURCE_DEFAULT)
     pinned = versions.target_for(data, setting="1.7")
-    assert pinned == versions.Target("1.7.0", versions.SOURCE_SETTING)
+    assert pinned == versions.Target("1.7.0", versions.SOURCE_SETTING, declared="1.7")
+    assert pinned.describe() == "the `spec-version` setting is 1.7"
     promptkit = versions.target_for(data, setting="1.7", profile="promptkit")
     assert promptkit == versions.Target(versions.PROMPTKIT_VERSION, versions.SOURCE_PROFILE)
 
@@ -165,7 +172,7 @@ def test_quick_fix_raises_schema_in_json_to_a_published_version() -> None:
     )
     analysis = run(text, path="pack.json")
     d = one(analysis, "PP110")
-    assert "`requires` needs PromptPack ≥ 1.5.0 (RFC 0012)" in d.message
+    assert "`requires` needs PromptPack ≥ 1.5.1 (RFC 0012)" in d.message
     (fix,) = quick_fixes(analysis, d)
     fixed = apply_edits(text, fix.edits)
     assert '"$schema": "https://promptpack.org/schema/v1.5.1/promptpack.schema.json"' in fixed
