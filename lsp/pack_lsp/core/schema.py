@@ -411,20 +411,12 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _published_since(since: str) -> str:
-    """The first published version that has a property introduced in ``since``."""
-    for known in versions.KNOWN_VERSIONS:
-        if versions.key(known) >= versions.key(since):
-            return known
-    return versions.LATEST
-
-
 def _needs_version(
     key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
 ) -> Diagnostic:
     since = str(later.get("since", versions.LATEST))
     rfc = later.get("rfc")
-    needed = _published_since(since)
+    needed = versions.raise_to(since)
     data: dict[str, Any] = {
         "kind": "needs-version",
         "key": key,

@@ -270,6 +270,21 @@ def target_for(data: Any, *, setting: str | None = None, profile: str = "spec") 
     return Target(LATEST, SOURCE_DEFAULT)
 
 
+# Known versions a quick fix does not raise `$schema` to, and the one it raises to
+# instead: the official 1.8.0 schema's `cadence` pattern uses look-aheads that Go's
+# and Rust's regular expressions reject, and 1.8.1 has the same features without them.
+_RAISE_INSTEAD = {"1.8.0": "1.8.1"}
+
+
+def raise_to(since: str) -> str:
+    """The version to raise `$schema` to for a key added in ``since``: the first
+    known version not below it (see ``_RAISE_INSTEAD``)."""
+    for known in KNOWN_VERSIONS:
+        if key(known) >= key(since):
+            return _RAISE_INSTEAD.get(known, known)
+    return LATEST
+
+
 def schema_url(version: str) -> str:
     """The published ``$schema`` URL of a known version (what the quick fix writes)."""
     segment = _SEGMENTS.get(version, f"v{version}")
