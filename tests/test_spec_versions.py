@@ -13,7 +13,7 @@ import pytest
 from pack_lsp.cli import main
 from pack_lsp.core import kinds, versions
 from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config, ConfigError, from_mapping
+from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
 from pack_lsp.core.language.codeactions import quick_fixes
 from pack_lsp.core.language.completion import complete
@@ -142,7 +142,7 @@ def test_setting_wins_over_schema_and_offers_no_schema_fix() -> None:
 
 
 def test_promptkit_profile_calls_newer_spec_keys_unknown() -> None:
-    analysis = run(HEAD + WORKFLOW, Config(profile="promptkit"))
+    analysis = run(HEAD + WORKFLOW, Config(profile=Profile.PROMPTKIT))
     assert "PP110" not in codes(analysis)
     assert any(d.code == "PP102" and "`control`" in d.message for d in analysis.diagnostics), (
         analysis.diagnostics
@@ -686,6 +686,6 @@ def test_hover_on_schema_names_the_setting_or_profile_when_they_win() -> None:
         "The `spec-version` setting, which wins over `$schema`, is 1.6: the pack is "
         "checked against 1.6.0."
     )
-    assert "promptkit profile" in _schema_hover(text, Config(profile="promptkit"))
+    assert "promptkit profile" in _schema_hover(text, Config(profile=Profile.PROMPTKIT))
     odd = "$schema: https://example.com/my-schema.json\n" + HEAD
     assert "names no PromptPack version" in _schema_hover(odd)

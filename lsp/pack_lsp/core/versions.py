@@ -82,10 +82,7 @@ def key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
-def _padded(version: str) -> tuple[int, int, int]:
-    """``"1.3"`` → ``(1, 3, 0)``: a version without its patch is its ``.0`` release."""
-    parts = [*key(version), 0, 0]
-    return (parts[0], parts[1], parts[2])
+_ANY = 1 << 31  # above any minor or patch number
 
 
 def _known_not_above(wanted: tuple[int, int, int]) -> str:
@@ -111,11 +108,10 @@ def resolve(major: int, minor: int | None = None, patch: int | None = None) -> R
     newest = key(LATEST)
     if minor is None:
         declared = str(major)
-        if major == newest[0]:
-            return Resolved(declared, LATEST, ALIAS)
         if major > newest[0]:
             return Resolved(declared, LATEST, ABOVE)
-        return Resolved(declared, _known_not_above((major, 0, 0)), BETWEEN)
+        # `v1`: the newest known release of that major version.
+        return Resolved(declared, _known_not_above((major, _ANY, _ANY)), ALIAS)
     declared = f"{major}.{minor}" + (f".{patch}" if patch is not None else "")
     wanted = (major, minor, patch if patch is not None else 0)
     if wanted > newest:
