@@ -6,6 +6,11 @@ the same error locations as that version's official schema, for every official v
 from 1.3.0 to 1.9.0 (and have the same assertions for 1.0 and 1.1 too). The official
 schemas are used here as test oracles only; they live in the shared directory next to
 the repository. Every official copy declares the same $id, so they are keyed by version.
+
+1.5.0 and 1.6.0 were released without a schema file of their own; their oracles are
+derived from the next official one as the release history describes them: 1.5.1
+without `requires`, 1.7.0 without a state's `control` and without the deprecation of
+`fail_on_violation`.
 """
 
 from __future__ import annotations
@@ -87,7 +92,30 @@ OFFICIAL_BY_VERSION: dict[str, dict[str, Any]] = {
     for path in sorted(REFERENCE.glob("v*_promptpack.schema.json"))
     if (version := _official_version(path)) is not None
 }
-#: Versions compared file by file (the issue's range); 1.0 and 1.1 are compared by assertions.
+
+
+def _derived_oracles(official: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The released versions without a schema file, from the next official one."""
+    out: dict[str, dict[str, Any]] = {}
+    if "1.5.1" in official:
+        v150 = copy.deepcopy(official["1.5.1"])
+        del v150["properties"]["requires"]
+        for name in ("ProviderRequirement", "ProviderCapabilities"):
+            v150["$defs"].pop(name, None)
+        v150["version"] = "1.5.0"
+        out["1.5.0"] = v150
+    if "1.7.0" in official:
+        v160 = copy.deepcopy(official["1.7.0"])
+        del v160["$defs"]["WorkflowState"]["properties"]["control"]
+        del v160["$defs"]["Validator"]["properties"]["fail_on_violation"]["deprecated"]
+        v160["version"] = "1.6.0"
+        out["1.6.0"] = v160
+    return out
+
+
+OFFICIAL_BY_VERSION.update(_derived_oracles(OFFICIAL_BY_VERSION))
+OFFICIAL_BY_VERSION = dict(sorted(OFFICIAL_BY_VERSION.items(), key=lambda kv: versions.key(kv[0])))
+#: Versions compared file by file (1.3.0 on); 1.0 and 1.1 are compared by assertions.
 COMPARED = sorted(
     (v for v in OFFICIAL_BY_VERSION if versions.key(v) >= (1, 3, 0)), key=versions.key
 )
@@ -192,7 +220,7 @@ def test_version_annotations_name_known_versions_and_rfcs() -> None:
         for name, prop in sub.get("properties", {}).items():
             since = prop.get("x-since")
             if since is not None:
-                assert since in versions.KNOWN_VERSIONS or since == "1.5.0", f"{where}/{name}"
+                assert since in versions.KNOWN_VERSIONS, f"{where}/{name}"
             rfc = prop.get("x-rfc")
             if rfc is not None:
                 assert re.fullmatch(r"\d{4}", rfc), f"{where}/{name}"
@@ -522,3 +550,142 @@ def test_mutation_same_locations(name: str, version: str) -> None:
         assert not error_seen
     else:
         assert error_seen, f"mutation {name} never produced an error"
+
+
+# --------------------------------------------------------------------------- additions
+
+#: A pack every version accepts, and small packs each using what one version added.
+BASE: dict[str, Any] = {
+    "id": "demo",
+    "name": "Demo",
+    "version": "1.0.0",
+    "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+    "prompts": {"p": {"id": "p", "name": "P", "version": "1.0.0", "system_template": "Hi"}},
+}
+_WORKFLOW = {"version": 1, "entry": "s", "states": {"s": {"prompt_task": "p"}}}
+_AGENTS = {"entry": "p", "members": {"p": {}}}
+_TOOL = {"name": "t", "description": "A tool"}
+_COMPOSITIONS = {"c": {"version": 1, "steps": [{"id": "a", "kind": "prompt", "prompt_task": "p"}]}}
+
+
+def _with(**changes: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(BASE)
+    doc.update(copy.deepcopy(changes))
+    return doc
+
+
+def _prompt(**changes: Any) -> dict[str, Any]:
+    doc = _with()
+    doc["prompts"]["p"].update(changes)
+    return doc
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    return _with(workflow={**_WORKFLOW, "states": {"s": {"prompt_task": "p", **changes}}})
+
+
+def _member_governance(**governance: Any) -> dict[str, Any]:
+    return _with(agents={"entry": "p", "members": {"p": {"governance": governance}}})
+
+
+def _review(cadence: str) -> dict[str, Any]:
+    return _member_governance(
+        reviews=[{"id": "r", "type": "accuracy", "cadence": cadence, "owner": "audit"}]
+    )
+
+
+#: name → (the versions that accept the pack: first and, when it stops, first not, pack).
+ADDITIONS: dict[str, tuple[str | None, str | None, dict[str, Any]]] = {
+    "base": ("1.0.0", None, _with()),
+    "media": ("1.1.0", None, _prompt(media={"enabled": True})),
+    "workflow": ("1.3.0", None, _with(workflow=_WORKFLOW)),
+    "agents": ("1.3.0", None, _with(agents=_AGENTS)),
+    "eval-threshold": (
+        "1.3.0",
+        None,
+        _with(evals=[{"id": "e", "type": "contains", "trigger": "every_turn", "threshold": {}}]),
+    ),
+    "skills": ("1.3.1", None, _with(skills=["./skills"])),
+    "state-skills": ("1.3.1", None, _state(skills="./skills")),
+    "terminal-and-max-visits": ("1.4.0", None, _state(terminal=True, max_visits=3)),
+    "member-state": (
+        "1.4.1",
+        None,
+        _with(workflow=_WORKFLOW, agents={"entry": "p", "members": {"p": {"state": "s"}}}),
+    ),
+    "orchestration-open": ("1.3.0", "1.5.0", _state(orchestration="manual")),
+    "compositions": ("1.5.0", None, _with(compositions=_COMPOSITIONS)),
+    "composition-state-without-prompt-task": (
+        "1.5.0",
+        None,
+        _with(
+            compositions=_COMPOSITIONS,
+            workflow={
+                **_WORKFLOW,
+                "states": {"s": {"orchestration": "composition", "composition": "c"}},
+            },
+        ),
+    ),
+    "requires-providers": ("1.5.1", None, _with(requires={"providers": ["default"]})),
+    "metadata-governance-in-open-metadata": (
+        "1.0.0",
+        None,
+        _with(metadata={"governance": {"intended_purpose": "Helps"}}),
+    ),
+    "member-governance-with-curie-terms": (
+        "1.6.0",
+        None,
+        _member_governance(
+            vocabularies={"acme": "https://acme.example/vocab#"},
+            risk_classification="acme:Low",
+            autonomy_level="suggests",
+        ),
+    ),
+    "tool-action-scope": (
+        "1.6.0",
+        None,
+        _with(tools={"t": {**_TOOL, "action_scope": {"effect": "read"}}}),
+    ),
+    "tool-extensions": ("1.6.0", None, _with(tools={"t": {**_TOOL, "extensions": {"a": 1}}})),
+    "state-control": ("1.7.0", None, _state(control="agent")),
+    "fail-on-violation": (
+        "1.0.0",
+        None,
+        _prompt(validators=[{"type": "max_length", "enabled": True, "fail_on_violation": True}]),
+    ),
+    "review-cadence": ("1.8.0", None, _review("P3M")),
+    "review-cadence-time-only": ("1.8.0", None, _review("PT12H")),
+    "review-cadence-empty-duration": (None, None, _review("P")),
+    "review-cadence-empty-time": (None, None, _review("P1DT")),
+    "validator-id": (
+        "1.8.0",
+        None,
+        _prompt(validators=[{"type": "max_length", "enabled": True, "id": "v1"}]),
+    ),
+    "extension-step": (
+        "1.8.0",
+        None,
+        _with(compositions={"c": {"version": 1, "steps": [{"id": "a", "kind": "acme.notify"}]}}),
+    ),
+    "prompt-provider": ("1.9.0", None, _prompt(provider="default")),
+}
+
+
+def _accepted_in(first: str | None, stop: str | None, version: str) -> bool:
+    if first is None or versions.key(version) < versions.key(first):
+        return False
+    return stop is None or versions.key(version) < versions.key(stop)
+
+
+@pytest.mark.parametrize("version", list(OFFICIAL_BY_VERSION))
+@pytest.mark.parametrize("name", sorted(ADDITIONS))
+def test_each_version_accepts_exactly_its_additions(name: str, version: str) -> None:
+    """Our cut and the official (or derived) schema agree on each small pack, and the
+    verdict is the release history's: accepted from the version that added it on."""
+    first, stop, doc = ADDITIONS[name]
+    expected = _accepted_in(first, stop, version)
+    official = OFFICIAL_V[version].is_valid(doc)
+    ours = OURS_V[version].is_valid(doc)
+    assert (ours, official) == (expected, expected), (
+        f"{name} @ {version}: ours {ours}, official {official}, history says {expected}"
+    )

@@ -3,14 +3,17 @@ user sees (PP110, PP111, their quick fixes, hover and completion, the CLI flags)
 
 from __future__ import annotations
 
+import functools
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pack_lsp.cli import main
 from pack_lsp.core import kinds, versions
 from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config, ConfigError, from_mapping
+from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
 from pack_lsp.core.language.codeactions import quick_fixes
 from pack_lsp.core.language.completion import complete
@@ -58,14 +61,20 @@ def one(analysis: Analysis, code: str) -> Diagnostic:
         ("https://promptpack.org/schema/v1.4.1/promptpack.schema.json", "1.4.1"),
         ("https://promptpack.org/schema/latest/promptpack.schema.json", versions.LATEST),
         ("https://promptpack.org/schema/v1/promptpack.schema.json", versions.LATEST),
-        ("https://promptpack.org/schema/v1.8/promptpack.schema.json", "1.8.1"),
+        # Without its patch a version is its .0 release, not the newest patch.
+        ("https://promptpack.org/schema/v1.8/promptpack.schema.json", "1.8.0"),
+        ("https://promptpack.org/schema/v1.3/promptpack.schema.json", "1.3.0"),
         ("https://promptpack.org/schema/v1.0/promptpack.schema.json", "1.0.0"),
         ("https://promptpack.org/schema/v1.2/promptpack.schema.json", "1.2.0"),
-        # Unpublished versions fall back to the newest published one below them.
-        ("https://promptpack.org/schema/v1.6.0/promptpack.schema.json", "1.5.1"),
-        ("https://promptpack.org/schema/v1.5.0/promptpack.schema.json", "1.4.1"),
+        # Released without an official schema file, known all the same.
+        ("https://promptpack.org/schema/v1.6.0/promptpack.schema.json", "1.6.0"),
+        ("https://promptpack.org/schema/v1.5.0/promptpack.schema.json", "1.5.0"),
+        # Unknown versions: the newest known one not above them.
+        ("https://promptpack.org/schema/v1.4.5/promptpack.schema.json", "1.4.1"),
+        ("https://promptpack.org/schema/v1.10.0/promptpack.schema.json", versions.LATEST),
+        ("https://promptpack.org/schema/v2.0.0/promptpack.schema.json", versions.LATEST),
+        ("https://promptpack.org/schema/v0.9/promptpack.schema.json", None),
         ("https://example.com/my-schema.json", None),
-        ("https://promptpack.org/schema/v2.0.0/promptpack.schema.json", None),
         (42, None),
     ],
 )
@@ -78,7 +87,8 @@ def test_target_precedence() -> None:
     assert versions.target_for(data) == versions.Target("1.4.0", versions.SOURCE_SCHEMA)
     assert versions.target_for({}) == versions.Target(versions.LATEST, versions.SOURCE_DEFAULT)
     pinned = versions.target_for(data, setting="1.7")
-    assert pinned == versions.Target("1.7.0", versions.SOURCE_SETTING)
+    assert pinned == versions.Target("1.7.0", versions.SOURCE_SETTING, declared="1.7")
+    assert pinned.describe() == "the `spec-version` setting is 1.7"
     promptkit = versions.target_for(data, setting="1.7", profile="promptkit")
     assert promptkit == versions.Target(versions.PROMPTKIT_VERSION, versions.SOURCE_PROFILE)
 
@@ -132,7 +142,7 @@ def test_setting_wins_over_schema_and_offers_no_schema_fix() -> None:
 
 
 def test_promptkit_profile_calls_newer_spec_keys_unknown() -> None:
-    analysis = run(HEAD + WORKFLOW, Config(profile="promptkit"))
+    analysis = run(HEAD + WORKFLOW, Config(profile=Profile.PROMPTKIT))
     assert "PP110" not in codes(analysis)
     assert any(d.code == "PP102" and "`control`" in d.message for d in analysis.diagnostics), (
         analysis.diagnostics
@@ -165,7 +175,7 @@ def test_quick_fix_raises_schema_in_json_to_a_published_version() -> None:
     )
     analysis = run(text, path="pack.json")
     d = one(analysis, "PP110")
-    assert "`requires` needs PromptPack ≥ 1.5.0 (RFC 0012)" in d.message
+    assert "`requires` needs PromptPack ≥ 1.5.1 (RFC 0012)" in d.message
     (fix,) = quick_fixes(analysis, d)
     fixed = apply_edits(text, fix.edits)
     assert '"$schema": "https://promptpack.org/schema/v1.5.1/promptpack.schema.json"' in fixed
@@ -299,3 +309,383 @@ def test_check_spec_version_flag(tmp_path: Path, capsys: pytest.CaptureFixture[s
         main(["--check", "--spec-version", "3.0", str(pack)])
     assert exit_info.value.code == 2
     assert "--spec-version" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------- released versions
+
+RELEASED = (
+    "1.0.0",
+    "1.1.0",
+    "1.2.0",
+    "1.3.0",
+    "1.3.1",
+    "1.4.0",
+    "1.4.1",
+    "1.5.0",
+    "1.5.1",
+    "1.6.0",
+    "1.7.0",
+    "1.8.0",
+    "1.8.1",
+    "1.9.0",
+)
+
+#: What each release added, as (where, property) pairs: "root" is the pack itself,
+#: any other name a definition of the schema. From the release history of the format.
+ADDED: dict[str, set[tuple[str, str]]] = {
+    "1.1.0": {("Prompt", "media"), ("Variable", "binding"), ("Validator", "message")},
+    "1.2.0": {("root", "evals"), ("Prompt", "evals")},
+    "1.3.0": {
+        ("root", "workflow"),
+        ("root", "agents"),
+        ("Eval", "threshold"),
+        ("Eval", "message"),
+        ("Eval", "when"),
+        ("Eval", "groups"),
+    },
+    "1.3.1": {("root", "skills"), ("WorkflowState", "skills")},
+    "1.4.0": {
+        ("WorkflowState", "terminal"),
+        ("WorkflowState", "max_visits"),
+        ("WorkflowState", "on_max_visits"),
+        ("WorkflowState", "artifacts"),
+        ("WorkflowEngine", "budget"),
+    },
+    "1.4.1": {("AgentDef", "state")},
+    "1.5.0": {("root", "compositions"), ("WorkflowState", "composition")},
+    "1.5.1": {("root", "requires")},
+    "1.6.0": {
+        ("Metadata", "governance"),
+        ("AgentDef", "governance"),
+        ("Tool", "action_scope"),
+        ("Tool", "extensions"),
+    },
+    "1.7.0": {("WorkflowState", "control")},
+    "1.8.0": {
+        ("Governance", "independent_of"),
+        ("Governance", "obligations"),
+        ("Governance", "reviews"),
+        ("Validator", "id"),
+        ("Validator", "extensions"),
+        ("Prompt", "extensions"),
+        ("Eval", "extensions"),
+        ("WorkflowState", "extensions"),
+        ("AgentDef", "extensions"),
+        ("Composition", "extensions"),
+    },
+    "1.8.1": set(),
+    "1.9.0": {("Prompt", "provider"), ("PromptStep", "provider"), ("AgentStep", "provider")},
+}
+
+
+def _properties(schema: dict[str, Any]) -> set[tuple[str, str]]:
+    found = {("root", name) for name in schema.get("properties", {})}
+    for where, sub in schema.get("$defs", {}).items():
+        found |= {(where, name) for name in sub.get("properties", {})}
+    return found
+
+
+FULL = load_schema("promptpack.schema.json")
+
+
+def test_known_versions_are_every_release() -> None:
+    assert versions.KNOWN_VERSIONS == RELEASED
+    assert RELEASED[-1] == versions.LATEST
+    assert set(ADDED) == set(RELEASED[1:])
+
+
+@functools.cache
+def cut(version: str) -> dict[str, Any]:
+    return versions.restrict(FULL, version)
+
+
+@pytest.mark.parametrize("version", RELEASED[1:])
+def test_each_release_adds_exactly_what_the_history_gives_it(version: str) -> None:
+    before = RELEASED[RELEASED.index(version) - 1]
+    added = _properties(cut(version)) - _properties(cut(before))
+    # Definitions are never cut, only their properties: a definition a release starts
+    # using (Composition in 1.5.0) is counted by the property that refers to it.
+    assert {(w, n) for w, n in added if _reachable(before, w)} == ADDED[version]
+
+
+def _reachable(version: str, definition: str) -> bool:
+    """Whether the schema of ``version`` uses ``definition`` ("root": the pack)."""
+    if definition == "root":
+        return True
+    defs = cut(version)["$defs"]
+    todo = [json.dumps({k: v for k, v in cut(version).items() if k != "$defs"})]
+    seen: set[str] = set()
+    while todo:
+        body = todo.pop()
+        for name in defs:
+            if name not in seen and f'"#/$defs/{name}"' in body:
+                seen.add(name)
+                todo.append(json.dumps(defs[name]))
+    return definition in seen
+
+
+def test_constraints_that_changed_follow_the_history() -> None:
+    def state(version: str) -> dict[str, Any]:
+        result: dict[str, Any] = cut(version)["$defs"]["WorkflowState"]
+        return result
+
+    # 1.5.0 closed `orchestration` and made `prompt_task` conditional.
+    assert state("1.4.1")["required"] == ["prompt_task"]
+    assert "enum" not in state("1.4.1")["properties"]["orchestration"]
+    assert "required" not in state("1.5.0") and "if" in state("1.5.0")
+    assert "composition" in state("1.5.0")["properties"]["orchestration"]["enum"]
+    # 1.8.0 added extension steps; 1.8.1 rewrote the `cadence` pattern.
+    steps = [s["$ref"] for s in cut("1.7.0")["$defs"]["Step"]["oneOf"]]
+    assert "#/$defs/ExtensionStep" not in steps
+    steps = [s["$ref"] for s in cut("1.8.0")["$defs"]["Step"]["oneOf"]]
+    assert "#/$defs/ExtensionStep" in steps
+    cadence = {
+        v: cut(v)["$defs"]["Review"]["properties"]["cadence"]["pattern"]
+        for v in ("1.8.0", "1.8.1", "1.9.0")
+    }
+    assert "(?=" in cadence["1.8.0"] and "(?!" in cadence["1.8.0"]
+    assert "(?=" not in cadence["1.8.1"] and "(?!" not in cadence["1.8.1"]
+    assert cadence["1.9.0"] == cadence["1.8.1"]
+    # `fail_on_violation` is deprecated from 1.7.0 on, not in 1.6.0.
+    fov = "fail_on_violation"
+    assert "x-deprecated" not in cut("1.6.0")["$defs"]["Validator"]["properties"][fov]
+    assert "x-deprecated" in cut("1.7.0")["$defs"]["Validator"]["properties"][fov]
+
+
+# ------------------------------------------------------------- every version compiles
+
+GOVERNED = (
+    "agents:\n  entry: triage\n  members:\n    triage:\n      description: Sorts requests\n"
+    "      governance:\n"
+    "        reviews:\n          - {id: audit, type: accuracy, cadence: CADENCE, owner: audit}\n"
+)
+CADENCES = {
+    "P3M": True,
+    "P1Y2M3W4D": True,
+    "PT12H": True,
+    "P1DT30M": True,
+    "P": False,
+    "PT": False,
+    "P1DT": False,
+    "3M": False,
+    "P3m": False,
+}
+
+
+@pytest.mark.parametrize("version", RELEASED)
+def test_every_version_compiles_with_both_validators(version: str) -> None:
+    from jsonschema import Draft202012Validator
+
+    from pack_lsp.core.schema import promptpack_validator
+
+    validator = promptpack_validator(version)
+    # jsonschema-rs compiles every unit (else the project would silently fall back
+    # to the slow path), and jsonschema accepts the cut as a draft 2020-12 schema.
+    assert validator.root.fast is not None and validator.prompt.fast is not None
+    Draft202012Validator.check_schema(validator.schema)
+
+
+@pytest.mark.parametrize("version", RELEASED)
+def test_reviews_cadence_in_every_version(version: str) -> None:
+    from pack_lsp.core.schema import promptpack_validator
+
+    url = versions.schema_url(version)
+    validator = promptpack_validator(version)
+    for cadence, valid in CADENCES.items():
+        text = f"$schema: {url}\n" + HEAD + GOVERNED.replace("CADENCE", cadence)
+        analysis = run(text)
+        if versions.key(version) >= (1, 8, 0):
+            # Both validators give the same verdict on the unit; the pack reports
+            # nothing or the pattern, with its hint.
+            assert validator.root.fast.is_valid(analysis.data) is valid, cadence
+            assert validator.root.full().is_valid(analysis.data) is valid, cadence
+            if valid:
+                assert codes(analysis) == [], (cadence, analysis.diagnostics)
+            else:
+                d = one(analysis, "PP105")
+                assert "ISO 8601 duration" in d.message, d.message
+            continue
+        # Without `reviews`: one PP110 naming the first missing level and the version
+        # that added it, the declared version, and nothing else.
+        (d,) = analysis.diagnostics
+        assert d.code == "PP110"
+        missing, since = (
+            ("agents", "1.3.0")
+            if versions.key(version) < (1, 3, 0)
+            else ("governance", "1.6.0")
+            if versions.key(version) < (1, 6, 0)
+            else ("reviews", "1.8.0")
+        )
+        assert d.message.startswith(f"`{missing}` needs PromptPack ≥ {since}"), d.message
+        assert d.message.endswith(f"this pack declares {_written(version)} in `$schema`")
+
+
+def _written(version: str) -> str:
+    """How ``schema_url(version)`` writes the version (v1.3 for 1.3.0)."""
+    segment = versions.schema_url(version).split("/schema/v", 1)[1].split("/", 1)[0]
+    return segment
+
+
+# ------------------------------------------------------------- unknown versions
+
+UNKNOWN_USES = (
+    HEAD
+    + WORKFLOW
+    + "compositions:\n  c:\n    version: 1\n    steps:\n"
+    + "      - {id: a, kind: prompt, prompt_task: triage}\n"
+    + "requires:\n  providers: [default]\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("segment", "checked", "relation"),
+    [
+        ("v1.4.5", "1.4.1", versions.BETWEEN),
+        ("v1.2.7", "1.2.0", versions.BETWEEN),
+        ("v1.5", "1.5.0", versions.EXACT),
+        ("v1.3", "1.3.0", versions.EXACT),
+        ("v1.3.0", "1.3.0", versions.EXACT),
+        ("v1.10.0", versions.LATEST, versions.ABOVE),
+        ("v1.9.1", versions.LATEST, versions.ABOVE),
+        ("v2.0.0", versions.LATEST, versions.ABOVE),
+        ("v2", versions.LATEST, versions.ABOVE),
+        ("v1", versions.LATEST, versions.ALIAS),
+        ("latest", versions.LATEST, versions.ALIAS),
+    ],
+)
+def test_declared_versions_resolve(segment: str, checked: str, relation: str) -> None:
+    url = f"https://promptpack.org/schema/{segment}/promptpack.schema.json"
+    target = versions.target_for({"$schema": url})
+    assert (target.version, target.source, target.relation) == (
+        checked,
+        versions.SOURCE_SCHEMA,
+        relation,
+    )
+
+
+@pytest.mark.parametrize("declared", ["1.4.5", "1.5.7", "1.6.3", "1.2.9"])
+def test_messages_name_the_declared_version_never_the_one_checked_as_declared(
+    declared: str,
+) -> None:
+    url = f"https://promptpack.org/schema/v{declared}/promptpack.schema.json"
+    target = versions.target_for({"$schema": url})
+    analysis = run(f"$schema: {url}\n" + UNKNOWN_USES)
+    needs = [d for d in analysis.diagnostics if d.code == "PP110"]
+    assert needs, analysis.diagnostics
+    for d in analysis.diagnostics:
+        assert f"declares {target.version}" not in d.message, d.message
+    for d in needs:
+        assert d.message.endswith(
+            f"this pack declares {declared} in `$schema` (checked as {target.version})"
+        ), d.message
+        assert d.data["target"] == target.version
+
+
+def test_setting_messages_name_the_setting() -> None:
+    analysis = run(UNKNOWN_USES, Config(spec_version="1.4.5"))
+    needs = [d for d in analysis.diagnostics if d.code == "PP110"]
+    assert {d.data["key"] for d in needs} == {"compositions", "requires", "control"}
+    for d in needs:
+        assert d.message.endswith("the `spec-version` setting is 1.4.5 (checked as 1.4.1)")
+        assert quick_fixes(analysis, d) == []
+
+
+@pytest.mark.parametrize(
+    ("setting", "checked"),
+    [("1.8", "1.8.0"), ("1.3", "1.3.0"), ("v1.6", "1.6.0"), ("1.5.0", "1.5.0"), ("1.4.5", "1.4.1")],
+)
+def test_setting_without_patch_is_the_dot_zero_release(setting: str, checked: str) -> None:
+    assert versions.parse_setting(setting) == checked
+    assert versions.target_for({}, setting=setting).version == checked
+
+
+def test_setting_above_the_newest_is_checked_as_the_newest_without_a_note() -> None:
+    target = versions.target_for({}, setting="1.10")
+    assert (target.version, target.relation) == (versions.LATEST, versions.ABOVE)
+    assert target.describe() == f"the `spec-version` setting is 1.10 (checked as {versions.LATEST})"
+    # PP112 is about what `$schema` declares; a setting is the project's own choice.
+    url = "https://promptpack.org/schema/v1.10.0/promptpack.schema.json"
+    assert "PP112" not in codes(run(f"$schema: {url}\n" + HEAD, Config(spec_version="1.10")))
+
+
+@pytest.mark.parametrize("segment", ["v1.10.0", "v1.9.1", "v2.0.0", "v3"])
+def test_version_above_the_newest_gets_one_note_on_the_schema_value(segment: str) -> None:
+    url = f"https://promptpack.org/schema/{segment}/promptpack.schema.json"
+    text = f"$schema: '{url}'\n" + HEAD + WORKFLOW
+    analysis = run(text)
+    assert codes(analysis) == ["PP112"]
+    d = analysis.diagnostics[0]
+    assert d.severity == Severity.INFORMATION
+    assert analysis.text[d.span.start : d.span.end] == f"'{url}'"
+    declared = segment.removeprefix("v")
+    named = declared if "." in declared else segment
+    assert d.message.startswith(f"`$schema` declares PromptPack {named}, newer than every")
+    assert f"checked as {versions.LATEST}" in d.message
+    assert ("new major version" in d.message) is (not declared.startswith("1."))
+
+
+@pytest.mark.parametrize(
+    "segment", ["v1.9.0", "v1.4.5", "latest", "v1", "v1.0", "v0.9", "not-a-version"]
+)
+def test_no_note_for_known_or_lower_versions(segment: str) -> None:
+    url = f"https://promptpack.org/schema/{segment}/promptpack.schema.json"
+    assert "PP112" not in codes(run(f"$schema: {url}\n" + HEAD))
+
+
+def test_quick_fix_writes_the_published_url_of_each_version() -> None:
+    assert versions.schema_url("1.3.0").endswith("/schema/v1.3/promptpack.schema.json")
+    assert versions.schema_url("1.3.1").endswith("/schema/v1.3.1/promptpack.schema.json")
+    assert versions.schema_url("1.0.0").endswith("/schema/v1.0/promptpack.schema.json")
+    # A key added in 1.8.0 raises to 1.8.1: same features, a pattern every engine reads.
+    assert versions.raise_to("1.8.0") == "1.8.1"
+    assert versions.raise_to("1.5.0") == "1.5.0"
+    assert versions.raise_to("1.6.0") == "1.6.0"
+    for version in RELEASED:
+        assert versions.declared_version(versions.schema_url(version)) == version
+
+
+def _schema_hover(text: str, config: Config | None = None) -> str:
+    analysis = run(text, config)
+    value = hover(analysis, text.index("https://") + 5)
+    key = hover(analysis, text.index("$schema") + 2)
+    assert value is not None and key is not None
+    assert key.markdown.endswith(value.markdown)
+    return value.markdown
+
+
+@pytest.mark.parametrize(
+    ("segment", "expected"),
+    [
+        (
+            "v1.4.5",
+            "This `$schema` declares PromptPack 1.4.5, which pack-lsp does not know; "
+            "checked with the features of 1.4.1, the newest known version below it.",
+        ),
+        ("v1.5.0", "This `$schema` declares PromptPack 1.5.0: the pack is checked against 1.5.0."),
+        ("v1.3", "This `$schema` declares PromptPack 1.3: the pack is checked against 1.3.0."),
+        (
+            "v1.10.0",
+            "This `$schema` declares PromptPack 1.10.0, newer than every version pack-lsp "
+            f"knows; checked with the features of {versions.LATEST}, the newest known version.",
+        ),
+        (
+            "latest",
+            f"This `$schema` declares PromptPack `latest`: the pack is checked against "
+            f"{versions.LATEST}, the newest version pack-lsp knows.",
+        ),
+    ],
+)
+def test_hover_on_schema_tells_the_version_checked(segment: str, expected: str) -> None:
+    url = f"https://promptpack.org/schema/{segment}/promptpack.schema.json"
+    assert _schema_hover(f"$schema: {url}\n" + HEAD) == expected
+
+
+def test_hover_on_schema_names_the_setting_or_profile_when_they_win() -> None:
+    text = f"$schema: {V14}\n" + HEAD
+    assert _schema_hover(text, Config(spec_version="1.6")) == (
+        "The `spec-version` setting, which wins over `$schema`, is 1.6: the pack is "
+        "checked against 1.6.0."
+    )
+    assert "promptkit profile" in _schema_hover(text, Config(profile=Profile.PROMPTKIT))
+    odd = "$schema: https://example.com/my-schema.json\n" + HEAD
+    assert "names no PromptPack version" in _schema_hover(odd)

@@ -35,6 +35,7 @@ from pack_lsp.core.rules.schema import (
     INVALID_VALUE,
     MISSING_PROPERTY,
     NEEDS_NEWER_VERSION,
+    NEWER_THAN_KNOWN,
     NO_MATCHING_FORM,
     OUT_OF_RANGE,
     PATTERN_MISMATCH,
@@ -250,7 +251,7 @@ class SchemaValidator:
             version = self.schema.get("x-promptpack-version", versions.LATEST)
             target = versions.Target(str(version), versions.SOURCE_DEFAULT)
         units: list[tuple[str | None, tuple[Diagnostic, ...]]] = [
-            (None, _explain(self.root.errors(data), root, target))
+            (None, _version_note(root, target) + _explain(self.root.errors(data), root, target))
         ]
         if self.split and isinstance(data, dict):
             prompts = data.get("prompts")
@@ -264,6 +265,24 @@ class SchemaValidator:
                         errors = self.prompt.errors(value, ("prompts", key))
                         units.append((key, _explain(errors, root, target)))
         return units
+
+
+def _version_note(root: Node | None, target: versions.Target) -> tuple[Diagnostic, ...]:
+    """PP112 on the `$schema` value when it declares a version above every known one."""
+    if target.source != versions.SOURCE_SCHEMA or target.relation != versions.ABOVE:
+        return ()
+    declared = target.declared or target.version
+    note = (
+        "; a new major version may have changed the format in ways pack-lsp cannot check"
+        if versions.key(declared)[0] > versions.key(versions.LATEST)[0]
+        else ""
+    )
+    message = (
+        f"`$schema` declares PromptPack {target.named()}, newer than every version pack-lsp "
+        f"knows: the pack is checked as {target.version}, the newest known version{note}"
+    )
+    data = {"kind": "newer-than-known", "declared": declared, "version": target.version}
+    return (make(NEWER_THAN_KNOWN, message, _value_span(root, ("$schema",)), data=data),)
 
 
 def _explain(
@@ -392,20 +411,12 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _published_since(since: str) -> str:
-    """The first published version that has a property introduced in ``since``."""
-    for known in versions.KNOWN_VERSIONS:
-        if versions.key(known) >= versions.key(since):
-            return known
-    return versions.LATEST
-
-
 def _needs_version(
     key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
 ) -> Diagnostic:
     since = str(later.get("since", versions.LATEST))
     rfc = later.get("rfc")
-    needed = _published_since(since)
+    needed = versions.raise_to(since)
     data: dict[str, Any] = {
         "kind": "needs-version",
         "key": key,

@@ -1,5 +1,9 @@
 """Hover: schema documentation on keys, a summary of the target on references.
 
+On ``$schema`` (key or value) it also tells which PromptPack version the pack is
+checked against and why, including when the declared version is one pack-lsp does
+not know.
+
 References: a prompt's tool items and blocklist entries (tool description and
 parameters, or the agent member), ``agents.entry`` and member keys (the prompt and
 the skill its Agent Card would expose), ``prompt_task`` (the prompt), workflow
@@ -11,11 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language import schema_docs
 from pack_lsp.core.language.completion import _matches, _prompt_summary, _tool_summary
 from pack_lsp.core.language.semantic_tokens import ResolvedPlaceholder, placeholder_at
 from pack_lsp.core.model import Pack
+from pack_lsp.core.profiles import target_of
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import MappingNode, PathItem, ScalarNode, node_path_at
 
@@ -47,6 +53,9 @@ def hover(analysis: Analysis, offset: int) -> HoverResult | None:
     is_key = isinstance(parent, MappingNode) and any(p.key is node for p in parent.pairs)
     schema = schema_docs.schema_key(analysis.config, analysis.data)
     text = _key(pack, path, schema) if is_key else _value(pack, path, node)
+    if path == ("$schema",) and analysis.kind == kinds.PROMPTPACK:
+        target = target_of(analysis.config, analysis.data)
+        text = "\n\n".join(part for part in (text, target.explain()) if part)
     return HoverResult(node.span, text) if text else None
 
 

@@ -102,7 +102,10 @@ NEEDS_NEWER_VERSION = Rule(
     "message names the version (and RFC) that introduced it. The target is the "
     "`spec-version` setting when set, else the version in the pack's `$schema` URL, "
     "else the latest version (the promptkit profile always targets PromptKit's "
-    "embedded schema and reports such keys as unknown, PP102).",
+    "embedded schema and reports such keys as unknown, PP102). A declared version "
+    "pack-lsp does not know is checked with the features of the newest known version "
+    'not above it, and the message says both: "declares 1.4.5 in `$schema` (checked '
+    'as 1.4.1)".',
     "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
     "workflow:\n  states:\n    triage:\n      control: agent   # needs 1.7.0 (RFC 0014)",
     "Raise `$schema` to the version named (a quick fix does it) when the runtime "
@@ -127,6 +130,20 @@ DEPRECATED_PROPERTY = Rule(
     fixes=(FixKind.REMOVE_ENTRY,),
 )
 
+NEWER_THAN_KNOWN = Rule(
+    "PP112",
+    "newer-than-known-version",
+    Severity.INFORMATION,
+    "The pack's `$schema` declares a PromptPack version newer than every version "
+    "pack-lsp knows (1.10.0, or any 2.x). The pack is checked with the features of the "
+    "newest known version: keys the declared version added are reported as unknown, "
+    "and a new major version may have changed the format in ways pack-lsp cannot check.",
+    "$schema: https://promptpack.org/schema/v1.10.0/promptpack.schema.json",
+    "Nothing to change in the pack when the version is right: update pack-lsp to check "
+    "it fully. Otherwise correct the version in `$schema`.",
+    CATEGORY,
+)
+
 SCHEMA_VIOLATION = Rule(
     "PP199",
     "schema-violation",
@@ -148,5 +165,6 @@ RULES = (
     NO_MATCHING_FORM,
     NEEDS_NEWER_VERSION,
     DEPRECATED_PROPERTY,
+    NEWER_THAN_KNOWN,
     SCHEMA_VIOLATION,
 )
