@@ -484,7 +484,6 @@ def test_previous_analysis_is_not_modified() -> None:
         ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: [1\n"),
         ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  p:\n    x: !!str 1\n"),
         ("id: a\nprompts:\n  p:\n    x: 1\n", "id: a\nprompts:\n  pp:\n    x: 1\n"),
-        ("id: a\nprompts: {p: {x: 1}}\n", "id: a\nprompts: {p: {x: 2}}\n"),
         (
             "id: a\nb: &x 1\nprompts:\n  p:\n    x: 1\n",
             "id: a\nb: &x 1\nprompts:\n  p:\n    x: 2\n",
@@ -494,6 +493,15 @@ def test_previous_analysis_is_not_modified() -> None:
 def test_falls_back_where_not_provably_exact(old: str, new: str) -> None:
     got = reanalyze(analyze(old), new)
     assert INCREMENTAL not in got.timings
+    assert_same(got, analyze(new))
+
+
+def test_a_flow_style_prompts_block_is_re_parsed_whole() -> None:
+    # Recognised as a pack by its top level (a `prompts` mapping and an `id`), the
+    # edited top-level block is re-parsed as one unit: exact, without per-prompt splices.
+    old, new = "id: a\nprompts: {p: {x: 1}}\n", "id: a\nprompts: {p: {x: 2}}\n"
+    got = reanalyze(analyze(old), new)
+    assert INCREMENTAL in got.timings
     assert_same(got, analyze(new))
 
 
