@@ -697,7 +697,7 @@ metadata:
   governance:
     intended_deployment_contexts: [sector:Retail]
 tools:
-  look: {name: look, description: Looks, action_scope: {effect: read, data_classes: [dpv:PersonalData]}}
+  look: {name: look, description: Looks, action_scope: {effect: read, data_classes: [dpv:Data]}}
 prompts:
   a:
     id: a

@@ -449,7 +449,7 @@ def _conforming_parser(text: str) -> tuple[Callable[[], Any], Callable[[], None]
 
     It accepts YAML 1.2 that the bundled libyaml rejects (a ``:`` followed by a
     non-space in a plain scalar of a flow collection, as in ``[dpv:Health]``; see
-    docs/decisions.md, D26), at about a sixth of libyaml's speed. A new parser per
+    docs/decisions.md, D26), in 6-9 times libyaml's time. A new parser per
     text: the objects keep per-stream state, and analyses run in several threads.
     """
     from ruamel.yaml import YAML
