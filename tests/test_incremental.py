@@ -692,3 +692,58 @@ def test_an_analysis_leaves_no_reference_cycles() -> None:
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+# ------------------------------------------- CURIEs libyaml rejects (docs/decisions.md, D26)
+
+_CURIE_PACK = """\
+id: curie
+name: Curie
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+metadata:
+  governance:
+    intended_deployment_contexts: [sector:Retail]
+tools:
+  look: {name: look, description: Looks, action_scope: {effect: read, data_classes: [dpv:Data]}}
+prompts:
+  a:
+    id: a
+    name: A
+    version: 1.0.0
+    description: First
+    system_template: Hello
+    tools: [look]
+    variables: [{name: who, type: string, required: false, description: "x", example: dpv:Name}]
+  b:
+    id: b
+    name: B
+    version: 1.0.0
+    system_template: |
+      Second {{who}}
+    variables: [{name: who, type: string, required: true}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("example: dpv:Name}", "example: dpv:FullName}"),  # a CURIE edited in a flow mapping
+        ("example: dpv:Name}", "example: dpv:Name, default: x:y}"),  # a CURIE added
+        ("[look]", "[look, dpv:Other]"),  # a CURIE added to a flow sequence in the block
+        ("description: First", "description: First:second"),
+        ("Second {{who}}", "Second {{who}} [a:b]"),  # in a block scalar: not flow
+        ("example: dpv:Name}", "example: [dpv:Name}"),  # a syntax error in the block
+    ],
+)
+def test_edits_inside_a_flow_collection_with_a_curie_equal_a_full_analysis(
+    old: str, new: str
+) -> None:
+    previous = analyze(_CURIE_PACK)
+    assert not previous.syntax_error
+    text = _CURIE_PACK.replace(old, new, 1)
+    assert_same(reanalyze(previous, text), analyze(text))
+
+
+def test_random_edits_of_a_pack_with_curies() -> None:
+    run_edits(_CURIE_PACK, 60, SEED)

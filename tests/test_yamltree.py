@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from pack_lsp.core.yamltree import (
     AliasNode,
     MappingNode,
@@ -15,6 +17,7 @@ from pack_lsp.core.yamltree import (
     resolve_plain,
     to_data,
 )
+from tree_facts import tree_facts
 
 
 def _text(src: str, node: object) -> str:
@@ -173,3 +176,117 @@ def test_json_surrogate_pair_escapes() -> None:
     assert broken.syntax_error
     # The error is placed in the user's text, after both (longer) escapes.
     assert broken.diagnostics[0].span.start >= bad.index(",,")
+
+
+# ------------------------------------------------ YAML 1.2 that libyaml rejects (D26)
+
+_CURIE_FLOW = (
+    "tools:\n"
+    "  t:\n"
+    "    action_scope: {effect: read, data_classes: [dpv:HealthRecord, dpv:PersonalData]}\n"
+    "contexts: [sector-finance:ConsumerCredit]\n"
+    "empty:\n"
+    "last: {a: , b: x}\n"
+)
+
+
+def test_curie_in_a_flow_collection_parses_with_exact_spans() -> None:
+    result = parse(_CURIE_FLOW)
+    assert result.diagnostics == [] and not result.syntax_error
+    root = result.root
+    classes, _ = resolve(root, ["tools", "t", "action_scope", "data_classes"])
+    assert isinstance(classes, SequenceNode) and classes.flow
+    assert _text(_CURIE_FLOW, classes) == "[dpv:HealthRecord, dpv:PersonalData]"
+    assert [_text(_CURIE_FLOW, item) for item in classes.items] == [
+        "dpv:HealthRecord",
+        "dpv:PersonalData",
+    ]
+    scope, _ = resolve(root, ["tools", "t", "action_scope"])
+    assert _text(_CURIE_FLOW, scope).startswith("{effect: read") and _text(
+        _CURIE_FLOW, scope
+    ).endswith("]}")
+    context, _ = resolve(root, ["contexts", 0])
+    assert isinstance(context, ScalarNode) and context.value == "sector-finance:ConsumerCredit"
+    assert _text(_CURIE_FLOW, context) == "sector-finance:ConsumerCredit"
+    # Empty values sit where libyaml puts them: after the `:` of a block mapping,
+    # at the next token of a flow mapping.
+    empty, _ = resolve(root, ["empty"])
+    assert empty is not None and empty.span.start == _CURIE_FLOW.index("empty:") + len("empty:")
+    a, _ = resolve(root, ["last", "a"])
+    assert a is not None and a.span.start == _CURIE_FLOW.index(", b: x}")
+    assert to_data(root)["last"] == {"a": None, "b": "x"}
+
+
+def test_both_parsers_build_the_same_tree() -> None:
+    from pack_lsp.core import yamltree
+
+    src = (
+        "a: !!str &x 1\nb:\n- [c, {d: }]\n- ? e\n  : f\n- &y {g: *x}\n"
+        "h: >-\n  folded\n  text\ni: 'q'\nj:\n"
+    )
+    trees = []
+    for conforming in (False, True):
+        composer = yamltree._Composer(src)
+        yamltree._compose(composer, src, conforming)
+        trees.append(tree_facts(composer.root))
+    assert trees[0] == trees[1]
+
+
+def test_real_syntax_error_after_a_curie_is_reported_where_it_is() -> None:
+    src = _CURIE_FLOW + "bad: [x\nz: 1\n"
+    result = parse(src)
+    assert result.syntax_error
+    [error] = [d for d in result.diagnostics if d.code == "PP001"]
+    # Not at the CURIE, which libyaml stops at: at the unclosed flow sequence.
+    assert error.span.start >= src.index("bad:")
+    # The recovered tree keeps what comes before the error, CURIEs included.
+    classes, _ = resolve(result.root, ["tools", "t", "action_scope", "data_classes", 0])
+    assert isinstance(classes, ScalarNode) and classes.value == "dpv:HealthRecord"
+
+
+def test_syntax_error_without_curies_keeps_libyaml_message_and_place() -> None:
+    src = "a: 1\nb: c: d\n"
+    [error] = parse(src).diagnostics
+    assert error.code == "PP001"
+    assert error.message == "YAML syntax error: mapping values are not allowed in this context"
+    assert error.span.start == src.index("c: d") + 1
+
+
+def test_json_surrogate_pairs_with_a_curie_flow() -> None:
+    src = '{"a": "x\\ud83d\\ude00y", "b": [dpv:PersonalData], "c": 2}'
+    result = parse(src)
+    assert result.diagnostics == []
+    assert to_data(result.root) == {"a": "x😀y", "b": ["dpv:PersonalData"], "c": 2}
+    c_node, _ = resolve(result.root, ["c"])
+    assert c_node is not None and src[c_node.span.start : c_node.span.end] == "2"
+    b_node, _ = resolve(result.root, ["b", 0])
+    assert b_node is not None and _text(src, b_node) == "dpv:PersonalData"
+    bad = src.replace('"c": 2', '"c": 2,,')
+    broken = parse(bad)
+    assert broken.syntax_error
+    assert broken.diagnostics[0].span.start >= bad.index(",,")
+
+
+@pytest.mark.parametrize(
+    ("src", "at", "words"),
+    [
+        ('key: "value"# no space\n', "# no", "a comment needs a space"),
+        ("list: [a, b]#x\n", "#x", "a comment needs a space"),
+        ("block: >#x\n  text\n", "#x", "a comment needs a space"),
+        ("list: [-, x]\n", "-,", "`-` alone cannot be a plain scalar"),
+        ("a: 1\n%YAML 1.2\n---\nc: 3\n", "%YAML", "needs the end marker"),
+        ("a: 1\n---\nb: [x, y: z: w]\n", "[x", ""),  # an error in a later document
+    ],
+)
+def test_yaml_1_2_errors_that_libyaml_accepts(src: str, at: str, words: str) -> None:
+    result = parse(src)
+    errors = [d for d in result.diagnostics if d.code == "PP001"]
+    assert len(errors) == 1 and words in errors[0].message
+    line = result.lines.position(errors[0].span.start).line
+    assert line == result.lines.position(src.index(at)).line
+
+
+def test_indicator_followed_by_a_plain_character_is_a_scalar() -> None:
+    # `::` is the key `:` (a `:` may start a plain scalar before a non-space).
+    assert to_data(parse("::\n").root) == {":": None}
+    assert to_data(parse("a: [-x, :z, -: y]\n").root) == {"a": ["-x", ":z", {"-": "y"}]}

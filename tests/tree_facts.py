@@ -18,8 +18,9 @@ def node_facts(node: Node) -> tuple[object, ...]:
             node.flow,
             tuple(p.key_text for p in node.pairs),
             tuple(node.effective),
-            # Effective entries are pairs of the same mapping, in their own order.
-            tuple(node.pairs.index(p) for p in node.effective.values()),
+            # Effective entries are pairs of the same mapping, in their own order, or
+            # (-1) pairs merged from another mapping (``<<``), told apart by their spans.
+            tuple(node.pairs.index(p) if p in node.pairs else -1 for p in node.effective.values()),
             tuple((p.key.span, p.value.span) for p in node.effective.values()),
         )
     if isinstance(node, SequenceNode):

@@ -14,6 +14,7 @@ which is also right for JSON.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -303,12 +304,26 @@ _SHARE_LIMIT = 64
 
 
 class _SyntaxError(Exception):
-    def __init__(self, index: int, problem: str, context: str | None, ctx_index: int | None):
+    def __init__(
+        self,
+        index: int,
+        problem: str,
+        context: str | None,
+        ctx_index: int | None,
+        *,
+        definite: bool = False,
+        located: bool = True,
+    ):
         super().__init__(problem)
         self.index = index
         self.problem = problem
         self.context = context
         self.ctx_index = ctx_index
+        # Found by the composer's own checks of YAML 1.2 (``_SyntaxCheck``), which
+        # every parser agrees with: no other parser is asked.
+        self.definite = definite
+        # False when the parser gave no position (``index`` is then 0).
+        self.located = located
 
 
 _SURROGATE_PAIR = re.compile(r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})")
@@ -394,19 +409,27 @@ class _EventSource:
             str(problem),
             getattr(exc, "context", None),
             fix(ctx_mark.index) if ctx_mark is not None else None,
+            located=mark is not None,
         )
 
 
-def _events(text: str) -> _EventSource:
-    from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
-
+def _events(text: str, conforming: bool = False) -> _EventSource:
+    """The events of ``text`` from libyaml, or with ``conforming`` from ruamel.yaml's
+    pure-Python parser (same event classes, marks with code-point ``index``)."""
     original = text
     remap: _Remap | None = None
     if "\\u" in text and text.lstrip()[:1] in ("{", "[") and _SURROGATE_PAIR.search(text):
         remap = _Remap(text)
         text = remap.text
-    parser = CParser(text)
-    get: Callable[[], Any] = parser.get_event
+    get: Callable[[], Any]
+    close: Callable[[], None]
+    if conforming:
+        get, close = _conforming_parser(text)
+    else:
+        from ruamel.yaml.cyaml import CParser  # type: ignore[attr-defined]
+
+        parser = CParser(text)
+        get, close = parser.get_event, parser.dispose
     if remap is not None:
         plain_get = get
         fix = remap
@@ -418,12 +441,110 @@ def _events(text: str) -> _EventSource:
                 event.end_mark = _Mark(fix(event.end_mark.index))
             return event
 
-    return _EventSource(get, parser.dispose, original, remap)
+    return _EventSource(get, close, original, remap)
 
 
-def _compose(composer: _Composer, text: str) -> None:
+def _conforming_parser(text: str) -> tuple[Callable[[], Any], Callable[[], None]]:
+    """``get_event`` and ``close`` of ruamel.yaml's pure-Python parser for ``text``.
+
+    It accepts YAML 1.2 that the bundled libyaml rejects (a ``:`` followed by a
+    non-space in a plain scalar of a flow collection, as in ``[dpv:Health]``; see
+    docs/decisions.md, D26), in 6-9 times libyaml's time. A new parser per
+    text: the objects keep per-stream state, and analyses run in several threads.
+    """
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Parser = _conforming_parser_class()
+    events = yaml.parse(text)
+
+    def get() -> Any:
+        event = next(events, None)
+        if event is not None and getattr(event, "ctag", None) and getattr(event, "anchor", None):
+            # A node's start is its first property; ruamel.yaml starts a node
+            # written `!tag &anchor` at the anchor.
+            event.start_mark = _Mark(_tag_before(text, event.start_mark.index))
+        return event
+
+    return get, events.close
+
+
+_TAG_AT_END = re.compile(r"![^ \t\r\n\[\]{},]*\Z")
+
+
+def _tag_before(text: str, start: int) -> int:
+    """Where the tag written before the anchor at ``start`` begins (``start`` if
+    no tag comes before it)."""
+    if not text.startswith("&", start):
+        return start
+    end = start
+    while end > 0 and text[end - 1] in " \t\r\n":
+        end -= 1
+    begin = end
+    while begin > 0 and text[begin - 1] not in " \t\r\n":
+        begin -= 1
+    tag = _TAG_AT_END.search(text, begin, end)
+    return tag.start() if tag is not None and end < start else start
+
+
+@functools.cache
+def _conforming_parser_class() -> type:
+    """ruamel.yaml's parser, with the marks of empty values that libyaml gives.
+
+    A value left empty (``key:``, ``{a: , b}``) is an empty scalar event at no
+    width; ruamel.yaml places it at the next token (block mappings) or right
+    after the ``:`` (flow collections), libyaml after the ``:`` and at the next
+    token respectively. Both parsers must build the same tree for the same text
+    (incremental analysis may parse an edited block with one and the whole file
+    with the other), so these three states follow libyaml here.
+    """
+    from ruamel.yaml.parser import Parser
+    from ruamel.yaml.tokens import (
+        BlockEndToken,
+        FlowEntryToken,
+        FlowMappingEndToken,
+        FlowSequenceEndToken,
+        KeyToken,
+        ValueToken,
+    )
+
+    class LibyamlMarksParser(Parser):
+        def parse_block_mapping_value(self) -> Any:
+            scanner = self.scanner
+            if scanner.check_token(ValueToken):
+                token = scanner.get_token()
+                if not scanner.check_token(KeyToken, ValueToken, BlockEndToken):
+                    self.states.append(self.parse_block_mapping_key)
+                    return self.parse_block_node_or_indentless_sequence()
+                self.state = self.parse_block_mapping_key
+                return self.process_empty_scalar(token.end_mark)
+            self.state = self.parse_block_mapping_key
+            return self.process_empty_scalar(scanner.peek_token().start_mark)
+
+        def parse_flow_mapping_value(self) -> Any:
+            return self._flow_value(FlowMappingEndToken, self.parse_flow_mapping_key)
+
+        def parse_flow_sequence_entry_mapping_value(self) -> Any:
+            return self._flow_value(
+                FlowSequenceEndToken, self.parse_flow_sequence_entry_mapping_end
+            )
+
+        def _flow_value(self, end: type, after: Callable[[], Any]) -> Any:
+            scanner = self.scanner
+            if scanner.check_token(ValueToken):
+                scanner.get_token()
+                if not scanner.check_token(FlowEntryToken, end):
+                    self.states.append(after)
+                    return self.parse_flow_node()
+            self.state = after
+            return self.process_empty_scalar(scanner.peek_token().start_mark)
+
+    return LibyamlMarksParser
+
+
+def _compose(composer: _Composer, text: str, conforming: bool = False) -> None:
     """Compose the events of ``text`` (raises ``_SyntaxError``)."""
-    source = _events(text)
+    source = _events(text, conforming)
     try:
         composer.feed(source)
     finally:
@@ -449,6 +570,9 @@ class _Composer:
         # and the text of the other styles. Needed only while composing.
         self.plain: dict[str, tuple[str, Scalar]] = {}
         self.strings: dict[str, str] = {}
+        # Where the last document ended, and whether with ``...``.
+        self.last_end = 0
+        self.explicit_end = False
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -616,6 +740,7 @@ class _Composer:
         """
         from ruamel.yaml.events import (
             AliasEvent,
+            DocumentEndEvent,
             DocumentStartEvent,
             MappingEndEvent,
             MappingStartEvent,
@@ -641,6 +766,7 @@ class _Composer:
         new_span = _new_span
         set_start = _set_span_start
         set_end = _set_span_end
+        follows = self.text.startswith
         node: Node
         try:
             while True:
@@ -668,7 +794,12 @@ class _Composer:
                         if len(text) <= _SHARE_LIMIT:
                             known = plain.get(text)
                             if known is None:
-                                known = plain[text] = (text, resolve_plain(text))
+                                if text in _INDICATORS:
+                                    # Never stored: each one is checked where it is.
+                                    self._check_indicator(text, start, end)
+                                    known = (text, text)
+                                else:
+                                    known = plain[text] = (text, resolve_plain(text))
                             text, value = known
                         elif text[0] not in _SPECIAL_START:
                             value = text
@@ -676,6 +807,11 @@ class _Composer:
                             value = resolve_plain(text)
                         node = ScalarNode(span, text, value, "", anchor)
                     else:
+                        if style == '"' or style == "'":
+                            if follows("#", end):
+                                raise _comment_without_space(end)
+                        else:
+                            self._check_block_header(start)
                         if len(text) <= _SHARE_LIMIT:
                             text = strings.setdefault(text, text)
                         node = ScalarNode(span, text, text, style, anchor)
@@ -723,6 +859,8 @@ class _Composer:
                         start = frame.start
                         if collection.flow:
                             end = event.end_mark.index
+                            if follows("#", end):
+                                raise _comment_without_space(end)
                         elif not children:
                             end = frame.end
                         elif seq:
@@ -770,7 +908,18 @@ class _Composer:
                     if skip:
                         continue
                     if self._document(event):
+                        # Later documents are not composed, but a syntax error in
+                        # them is one of the file.
+                        try:
+                            while get() is not None:
+                                pass
+                        except Exception as exc:
+                            raise source.error(exc) from None
                         return
+                    continue
+                elif cls is DocumentEndEvent:
+                    self.last_end = event.end_mark.index
+                    self.explicit_end = bool(event.explicit)
                     continue
                 else:
                     continue
@@ -799,21 +948,77 @@ class _Composer:
 
     def _document(self, event: Any) -> bool:
         """Count a document start; True when the rest of the stream is to be ignored."""
+        if event.version is not None or event.tags:
+            self._check_directives(event)
         self.documents += 1
         if self.documents == 2:
+            span = self._span(event)
+            if event.version is not None or event.tags:
+                # From its first directive, where libyaml starts the event (the
+                # conforming parser starts it at `---`).
+                directive = _DIRECTIVE.search(self.text, self.last_end, span.end)
+                if directive is not None and directive.start() < span.start:
+                    span = Span(directive.start(), span.end)
             self.diags.append(
                 make(
                     MULTIPLE_DOCUMENTS,
                     "A PromptPack file holds exactly one YAML document; this second "
                     "document (and any after it) is ignored",
-                    self._span(event),
+                    span,
                 )
             )
         # Later documents are not analysed.
         return self.documents >= 2
 
+    def _check_directives(self, event: Any) -> None:
+        """Two checks of YAML 1.2 that libyaml does not make, for a document with
+        directives: a directive after a document needs the end marker ``...``
+        between them, and a ``%YAML`` directive's comment a space before ``#``."""
+        start = self.last_end if self.documents else 0
+        end = max(event.end_mark.index, start)
+        directive = _DIRECTIVE.search(self.text, start, end)
+        if self.documents and not self.explicit_end and directive is not None:
+            raise _SyntaxError(
+                directive.start(),
+                "a directive after a document needs the end marker `...` before it",
+                None,
+                None,
+                definite=True,
+            )
+        if event.version is not None:
+            comment = _VERSION_COMMENT.search(self.text, start, end)
+            if comment is not None:
+                raise _comment_without_space(comment.end() - 1)
+
+    def _check_indicator(self, text: str, start: int, end: int) -> None:
+        """A plain scalar that is one indicator (``-``, ``?``, ``:``) is valid only
+        when a character that could continue a plain scalar follows it (``::`` is
+        the key ``:``); libyaml also reads ``[-]`` and ``[-, -]`` as lists of ``-``."""
+        after = self.text[end : end + 1]
+        if not after or after in " \t\r\n,[]{}\ufeff\x85\u2028\u2029":
+            raise _SyntaxError(
+                start,
+                f"`{text}` alone cannot be a plain scalar; quote it (`'{text}'`)",
+                None,
+                None,
+                definite=True,
+            )
+
+    def _check_block_header(self, start: int) -> None:
+        """A block scalar's header (``|``, ``>``, indicators, after the node's
+        properties) must be followed by a space before a comment: libyaml reads
+        ``>#`` as ``>`` and a comment."""
+        header = _BLOCK_HEADER.match(self.text, start)
+        if header is not None and self.text.startswith("#", header.end()):
+            raise _comment_without_space(header.end())
+
     def _tagged_scalar(self, event: Any, span: Span) -> ScalarNode:
         style = event.style or ""
+        if style == '"' or style == "'":
+            if self.text.startswith("#", span.end):
+                raise _comment_without_space(span.end)
+        elif style:
+            self._check_block_header(span.start)
         text: str = event.value
         tag = self._check_tag(str(event.ctag), span, None)
         value: Scalar
@@ -937,6 +1142,29 @@ class _Composer:
                 frame.key = None
             self._close(frame, end_index)
             self._add(frame.node)
+
+
+#: Plain scalars that YAML 1.2 never allows: an indicator alone (``-``, ``?``, ``:``
+#: start a plain scalar only when a character that could continue it follows).
+#: libyaml reads ``[-]`` and ``[-, -]`` as sequences of ``-``.
+_INDICATORS = frozenset("-?:")
+#: A line of a directive, at its start.
+_DIRECTIVE = re.compile(r"^%", re.MULTILINE)
+#: A ``%YAML`` directive whose version runs into a ``#`` (libyaml stops at the ``#``).
+_VERSION_COMMENT = re.compile(r"^%YAML[ \t]+[^ \t\r\n#]*#", re.MULTILINE)
+#: A block scalar's header from the start of its node: properties (anchor, tag),
+#: then the indicator and its modifiers.
+_BLOCK_HEADER = re.compile(r"(?:[!&][^ \t\r\n]*[ \t]+)*[|>][0-9+-]*")
+
+
+def _comment_without_space(index: int) -> _SyntaxError:
+    return _SyntaxError(
+        index,
+        "a comment needs a space before `#`",
+        None,
+        None,
+        definite=True,
+    )
 
 
 def _short_tag(tag: str) -> str:
@@ -1071,10 +1299,26 @@ def parse(text: str) -> ParseResult:
     composer = _Composer(text)
     composer.diags.extend(pre)
     syntax_error: _SyntaxError | None = None
+    conforming = False
     try:
         _compose(composer, text)
     except _SyntaxError as err:
         syntax_error = err
+    if syntax_error is not None and not syntax_error.definite:
+        # libyaml rejects some YAML 1.2 (docs/decisions.md, D26): a conforming parser
+        # confirms the error or reads the text. Nothing of this runs on a text libyaml
+        # accepts.
+        first = syntax_error
+        second = _Composer(text)
+        second.diags.extend(pre)
+        try:
+            _compose(second, text, conforming=True)
+            composer, syntax_error, conforming = second, None, True
+        except _SyntaxError as again:
+            if again.located and again.index > first.index:
+                # libyaml's error was none: the conforming parser read past it, so
+                # its error is the first real one and its partial tree the larger.
+                composer, syntax_error, conforming = second, again, True
     diags = composer.diags
     root = composer.root
     if syntax_error is not None:
@@ -1097,7 +1341,7 @@ def parse(text: str) -> ParseResult:
                 YAML_SYNTAX, _syntax_message(text, syntax_error), Span(index, end), related=related
             )
         ] + [d for d in diags if d.code != "PP001"]
-        root = _recover(text, syntax_error, composer)
+        root = _recover(text, syntax_error, composer, conforming)
     elif root is None or (isinstance(root, ScalarNode) and root.value is None and root.style == ""):
         diags.append(
             make(
@@ -1111,12 +1355,16 @@ def parse(text: str) -> ParseResult:
     return ParseResult(root, diags, syntax_error is not None, lines, text)
 
 
-def _recover(text: str, first: _SyntaxError, partial: _Composer) -> Node | None:
+def _recover(
+    text: str, first: _SyntaxError, partial: _Composer, conforming: bool = False
+) -> Node | None:
     """Build the best tree we can around syntax errors.
 
     The offending line is blanked (offsets kept) and the text re-parsed, a few
     times; if that never succeeds the partial tree from before the first error is
-    used. Diagnostics from recovery attempts are discarded (no cascades).
+    used. Diagnostics from recovery attempts are discarded (no cascades). The
+    attempts use the parser that found ``first``: with ``conforming``, libyaml
+    rejected something before it that is valid YAML, and would again.
     """
     attempt = text
     err: _SyntaxError | None = first
@@ -1127,7 +1375,7 @@ def _recover(text: str, first: _SyntaxError, partial: _Composer) -> Node | None:
         attempt = _blank_line(attempt, min(previous.index, max(len(attempt) - 1, 0)))
         composer = _Composer(attempt)
         try:
-            _compose(composer, attempt)
+            _compose(composer, attempt, conforming)
             err = None
             if composer.root is not None:
                 return composer.root
