@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
+from pack_lsp.core import yamltree
 from pack_lsp.core.yamltree import (
     AliasNode,
     MappingNode,
@@ -290,3 +292,49 @@ def test_indicator_followed_by_a_plain_character_is_a_scalar() -> None:
     # `::` is the key `:` (a `:` may start a plain scalar before a non-space).
     assert to_data(parse("::\n").root) == {":": None}
     assert to_data(parse("a: [-x, :z, -: y]\n").root) == {"a": ["-x", ":z", {"-": "y"}]}
+
+
+def _big_pack(prompts: int = 600) -> str:
+    lines = ["id: big", "template_engine: {version: v1}", "prompts:"]
+    for i in range(prompts):
+        lines += [f"  p{i}:", f"    id: p{i}", "    system_template: Answer the question", ""]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ('    system_template: "never closed\n', "while scanning a quoted scalar"),
+        ("    system_template: a: b\n", "mapping values are not allowed"),
+        ("    tools: [one,\n   two\n", ""),
+    ],
+)
+def test_a_syntax_error_in_a_large_file_is_confirmed_from_its_block(
+    monkeypatch: pytest.MonkeyPatch, damage: str, message: str
+) -> None:
+    text = _big_pack()
+    assert len(text) > yamltree.LOCAL_CONFIRM_MIN
+    at = text.index("  p300:\n") + len("  p300:\n")
+    broken = text[:at] + damage + text[at:]
+    read: list[int] = []
+    compose = yamltree._compose
+
+    def counting(composer: Any, source: str, conforming: bool = False) -> None:
+        if conforming:
+            read.append(len(source))
+        compose(composer, source, conforming)
+
+    monkeypatch.setattr(yamltree, "_compose", counting)
+    result = parse(broken)
+    assert [d.code for d in result.diagnostics] == ["PP001"]
+    assert message in result.diagnostics[0].message
+    # The conforming parser read the damaged prompt's block, not the whole text.
+    assert read and max(read) < 200
+
+
+def test_a_curie_in_a_large_file_is_still_read() -> None:
+    text = _big_pack()
+    at = text.index("  p300:\n") + len("  p300:\n")
+    curie = text[:at] + "    tags: [dpv:PersonalData]\n" + text[at:]
+    result = parse(curie)
+    assert result.diagnostics == [] and not result.syntax_error

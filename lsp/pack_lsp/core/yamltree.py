@@ -1304,7 +1304,11 @@ def parse(text: str) -> ParseResult:
         _compose(composer, text)
     except _SyntaxError as err:
         syntax_error = err
-    if syntax_error is not None and not syntax_error.definite:
+    if (
+        syntax_error is not None
+        and not syntax_error.definite
+        and not _confirmed_locally(text, syntax_error)
+    ):
         # libyaml rejects some YAML 1.2 (docs/decisions.md, D26): a conforming parser
         # confirms the error or reads the text. Nothing of this runs on a text libyaml
         # accepts.
@@ -1353,6 +1357,66 @@ def parse(text: str) -> ParseResult:
         )
         root = None
     return ParseResult(root, diags, syntax_error is not None, lines, text)
+
+
+#: Texts shorter than this are confirmed by the conforming parser as a whole.
+LOCAL_CONFIRM_MIN = 20_000
+_LINE_INDENT = re.compile(r"[ ]*")
+
+
+def _confirmed_locally(text: str, err: _SyntaxError) -> bool:
+    """Whether the conforming parser confirms libyaml's error ``err`` from the block
+    around it alone, so that a large file with a real syntax error (a quote left open
+    while typing) is not read again whole by the slow parser (D26).
+
+    The block starts at the nearest line at or before the error (for a construct
+    left open to the end of the text, before where it opens) that is indented two
+    spaces or less, and ends before the next
+    such line after the error: a top-level entry or a prompt, which YAML reads the same
+    alone. Confirmed only when the conforming parser fails on the very line libyaml
+    did; any other outcome (it reads the block, or fails elsewhere, as it may when the
+    block is not self-contained) leaves the decision to the whole text.
+    """
+    if len(text) < LOCAL_CONFIRM_MIN or not err.located:
+        return False
+    index = min(max(err.index, 0), len(text))
+    # A construct left open to the end of the text (a quote, a bracket): its block
+    # is the one where it opens, and the conforming parser must fail on it too.
+    unclosed = not text[index:].strip() and err.ctx_index is not None
+    anchor = min(max(err.ctx_index or 0, 0), len(text)) if unclosed else index
+    start = text.rfind("\n", 0, anchor) + 1
+    while start > 0 and not _opens_block(text, start):
+        start = text.rfind("\n", 0, start - 1) + 1
+    error_line_end = text.find("\n", anchor)
+    end = len(text)
+    at = error_line_end
+    while 0 <= at < len(text):
+        nxt = at + 1
+        if _opens_block(text, nxt):
+            end = nxt
+            break
+        at = text.find("\n", nxt)
+    if end - start > len(text) // 2:
+        return False
+    block = text[start:end]
+    try:
+        _compose(_Composer(block), block, conforming=True)
+    except _SyntaxError as again:
+        if not again.located:
+            return False
+        if unclosed:
+            return again.ctx_index is not None and again.ctx_index + start == err.ctx_index
+        line = text.count("\n", 0, start) + block.count("\n", 0, max(again.index, 0))
+        return line == text.count("\n", 0, index)
+    return False
+
+
+def _opens_block(text: str, start: int) -> bool:
+    """A line (starting at ``start``) with content indented two spaces or less."""
+    indent = _LINE_INDENT.match(text, start)
+    width = indent.end() - start if indent is not None else 0
+    char = text[start + width : start + width + 1]
+    return width <= 2 and char not in ("", "\n", "\r", "#", "\t")
 
 
 def _recover(
