@@ -115,3 +115,14 @@ def test_a2a_version_is_refused_where_it_cannot_act() -> None:
     assert alone.returncode == 2 and "--a2a-version is used with --card or --check" in alone.stderr
     topology = run("--topology", str(VISION), "--a2a-version", "1.0")
     assert topology.returncode == 2 and "not --topology" in topology.stderr
+
+
+def test_card_and_topology_of_a_pack_in_a_kubernetes_manifest() -> None:
+    manifest = ROOT / "tests" / "golden" / "kubernetes" / "configmap-yaml.yaml"
+    done = run("--card", str(manifest))
+    assert done.returncode == 0, done.stderr
+    cards = json.loads(done.stdout)
+    assert [card["name"] for card in cards.values()] == ["Router"]
+    topology = run("--topology", str(manifest), "--format", "json")
+    assert topology.returncode == 0, topology.stderr
+    assert [node["id"] for node in json.loads(topology.stdout)["nodes"]] == ["router"]

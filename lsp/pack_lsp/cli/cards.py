@@ -70,12 +70,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _load(path_text: str) -> tuple[Analysis, str]:
     from pack_lsp.core import kinds
     from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.recognize import recognize
     from pack_lsp.core.source import decode
 
     path = Path(path_text)
     raw = path.read_bytes()
     text, pre = decode(raw)
     config = load_for(path)
+    found = recognize(str(path), text, config.manifests, explicit=True)
+    if found.kind == kinds.KUBERNETES:
+        host = analyze(text, path=path, config=config, kind=found.kind, pre_diagnostics=pre)
+        packs = [part for part in host.embedded if part.analysis is not None]
+        if packs and packs[0].analysis is not None:
+            if len(packs) > 1:
+                print(
+                    f"pack-lsp: {path} holds {len(packs)} packs; this is the first, the "
+                    f"`{packs[0].key}` entry",
+                    file=sys.stderr,
+                )
+            return packs[0].analysis, str(path)
+        return host, str(path)
     analysis = analyze(text, path=path, config=config, kind=kinds.PROMPTPACK, pre_diagnostics=pre)
     return analysis, str(path)
 
