@@ -23,8 +23,11 @@ from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
 from pack_lsp.cli.check import check_file
+from pack_lsp.core import kinds
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.discover import find_packs
+from pack_lsp.core.recognize import recognize
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import parse, resolve
 from paths import SHARED
@@ -41,9 +44,18 @@ MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 METADATA = {"manifest.json", "SOURCES.json", "v1_9_errors.json"}
 SUFFIXES = (".json", ".yaml", ".yml")
 VALID = sorted(p for p in (CORPUS / "valid").glob("*") if p.suffix in SUFFIXES)
-ALL_FILES = sorted(
+DATA_FILES = sorted(
     p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in SUFFIXES and p.name not in METADATA
 )
+
+
+def _kind(path: Path) -> str | None:
+    return recognize(str(path), path.read_text(encoding="utf-8"), explicit=True).kind
+
+
+#: The packs among them; the others are PromptKit arena-project files (checked below).
+ALL_FILES = [p for p in DATA_FILES if _kind(p) == kinds.PROMPTPACK]
+ARENA_FILES = [p for p in DATA_FILES if p not in ALL_FILES]
 V15PLUS = CORPUS / "v1.5plus"
 WITH_ERRORS = [e for e in MANIFEST if e["spec_v1_4_errors"]]
 
@@ -112,6 +124,18 @@ def _assert_errors_match(path: Path, pointers: set[str], config: Config) -> None
         assert any(region.covers(d.span) for region in regions.values()), (
             f"error outside every official location: {d.code} {d.message}"
         )
+
+
+@pytest.mark.parametrize("path", ARENA_FILES, ids=lambda p: p.relative_to(CORPUS).as_posix())
+def test_arena_project_files_are_not_checked_as_packs(path: Path) -> None:
+    # PromptKit's own kinds (Arena, PromptConfig, Tool, ...) and the JSON Schemas of
+    # a project's outputs: named on the command line, one line says what they are; a
+    # directory scan skips them.
+    result = check_file(path, True, Config())
+    assert [d.code for d in result.diagnostics] == ["PP014"]
+    message = result.diagnostics[0].message
+    assert "PromptKit `" in message or "JSON Schema" in message
+    assert path not in list(find_packs(path.parent))
 
 
 def test_corpus_is_present() -> None:

@@ -70,6 +70,11 @@ spec:
         ("promptpack.schema.json", SCHEMA, None),
         ("deploy.yaml", DEPLOYMENT, None),
         ("support.yaml", PROMPT_CONFIG, None),
+        (
+            "old.provider.yaml",
+            PROMPT_CONFIG.replace("promptkit.altairalabs.ai/v1alpha1", "promptkit.dev/v1"),
+            None,
+        ),
         ("omnia.yaml", RESOURCE, kinds.KUBERNETES),
         ("values.yaml", "replicas: 2\nprompts: enabled\n", None),
         # The words alone, quoted anywhere, used to make a JSON file a pack.

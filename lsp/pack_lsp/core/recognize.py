@@ -48,14 +48,15 @@ from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, deref, parse
 PARSE_LIMIT = 4 * 1024 * 1024
 HEAD_LIMIT = 256 * 1024
 
-PROMPTKIT_GROUP = "promptkit.altairalabs.ai/"
+#: API groups of PromptKit's arena-project kinds (older files use the second).
+PROMPTKIT_GROUPS = ("promptkit.altairalabs.ai/", "promptkit.dev/")
 
 _KUBE_HINT = re.compile(r"^(?:apiVersion|kind)[ \t]*:", re.M)
 #: What a file named like a pack must show in its first characters to be parsed for
 #: recognition (a JSON Schema or PromptKit file); a pack shows none of it.
 _OTHER_HINT = re.compile(
     r'json-schema\.org|"\$defs"|^(?:\$defs|definitions|properties)[ \t]*:|'
-    r"promptkit\.altairalabs\.ai",
+    r"promptkit\.altairalabs\.ai|promptkit\.dev/",
     re.M,
 )
 #: A top-level key of a YAML pack that makes an unnamed file worth a parse.
@@ -193,7 +194,7 @@ def _by_data(data: object, text: str, wanted: bool) -> Recognition:
         span = Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0)
         return Recognition(NOT_A_PACK, _SCHEMA_WHAT, span)
     api, kind = data.get("apiVersion"), data.get("kind")
-    if isinstance(api, str) and isinstance(kind, str) and api.startswith(PROMPTKIT_GROUP):
+    if isinstance(api, str) and isinstance(kind, str) and api.startswith(PROMPTKIT_GROUPS):
         return _promptkit(kind, Span(0, 0)) if wanted else _NONE
     if pack_shaped or "promptpack.org" in schema_url or wanted:
         return Recognition(PROMPTPACK)
@@ -241,7 +242,7 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
         api is not None
         and kind is not None
         and isinstance(api.value, str)
-        and api.value.startswith(PROMPTKIT_GROUP)
+        and api.value.startswith(PROMPTKIT_GROUPS)
     ):
         return _promptkit(kind.value, kind.span) if wanted else _NONE
     if pack_shaped or "promptpack.org" in schema_url:
@@ -255,7 +256,7 @@ def _kubernetes(text: str, wanted: bool) -> Recognition | None:
     if stream is None:
         return None
     first = stream.objects[0]
-    if first.api_version.startswith(PROMPTKIT_GROUP):
+    if first.api_version.startswith(PROMPTKIT_GROUPS):
         return None  # PromptKit's own kinds look like Kubernetes objects
     if stream.embedded or stream.pack_resources:
         return Recognition(KUBERNETES)
