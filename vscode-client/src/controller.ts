@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import type { Discovery, ServerCommand } from "./discovery";
 import { parseLevel, type LogLevel } from "./log";
+import type { SendRequest } from "./protocol";
 import { reactionTo } from "./settings";
 
 /** What the controller needs of a running language client. */
@@ -18,6 +19,8 @@ export interface ClientHandle {
   serverVersion(): string | undefined;
   /** Send the current server settings (`workspace/didChangeConfiguration`). */
   sendSettings(): Promise<void>;
+  /** Send one of the server's custom requests (`protocol.ts`). */
+  readonly sendRequest: SendRequest;
 }
 
 export interface Logger {

@@ -3,26 +3,10 @@
  * (no graph library, no CDN): layers by shortest call distance from the entry agent, unreachable
  * agents in a last layer, straight arrows between boxes.
  */
+import type { TopologyNode, TopologyResult } from "./protocol";
 
-export interface TopologyNode {
-  id: string;
-  name: string;
-  entry: boolean;
-  member: boolean;
-  reachable: boolean;
-}
-
-export interface TopologyEdge {
-  from: string;
-  to: string;
-  via: string;
-}
-
-export interface Topology {
-  entry: string | null;
-  nodes: TopologyNode[];
-  edges: TopologyEdge[];
-}
+/** What the drawing needs of the server's `promptpack/topology` answer. */
+export type Topology = Pick<TopologyResult, "entry" | "nodes" | "edges">;
 
 export interface PlacedNode extends TopologyNode {
   x: number;

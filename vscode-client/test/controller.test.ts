@@ -2,6 +2,7 @@ import { expect } from "./expect";
 import { type ClientHandle, ServerController } from "../src/controller";
 import type { Discovery, ServerCommand } from "../src/discovery";
 import type { LogLevel } from "../src/log";
+import type { SendRequest } from "../src/protocol";
 import { calls, closeTerminal, reset, state } from "./vscode-mock";
 
 class FakeClient implements ClientHandle {
@@ -28,6 +29,8 @@ class FakeClient implements ClientHandle {
   async sendSettings(): Promise<void> {
     this.events.push("settings");
   }
+  readonly sendRequest: SendRequest = (type) =>
+    Promise.reject(new Error(`the lifecycle tests send no ${type.method}`));
 }
 
 const logger = {

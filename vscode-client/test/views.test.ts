@@ -2,6 +2,7 @@ import { expect } from "./expect";
 import { parseQuery, previewUri, renderCards } from "../src/cards";
 import { layers, place, renderSvg, type Topology } from "../src/layout";
 import { FilteredChannel } from "../src/log";
+import type { AgentCardsResult } from "../src/protocol";
 
 const topo: Topology = {
   entry: "router",
@@ -49,10 +50,14 @@ describe("topology layout", () => {
 });
 
 describe("agent cards preview", () => {
-  const answer = {
+  const answer: AgentCardsResult = {
     entry: "router",
     a2aVersion: "0.3.0",
+    profile: "spec",
+    discoveryPath: "/.well-known/agent-card.json",
+    localDefault: true,
     cards: { router: { name: "Router" }, billing: { name: "billing" } },
+    configured: { router: ["/url"], billing: ["/url"] },
   };
 
   it("shows all cards or one agent's card", () => {
@@ -62,7 +67,7 @@ describe("agent cards preview", () => {
   });
 
   it("shows the server's configuration error", () => {
-    expect(JSON.parse(renderCards({ cards: {}, error: "bad url" }, undefined))).toEqual({ error: "bad url" });
+    expect(JSON.parse(renderCards({ entry: "router", cards: {}, error: "bad url" }, undefined))).toEqual({ error: "bad url" });
   });
 
   it("round-trips its query through the virtual document URI", () => {

@@ -8,10 +8,23 @@ export const state = {
   quickPicks: [] as ((items: { label: string }[]) => unknown)[],
 };
 
+/** A webview panel as the topology view uses it; `html` is what the view shows. */
+export interface MockPanel {
+  viewType: string;
+  title: string;
+  webview: { html: string; cspSource: string; onDidReceiveMessage: () => { dispose(): void } };
+  onDidDispose: () => { dispose(): void };
+  reveal: () => void;
+  dispose: () => void;
+}
+
 export const calls = {
   errors: [] as { message: string; actions: string[] }[],
   commands: [] as unknown[][],
   terminals: [] as { name?: string; sent: string[] }[],
+  panels: [] as MockPanel[],
+  quickPicks: [] as { label: string }[][],
+  shown: [] as { uri: string; languageId: string }[],
 };
 
 const closeListeners: ((t: unknown) => void)[] = [];
@@ -30,6 +43,9 @@ export function reset(): void {
   calls.errors = [];
   calls.commands = [];
   calls.terminals = [];
+  calls.panels = [];
+  calls.quickPicks = [];
+  calls.shown = [];
   closeListeners.length = 0;
 }
 
@@ -72,6 +88,7 @@ export const window = {
   }),
   showWarningMessage: (async () => undefined),
   showQuickPick: (async (items: { label: string }[]) => {
+    calls.quickPicks.push(items);
     const next = state.quickPicks.shift();
     return next === undefined ? undefined : next(items);
   }),
@@ -91,6 +108,26 @@ export const window = {
     closeListeners.push(listener);
     return { dispose: () => undefined };
   },
+  createWebviewPanel: (viewType: string, title: string): MockPanel => {
+    const panel: MockPanel = {
+      viewType,
+      title,
+      webview: {
+        html: "",
+        cspSource: "vscode-webview:",
+        onDidReceiveMessage: () => ({ dispose: () => undefined }),
+      },
+      onDidDispose: () => ({ dispose: () => undefined }),
+      reveal: () => undefined,
+      dispose: () => undefined,
+    };
+    calls.panels.push(panel);
+    return panel;
+  },
+  showTextDocument: async (document: { uri: { toString(): string }; languageId: string }) => {
+    calls.shown.push({ uri: document.uri.toString(), languageId: document.languageId });
+    return { document };
+  },
 };
 
 export const workspace = {
@@ -106,6 +143,7 @@ export const workspace = {
   }),
   onDidChangeTextDocument: () => ({ dispose: () => undefined }),
   onDidCloseTextDocument: () => ({ dispose: () => undefined }),
+  openTextDocument: async (uri: { toString(): string }) => ({ uri, languageId: "plaintext" }),
 };
 
 export const commands = {
@@ -115,14 +153,26 @@ export const commands = {
   }),
 };
 
+export class Range {
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
+}
+
 export const Uri = {
   from: (parts: { scheme: string; path: string; query: string }) => ({
     ...parts,
     toString: () => `${parts.scheme}:${parts.path}?${parts.query}`,
   }),
-  parse: (value: string) => ({ toString: () => value }),
+  parse: (value: string) => ({ path: new URL(value).pathname, toString: () => value }),
 };
 
 export const languages = {
-  setTextDocumentLanguage: async <T>(document: T): Promise<T> => document,
+  setTextDocumentLanguage: async <T extends object>(document: T, languageId: string) => ({
+    ...document,
+    languageId,
+  }),
 };
