@@ -58,7 +58,9 @@ export class CardsProvider implements vscode.TextDocumentContentProvider, vscode
 
   constructor(private readonly send: () => SendRequest | undefined) {
     this.subscriptions.push(
-      vscode.workspace.onDidChangeTextDocument((event) => this.sourceChanged(event.document.uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        this.sourceChanged(event.document.uri);
+      }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === CARDS_SCHEME) {
           this.open.delete(doc.uri.toString());
@@ -167,6 +169,11 @@ export async function previewAgentCards(
   const uri = previewUri({ source: source.toString(), agent: chosenAgent, version: chosenVersion });
   const opened = await vscode.workspace.openTextDocument(uri);
   const doc =
-    opened.languageId === "json" ? opened : await vscode.languages.setTextDocumentLanguage(opened, "json");
-  return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    opened.languageId === "json"
+      ? opened
+      : await vscode.languages.setTextDocumentLanguage(opened, "json");
+  return vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preview: false,
+  });
 }

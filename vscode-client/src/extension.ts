@@ -36,7 +36,8 @@ interface PythonApi {
     onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
   };
   settings?: {
-    getExecutionDetails?(resource?: vscode.Uri): { execCommand?: string[] };
+    // Declared loosely: the Python extension's API object is whatever version is installed.
+    getExecutionDetails?(resource?: vscode.Uri): { execCommand?: string[] } | undefined;
   };
 }
 
@@ -120,8 +121,9 @@ function createClient(
           if (!Array.isArray(answer)) {
             return answer;
           }
+          const values: unknown[] = answer;
           return params.items.map((item, i) =>
-            item.section === "packLsp" ? packSettings(item.scopeUri) : answer[i],
+            item.section === "packLsp" ? packSettings(item.scopeUri) : values[i],
           );
         },
       },
@@ -176,7 +178,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     topology,
     vscode.workspace.registerTextDocumentContentProvider(CARDS_SCHEME, cards),
     vscode.commands.registerCommand("packLsp.restartServer", () => ctl.restart()),
-    vscode.commands.registerCommand("packLsp.showOutput", () => channel.show(true)),
+    vscode.commands.registerCommand("packLsp.showOutput", () => {
+      channel.show(true);
+    }),
     vscode.commands.registerCommand(
       "packLsp.previewAgentCards",
       (uri?: string | vscode.Uri, agent?: string, version?: string) => {

@@ -34,8 +34,7 @@ export function layers(topology: Topology): Map<string, number> {
   for (const root of roots) {
     depth.set(root, 0);
   }
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     const d = depth.get(id) ?? 0;
     for (const edge of topology.edges) {
       if (edge.from === id && !depth.has(edge.to) && ids.includes(edge.to)) {
@@ -72,7 +71,14 @@ export function place(topology: Topology): { nodes: PlacedNode[]; width: number;
     let x = MARGIN + (width - 2 * MARGIN - (rowWidths[index] ?? 0)) / 2;
     for (const node of byLayer.get(row) ?? []) {
       const w = widthOf(node);
-      placed.push({ ...node, x, y: MARGIN + index * (BOX_HEIGHT + LAYER_GAP), width: w, height: BOX_HEIGHT, layer: row });
+      placed.push({
+        ...node,
+        x,
+        y: MARGIN + index * (BOX_HEIGHT + LAYER_GAP),
+        width: w,
+        height: BOX_HEIGHT,
+        layer: row,
+      });
       x += w + NODE_GAP;
     }
   });

@@ -42,7 +42,7 @@ export interface AgentCardsDescription {
   localDefault: boolean;
   /** Agent key → its card. */
   cards: Record<string, AgentCard>;
-  /** Agent key → JSON pointers of the card fields not taken from the pack (configured or defaults). */
+  /** Agent key → JSON pointers of the card fields taken from the configuration or defaults. */
   configured: Record<string, string[]>;
   error?: never;
 }

@@ -18,9 +18,7 @@ function nonce(): string {
 export function topologyHtml(topology: Topology, cspSource: string): string {
   const n = nonce();
   const body =
-    topology.nodes.length === 0
-      ? "<p>This pack declares no agents.</p>"
-      : renderSvg(topology);
+    topology.nodes.length === 0 ? "<p>This pack declares no agents.</p>" : renderSvg(topology);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'nonce-${n}'; script-src 'nonce-${n}';">

@@ -62,7 +62,9 @@ function serverConstant(file: string, name: string): string | undefined {
   return new RegExp(`^${name} = "([^"]*)"$`, "m").exec(source)?.[1];
 }
 
-beforeEach(() => reset());
+beforeEach(() => {
+  reset();
+});
 
 describe("the custom requests", () => {
   it("use the server's request and command names", () => {

@@ -74,25 +74,25 @@ export class EventEmitter<T> {
 }
 
 export const window = {
-  createStatusBarItem: (() => ({
+  createStatusBarItem: () => ({
     text: "",
     tooltip: "",
     name: "",
     command: "",
     show: () => undefined,
     dispose: () => undefined,
-  })),
-  showErrorMessage: (async (message: string, ...actions: string[]) => {
+  }),
+  showErrorMessage: async (message: string, ...actions: string[]) => {
     calls.errors.push({ message, actions });
     return state.errorChoice;
-  }),
-  showWarningMessage: (async () => undefined),
-  showQuickPick: (async (items: { label: string }[]) => {
+  },
+  showWarningMessage: async () => undefined,
+  showQuickPick: async (items: { label: string }[]) => {
     calls.quickPicks.push(items);
     const next = state.quickPicks.shift();
     return next === undefined ? undefined : next(items);
-  }),
-  createTerminal: ((options: { name?: string }) => {
+  },
+  createTerminal: (options: { name?: string }) => {
     const terminal = {
       name: options.name,
       sent: [] as string[],
@@ -103,7 +103,7 @@ export const window = {
     };
     calls.terminals.push(terminal);
     return terminal;
-  }),
+  },
   onDidCloseTerminal: (listener: (t: unknown) => void) => {
     closeListeners.push(listener);
     return { dispose: () => undefined };
@@ -136,9 +136,9 @@ export const workspace = {
       const full = section ? `${section}.${key}` : key;
       return (full in state.config ? state.config[full] : fallback) as T | undefined;
     },
-    inspect: <T>(key: string) => {
+    inspect: (key: string) => {
       const full = section ? `${section}.${key}` : key;
-      return full in state.config ? { globalValue: state.config[full] as T } : {};
+      return full in state.config ? { globalValue: state.config[full] } : {};
     },
   }),
   onDidChangeTextDocument: () => ({ dispose: () => undefined }),
@@ -147,10 +147,10 @@ export const workspace = {
 };
 
 export const commands = {
-  executeCommand: (async (...args: unknown[]) => {
+  executeCommand: async (...args: unknown[]) => {
     calls.commands.push(args);
     return undefined;
-  }),
+  },
 };
 
 export class Range {
