@@ -2,8 +2,9 @@
  * The server's custom requests and commands, as the server (`lsp/pack_lsp/server/cards.py`)
  * defines them: one typed constant per request, with the shapes of its params and results.
  *
- * Only this module and `extension.ts` import values from `vscode-languageclient`; the views take a
- * `SendRequest` and import the types below, so they run under the unit tests' `vscode` double.
+ * The views send these through a `SendRequest` (the running client's, or a test's fake server).
+ * Nothing here needs VS Code itself: the unit tests' build resolves `vscode-languageclient` to the
+ * protocol package it re-exports `RequestType` from (see `esbuild.mjs`).
  */
 import { type CancellationToken, RequestType } from "vscode-languageclient";
 
