@@ -1,5 +1,7 @@
 // Bundle the extension into dist/extension.js (vscode-languageclient included; `vscode` external).
-// With --tests: bundle each unit test into out/test/ with `vscode` replaced by the test double.
+// With --tests: bundle each unit test into out/test/ with `vscode` replaced by the test double,
+// and `vscode-languageclient` by the protocol package it re-exports (`RequestType` and the other
+// message types `src/protocol.ts` uses): the client half needs a real VS Code to load.
 import { readdirSync } from "node:fs";
 import * as esbuild from "esbuild";
 
@@ -13,7 +15,10 @@ const options = tests
         .filter((f) => f.endsWith(".test.ts"))
         .map((f) => `test/${f}`),
       outdir: "out/test",
-      alias: { vscode: "./test/vscode-mock.ts" },
+      alias: {
+        vscode: "./test/vscode-mock.ts",
+        "vscode-languageclient": "vscode-languageserver-protocol",
+      },
       sourcemap: true,
     }
   : {

@@ -3,11 +3,15 @@
  * server's `promptpack/agentCards` answer and refreshed while the pack is edited.
  */
 import * as vscode from "vscode";
+import {
+  A2A_VERSIONS,
+  type A2aVersion,
+  AgentCardsRequest,
+  type AgentCardsResult,
+  type SendRequest,
+} from "./protocol";
 
 export const CARDS_SCHEME = "packlsp-cards";
-export const AGENT_CARDS = "promptpack/agentCards";
-export const VERSIONS = ["0.3.0", "1.0"] as const;
-export type A2aVersion = (typeof VERSIONS)[number];
 
 /** What one preview shows: which pack, which agent (all when absent), which A2A version. */
 export interface PreviewQuery {
@@ -15,8 +19,6 @@ export interface PreviewQuery {
   agent?: string;
   version: A2aVersion;
 }
-
-export type Request = (method: string, params: unknown) => Promise<unknown>;
 
 export function previewUri(query: PreviewQuery): vscode.Uri {
   const base = query.source.split("/").pop() ?? "pack";
@@ -32,20 +34,13 @@ export function parseQuery(uri: vscode.Uri): PreviewQuery {
   return JSON.parse(uri.query) as PreviewQuery;
 }
 
-interface CardsAnswer {
-  entry?: string | null;
-  cards?: Record<string, unknown>;
-  error?: string;
-  [key: string]: unknown;
-}
-
 /** The preview text for one answer of `promptpack/agentCards`. */
-export function renderCards(answer: CardsAnswer, agent: string | undefined): string {
+export function renderCards(answer: AgentCardsResult, agent: string | undefined): string {
   if (answer.error !== undefined) {
     return JSON.stringify({ error: answer.error }, null, 2) + "\n";
   }
   if (agent !== undefined) {
-    const card = answer.cards?.[agent];
+    const card = answer.cards[agent];
     if (card === undefined) {
       return JSON.stringify({ error: `no agent "${agent}" in this pack` }, null, 2) + "\n";
     }
@@ -61,9 +56,11 @@ export class CardsProvider implements vscode.TextDocumentContentProvider, vscode
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly request: () => Request | undefined) {
+  constructor(private readonly send: () => SendRequest | undefined) {
     this.subscriptions.push(
-      vscode.workspace.onDidChangeTextDocument((event) => this.sourceChanged(event.document.uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        this.sourceChanged(event.document.uri);
+      }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === CARDS_SCHEME) {
           this.open.delete(doc.uri.toString());
@@ -75,14 +72,14 @@ export class CardsProvider implements vscode.TextDocumentContentProvider, vscode
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     this.open.set(uri.toString(), uri);
     const query = parseQuery(uri);
-    const request = this.request();
-    if (request === undefined) {
+    const send = this.send();
+    if (send === undefined) {
       return JSON.stringify({ error: "the pack-lsp server is not running" }, null, 2) + "\n";
     }
-    const answer = (await request(AGENT_CARDS, {
+    const answer = await send(AgentCardsRequest, {
       textDocument: { uri: query.source },
       a2aVersion: query.version,
-    })) as CardsAnswer;
+    });
     return renderCards(answer, query.agent);
   }
 
@@ -118,7 +115,7 @@ export class CardsProvider implements vscode.TextDocumentContentProvider, vscode
 
 /** Ask which agent and which A2A version, then open the preview beside the pack. */
 export async function previewAgentCards(
-  request: Request | undefined,
+  send: SendRequest | undefined,
   source: vscode.Uri | undefined,
   agent?: string,
   version?: string,
@@ -127,20 +124,20 @@ export async function previewAgentCards(
     void vscode.window.showWarningMessage("Open a PromptPack file to preview its Agent Cards.");
     return undefined;
   }
-  if (request === undefined) {
+  if (send === undefined) {
     void vscode.window.showErrorMessage("The pack-lsp server is not running.");
     return undefined;
   }
-  const configured = vscode.workspace
+  const setting = vscode.workspace
     .getConfiguration("packLsp")
     .get<string>("cardsPreview.a2aVersion", "0.3.0");
-  let chosenVersion = (VERSIONS as readonly string[]).includes(version ?? "")
-    ? (version as A2aVersion)
-    : undefined;
+  // The version offered first; a value outside the setting's enum is not offered at all.
+  const configured = A2A_VERSIONS.find((v) => v === setting) ?? A2A_VERSIONS[0];
+  let chosenVersion = A2A_VERSIONS.find((v) => v === version);
   let chosenAgent = agent;
   if (agent === undefined) {
-    const answer = (await request(AGENT_CARDS, { textDocument: { uri: source.toString() } })) as CardsAnswer;
-    const keys = Object.keys(answer.cards ?? {});
+    const answer = await send(AgentCardsRequest, { textDocument: { uri: source.toString() } });
+    const keys = Object.keys(answer.cards);
     const items: (vscode.QuickPickItem & { key?: string })[] = [
       { label: "All agents", description: answer.entry ? `entry: ${answer.entry}` : undefined },
       ...keys.map((key) => ({
@@ -159,7 +156,7 @@ export async function previewAgentCards(
     chosenAgent = picked.key;
   }
   if (chosenVersion === undefined) {
-    const order = [configured, ...VERSIONS.filter((v) => v !== configured)];
+    const order = [configured, ...A2A_VERSIONS.filter((v) => v !== configured)];
     const picked = await vscode.window.showQuickPick(
       order.map((v) => ({ label: `A2A ${v}`, version: v })),
       { title: "Preview Agent Cards", placeHolder: "Which A2A protocol version?" },
@@ -167,11 +164,16 @@ export async function previewAgentCards(
     if (picked === undefined) {
       return undefined;
     }
-    chosenVersion = picked.version as A2aVersion;
+    chosenVersion = picked.version;
   }
   const uri = previewUri({ source: source.toString(), agent: chosenAgent, version: chosenVersion });
   const opened = await vscode.workspace.openTextDocument(uri);
   const doc =
-    opened.languageId === "json" ? opened : await vscode.languages.setTextDocumentLanguage(opened, "json");
-  return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    opened.languageId === "json"
+      ? opened
+      : await vscode.languages.setTextDocumentLanguage(opened, "json");
+  return vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preview: false,
+  });
 }

@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import type { Discovery, ServerCommand } from "./discovery";
 import { parseLevel, type LogLevel } from "./log";
+import type { SendRequest } from "./protocol";
 import { reactionTo } from "./settings";
 
 /** What the controller needs of a running language client. */
@@ -18,6 +19,8 @@ export interface ClientHandle {
   serverVersion(): string | undefined;
   /** Send the current server settings (`workspace/didChangeConfiguration`). */
   sendSettings(): Promise<void>;
+  /** Send one of the server's custom requests (`protocol.ts`). */
+  readonly sendRequest: SendRequest;
 }
 
 export interface Logger {
@@ -50,7 +53,7 @@ export class ServerController implements vscode.Disposable {
   server: ServerCommand | undefined;
   /** Every start and stop runs after the previous one: restarts never overlap. */
   private queue: Promise<void> = Promise.resolve();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables: { dispose(): unknown }[] = [];
 
   constructor(private readonly deps: ControllerDeps) {
     this.status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
@@ -113,7 +116,10 @@ export class ServerController implements vscode.Disposable {
     if (server === undefined) {
       this.status.text = "$(error) pack-lsp";
       this.status.tooltip = "No pack-lsp language server found";
-      this.deps.logger.log("error", `no language server found; tried: ${discovery.tried.join("; ")}`);
+      this.deps.logger.log(
+        "error",
+        `no language server found; tried: ${discovery.tried.join("; ")}`,
+      );
       void this.notifyNotFound(discovery);
       return;
     }
@@ -130,7 +136,10 @@ export class ServerController implements vscode.Disposable {
       } catch {
         // it never ran
       }
-      void this.notifyNotFound({ ...discovery, server: undefined }, `${describe(server)} did not start.`);
+      void this.notifyNotFound(
+        { ...discovery, server: undefined },
+        `${describe(server)} did not start.`,
+      );
       return;
     }
     this.client = client;
@@ -154,7 +163,11 @@ export class ServerController implements vscode.Disposable {
     const choice = await vscode.window.showErrorMessage(message, ...actions);
     if (choice === OPEN_SETTING) {
       await vscode.commands.executeCommand("workbench.action.openSettings", SERVER_SETTING);
-    } else if (choice !== undefined && interpreter !== undefined && choice.startsWith(INSTALL_PREFIX)) {
+    } else if (
+      choice !== undefined &&
+      interpreter !== undefined &&
+      choice.startsWith(INSTALL_PREFIX)
+    ) {
       const terminal = vscode.window.createTerminal({ name: "pack-lsp install" });
       this.disposables.push(
         vscode.window.onDidCloseTerminal((closed) => {

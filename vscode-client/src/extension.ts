@@ -1,16 +1,18 @@
 /** The PromptPack extension: starts pack-lsp and adds the cards and topology commands. */
 import * as vscode from "vscode";
 import {
+  DidChangeConfigurationNotification,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
-import { CARDS_SCHEME, CardsProvider, previewAgentCards, type Request } from "./cards";
+import { CARDS_SCHEME, CardsProvider, previewAgentCards } from "./cards";
 import { type ClientHandle, ServerController } from "./controller";
 import { discoverServer, type ServerCommand } from "./discovery";
 import { FilteredChannel } from "./log";
 import { canImport, which } from "./probes";
+import { SHOW_AGENT_CARD, type SendRequest } from "./protocol";
 import { serverSettings } from "./settings";
 import { TopologyPanels } from "./topology";
 
@@ -25,8 +27,6 @@ export const DOCUMENT_SELECTOR = [
   { scheme: "untitled", language: "json" },
 ];
 
-const SHOW_CARD = "promptpack.showAgentCard";
-
 interface PythonApi {
   environments?: {
     getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } | undefined;
@@ -36,7 +36,8 @@ interface PythonApi {
     onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
   };
   settings?: {
-    getExecutionDetails?(resource?: vscode.Uri): { execCommand?: string[] };
+    // Declared loosely: the Python extension's API object is whatever version is installed.
+    getExecutionDetails?(resource?: vscode.Uri): { execCommand?: string[] } | undefined;
   };
 }
 
@@ -64,11 +65,40 @@ export async function selectedInterpreter(): Promise<string | undefined> {
   return api?.settings?.getExecutionDetails?.(resource)?.execCommand?.[0];
 }
 
+/** The language client as the controller and the views use it. */
+class PackClient implements ClientHandle {
+  constructor(
+    private readonly client: LanguageClient,
+    private readonly settings: () => Record<string, unknown>,
+  ) {}
+
+  start(): Promise<void> {
+    return this.client.start();
+  }
+
+  stop(): Promise<void> {
+    return this.client.stop();
+  }
+
+  serverVersion(): string | undefined {
+    return this.client.initializeResult?.serverInfo?.version;
+  }
+
+  sendSettings(): Promise<void> {
+    return this.client.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { packLsp: this.settings() },
+    });
+  }
+
+  readonly sendRequest: SendRequest = (type, params, token) =>
+    this.client.sendRequest(type, params, token);
+}
+
 function createClient(
   server: ServerCommand,
   channel: FilteredChannel,
   trace: vscode.OutputChannel,
-): LanguageClient & ClientHandle {
+): ClientHandle {
   const serverOptions: ServerOptions = {
     command: server.command,
     args: server.args,
@@ -91,8 +121,9 @@ function createClient(
           if (!Array.isArray(answer)) {
             return answer;
           }
+          const values: unknown[] = answer;
           return params.items.map((item, i) =>
-            item.section === "packLsp" ? packSettings(item.scopeUri) : answer[i],
+            item.section === "packLsp" ? packSettings(item.scopeUri) : values[i],
           );
         },
       },
@@ -101,7 +132,7 @@ function createClient(
       provideCodeLenses: async (document, token, next) => {
         const lenses = await next(document, token);
         for (const lens of lenses ?? []) {
-          if (lens.command?.command === SHOW_CARD) {
+          if (lens.command?.command === SHOW_AGENT_CARD) {
             lens.command = { ...lens.command, command: "packLsp.previewAgentCards" };
           }
         }
@@ -110,13 +141,7 @@ function createClient(
     },
   };
   const client = new LanguageClient("packLsp", "PromptPack", serverOptions, clientOptions);
-  const handle = client as LanguageClient & ClientHandle;
-  handle.serverVersion = () => client.initializeResult?.serverInfo?.version;
-  handle.sendSettings = () =>
-    client.sendNotification("workspace/didChangeConfiguration", {
-      settings: { packLsp: packSettings() },
-    });
-  return handle;
+  return new PackClient(client, () => packSettings());
 }
 
 let controller: ServerController | undefined;
@@ -141,29 +166,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   controller = ctl;
   context.subscriptions.push(ctl);
 
-  const request = (): Request | undefined => {
-    const client = ctl.client as LanguageClient | undefined;
-    return client === undefined
-      ? undefined
-      : (method, params) => client.sendRequest(method, params) as Promise<unknown>;
-  };
+  const send = (): SendRequest | undefined => ctl.client?.sendRequest;
   const activeUri = (): vscode.Uri | undefined => {
     const doc = vscode.window.activeTextEditor?.document;
     return doc !== undefined && doc.uri.scheme !== CARDS_SCHEME ? doc.uri : undefined;
   };
-  const cards = new CardsProvider(request);
-  const topology = new TopologyPanels(request);
+  const cards = new CardsProvider(send);
+  const topology = new TopologyPanels(send);
   context.subscriptions.push(
     cards,
     topology,
     vscode.workspace.registerTextDocumentContentProvider(CARDS_SCHEME, cards),
     vscode.commands.registerCommand("packLsp.restartServer", () => ctl.restart()),
-    vscode.commands.registerCommand("packLsp.showOutput", () => channel.show(true)),
+    vscode.commands.registerCommand("packLsp.showOutput", () => {
+      channel.show(true);
+    }),
     vscode.commands.registerCommand(
       "packLsp.previewAgentCards",
       (uri?: string | vscode.Uri, agent?: string, version?: string) => {
         const source = typeof uri === "string" ? vscode.Uri.parse(uri) : (uri ?? activeUri());
-        return previewAgentCards(request(), source, agent, version);
+        return previewAgentCards(send(), source, agent, version);
       },
     ),
     vscode.commands.registerCommand("packLsp.showTopology", (uri?: vscode.Uri) =>

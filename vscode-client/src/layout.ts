@@ -3,26 +3,10 @@
  * (no graph library, no CDN): layers by shortest call distance from the entry agent, unreachable
  * agents in a last layer, straight arrows between boxes.
  */
+import type { TopologyNode, TopologyResult } from "./protocol";
 
-export interface TopologyNode {
-  id: string;
-  name: string;
-  entry: boolean;
-  member: boolean;
-  reachable: boolean;
-}
-
-export interface TopologyEdge {
-  from: string;
-  to: string;
-  via: string;
-}
-
-export interface Topology {
-  entry: string | null;
-  nodes: TopologyNode[];
-  edges: TopologyEdge[];
-}
+/** What the drawing needs of the server's `promptpack/topology` answer. */
+export type Topology = Pick<TopologyResult, "entry" | "nodes" | "edges">;
 
 export interface PlacedNode extends TopologyNode {
   x: number;
@@ -50,8 +34,7 @@ export function layers(topology: Topology): Map<string, number> {
   for (const root of roots) {
     depth.set(root, 0);
   }
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     const d = depth.get(id) ?? 0;
     for (const edge of topology.edges) {
       if (edge.from === id && !depth.has(edge.to) && ids.includes(edge.to)) {
@@ -88,7 +71,14 @@ export function place(topology: Topology): { nodes: PlacedNode[]; width: number;
     let x = MARGIN + (width - 2 * MARGIN - (rowWidths[index] ?? 0)) / 2;
     for (const node of byLayer.get(row) ?? []) {
       const w = widthOf(node);
-      placed.push({ ...node, x, y: MARGIN + index * (BOX_HEIGHT + LAYER_GAP), width: w, height: BOX_HEIGHT, layer: row });
+      placed.push({
+        ...node,
+        x,
+        y: MARGIN + index * (BOX_HEIGHT + LAYER_GAP),
+        width: w,
+        height: BOX_HEIGHT,
+        layer: row,
+      });
       x += w + NODE_GAP;
     }
   });

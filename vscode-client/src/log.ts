@@ -69,12 +69,10 @@ export class FilteredChannel implements vscode.OutputChannel {
     this.inner.clear();
   }
 
-  show(columnOrPreserve?: unknown, preserveFocus?: boolean): void {
-    if (typeof columnOrPreserve === "boolean") {
-      this.inner.show(columnOrPreserve);
-    } else {
-      this.inner.show(columnOrPreserve as vscode.ViewColumn | undefined, preserveFocus);
-    }
+  /** `show(preserveFocus)`, or the deprecated `show(column, preserveFocus)` (VS Code ignores the
+   * column). */
+  show(columnOrPreserve?: vscode.ViewColumn | boolean, preserveFocus?: boolean): void {
+    this.inner.show(typeof columnOrPreserve === "boolean" ? columnOrPreserve : preserveFocus);
   }
 
   hide(): void {

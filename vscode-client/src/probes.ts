@@ -19,8 +19,7 @@ export async function which(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | undefined> {
   const dirs = (env.PATH ?? "").split(path.delimiter).filter((d) => d.length > 0);
-  const exts =
-    process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
   for (const dir of dirs) {
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext);

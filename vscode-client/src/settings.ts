@@ -27,11 +27,11 @@ export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */
 export interface InspectableConfiguration {
-  inspect<T>(section: string):
+  inspect(section: string):
     | {
-        globalValue?: T;
-        workspaceValue?: T;
-        workspaceFolderValue?: T;
+        globalValue?: unknown;
+        workspaceValue?: unknown;
+        workspaceFolderValue?: unknown;
       }
     | undefined;
 }
@@ -40,7 +40,7 @@ export interface InspectableConfiguration {
 export function serverSettings(config: InspectableConfiguration): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of SERVER_SETTING_KEYS) {
-    const info = config.inspect<unknown>(key);
+    const info = config.inspect(key);
     if (info === undefined) {
       continue;
     }

@@ -3,10 +3,8 @@
  * `layout.ts` (nothing loaded from the network). Clicking a node opens the agent's prompt.
  */
 import * as vscode from "vscode";
-import type { Request } from "./cards";
 import { renderSvg, type Topology } from "./layout";
-
-export const TOPOLOGY = "promptpack/topology";
+import { type SendRequest, TopologyRequest } from "./protocol";
 
 function nonce(): string {
   let out = "";
@@ -20,9 +18,7 @@ function nonce(): string {
 export function topologyHtml(topology: Topology, cspSource: string): string {
   const n = nonce();
   const body =
-    topology.nodes.length === 0
-      ? "<p>This pack declares no agents.</p>"
-      : renderSvg(topology);
+    topology.nodes.length === 0 ? "<p>This pack declares no agents.</p>" : renderSvg(topology);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'nonce-${n}'; script-src 'nonce-${n}';">
@@ -81,7 +77,7 @@ export class TopologyPanels implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly request: () => Request | undefined) {
+  constructor(private readonly send: () => SendRequest | undefined) {
     this.subscriptions.push(
       vscode.workspace.onDidChangeTextDocument((event) => {
         const key = event.document.uri.toString();
@@ -131,15 +127,12 @@ export class TopologyPanels implements vscode.Disposable {
 
   async refresh(source: vscode.Uri): Promise<void> {
     const panel = this.panels.get(source.toString());
-    const request = this.request();
-    if (panel === undefined || request === undefined) {
+    const send = this.send();
+    if (panel === undefined || send === undefined) {
       return;
     }
-    const topology = (await request(TOPOLOGY, { textDocument: { uri: source.toString() } })) as Topology;
-    panel.webview.html = topologyHtml(
-      { entry: topology.entry ?? null, nodes: topology.nodes ?? [], edges: topology.edges ?? [] },
-      panel.webview.cspSource,
-    );
+    const topology = await send(TopologyRequest, { textDocument: { uri: source.toString() } });
+    panel.webview.html = topologyHtml(topology, panel.webview.cspSource);
   }
 
   dispose(): void {

@@ -2,6 +2,7 @@ import { expect } from "./expect";
 import { type ClientHandle, ServerController } from "../src/controller";
 import type { Discovery, ServerCommand } from "../src/discovery";
 import type { LogLevel } from "../src/log";
+import type { SendRequest } from "../src/protocol";
 import { calls, closeTerminal, reset, state } from "./vscode-mock";
 
 class FakeClient implements ClientHandle {
@@ -28,6 +29,8 @@ class FakeClient implements ClientHandle {
   async sendSettings(): Promise<void> {
     this.events.push("settings");
   }
+  readonly sendRequest: SendRequest = (type) =>
+    Promise.reject(new Error(`the lifecycle tests send no ${type.method}`));
 }
 
 const logger = {
@@ -36,14 +39,22 @@ const logger = {
   log(level: LogLevel, message: string) {
     this.lines.push(`${level}: ${message}`);
   },
-  show() {},
+  show() {
+    // nothing to show: the tests read `lines`
+  },
 };
 
 function make(discoveries: Discovery[], opts: { failStart?: boolean } = {}) {
   const events: string[] = [];
   let i = 0;
   const ctl = new ServerController({
-    discover: async () => discoveries[Math.min(i++, discoveries.length - 1)] as Discovery,
+    discover: async () => {
+      const next = discoveries[Math.min(i++, discoveries.length - 1)];
+      if (next === undefined) {
+        throw new Error("make() needs at least one discovery");
+      }
+      return next;
+    },
     createClient: (server) => new FakeClient(server, events, opts.failStart),
     logger,
   });
@@ -60,13 +71,21 @@ const settingServer: Discovery = {
   interpreter: undefined,
   tried: [],
 };
-const nothing: Discovery = { server: undefined, interpreter: "/proj/.venv/bin/python", tried: ["a", "b"] };
+const nothing: Discovery = {
+  server: undefined,
+  interpreter: "/proj/.venv/bin/python",
+  tried: ["a", "b"],
+};
 
 function change(...sections: string[]) {
-  return { affectsConfiguration: (s: string) => sections.some((x) => x === s || x.startsWith(`${s}.`)) };
+  return {
+    affectsConfiguration: (s: string) => sections.some((x) => x === s || x.startsWith(`${s}.`)),
+  };
 }
 
-beforeEach(() => reset());
+beforeEach(() => {
+  reset();
+});
 
 describe("server lifecycle", () => {
   it("shows the server version in the status bar", async () => {
@@ -79,14 +98,14 @@ describe("server lifecycle", () => {
   it("restarts (stop, then start) when the server command setting changes", async () => {
     const { ctl, events } = make([pathServer, settingServer]);
     await ctl.start();
-    await ctl.onConfigurationChanged(change("packLsp.server.command") as never);
+    await ctl.onConfigurationChanged(change("packLsp.server.command"));
     expect(events).toEqual(["start /usr/bin/pack-lsp", "stop /usr/bin/pack-lsp", "start /opt/py"]);
   });
 
   it("forwards server settings without restarting", async () => {
     const { ctl, events } = make([pathServer]);
     await ctl.start();
-    await ctl.onConfigurationChanged(change("packLsp.profile") as never);
+    await ctl.onConfigurationChanged(change("packLsp.profile"));
     expect(events).toEqual(["start /usr/bin/pack-lsp", "settings"]);
   });
 
@@ -94,7 +113,7 @@ describe("server lifecycle", () => {
     const { ctl, events } = make([pathServer]);
     await ctl.start();
     state.config["packLsp.server.logLevel"] = "debug";
-    await ctl.onConfigurationChanged(change("packLsp.server.logLevel") as never);
+    await ctl.onConfigurationChanged(change("packLsp.server.logLevel"));
     expect(logger.level).toBe("debug");
     expect(events).toEqual(["start /usr/bin/pack-lsp"]);
   });
@@ -103,7 +122,11 @@ describe("server lifecycle", () => {
     const a = make([pathServer]);
     await a.ctl.start();
     await a.ctl.onInterpreterChanged();
-    expect(a.events).toEqual(["start /usr/bin/pack-lsp", "stop /usr/bin/pack-lsp", "start /usr/bin/pack-lsp"]);
+    expect(a.events).toEqual([
+      "start /usr/bin/pack-lsp",
+      "stop /usr/bin/pack-lsp",
+      "start /usr/bin/pack-lsp",
+    ]);
 
     const b = make([settingServer]);
     await b.ctl.start();
@@ -133,7 +156,10 @@ describe("the not-found notification", () => {
     expect(ctl.status.text).toContain("$(error)");
     expect(calls.errors).toHaveLength(1);
     expect(calls.errors[0]?.message).toContain("pip install pack-lsp");
-    expect(calls.errors[0]?.actions).toEqual(["Install into /proj/.venv/bin/python", "Open setting"]);
+    expect(calls.errors[0]?.actions).toEqual([
+      "Install into /proj/.venv/bin/python",
+      "Open setting",
+    ]);
   });
 
   it("'Install into' runs pip in a terminal and restarts when the terminal closes", async () => {

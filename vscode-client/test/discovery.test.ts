@@ -1,7 +1,9 @@
 import { expect } from "./expect";
 import { discoverServer, type DiscoveryProbes } from "../src/discovery";
 
-function probes(over: Partial<DiscoveryProbes> & { onPath?: Record<string, string> }): DiscoveryProbes {
+function probes(
+  over: Partial<DiscoveryProbes> & { onPath?: Record<string, string> },
+): DiscoveryProbes {
   return {
     configuredCommand: over.configuredCommand ?? (() => []),
     selectedInterpreter: over.selectedInterpreter ?? (async () => undefined),
@@ -67,7 +69,9 @@ describe("server discovery order", () => {
       }),
     );
     expect(found.server).toEqual({ command: "/usr/local/bin/pack-lsp", args: [], source: "path" });
-    expect(found.tried.join("\n")).toContain("/proj/.venv/bin/python -m pack_lsp (pack_lsp not importable)");
+    expect(found.tried.join("\n")).toContain(
+      "/proj/.venv/bin/python -m pack_lsp (pack_lsp not importable)",
+    );
   });
 
   it("reports nothing found with the selected interpreter to install into", async () => {

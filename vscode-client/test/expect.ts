@@ -16,27 +16,46 @@ function contains(container: unknown, item: unknown): boolean {
   if (typeof container === "string") {
     return container.includes(String(item));
   }
-  return Array.isArray(container) && container.some((x) => {
-    try {
-      assert.deepEqual(x, item);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return (
+    Array.isArray(container) &&
+    container.some((x) => {
+      try {
+        assert.deepEqual(x, item);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+  );
 }
 
 export function expect(actual: unknown): Matchers {
   return {
-    toBe: (expected) => assert.equal(actual, expected),
-    toEqual: (expected) => assert.deepEqual(actual, expected),
-    toContain: (item) => assert.ok(contains(actual, item), `${JSON.stringify(actual)} lacks ${JSON.stringify(item)}`),
-    toBeUndefined: () => assert.equal(actual, undefined),
-    toHaveLength: (length) => assert.equal((actual as { length: number } | null)?.length, length),
-    toBeGreaterThanOrEqual: (n) => assert.ok((actual as number) >= n, `${String(actual)} < ${n}`),
-    toBeLessThanOrEqual: (n) => assert.ok((actual as number) <= n, `${String(actual)} > ${n}`),
+    toBe(expected) {
+      assert.equal(actual, expected);
+    },
+    toEqual(expected) {
+      assert.deepEqual(actual, expected);
+    },
+    toContain(item) {
+      assert.ok(contains(actual, item), `${JSON.stringify(actual)} lacks ${JSON.stringify(item)}`);
+    },
+    toBeUndefined() {
+      assert.equal(actual, undefined);
+    },
+    toHaveLength(length) {
+      assert.equal((actual as { length: number } | null)?.length, length);
+    },
+    toBeGreaterThanOrEqual(n) {
+      assert.ok((actual as number) >= n, `${String(actual)} < ${n}`);
+    },
+    toBeLessThanOrEqual(n) {
+      assert.ok((actual as number) <= n, `${String(actual)} > ${n}`);
+    },
     not: {
-      toContain: (item) => assert.ok(!contains(actual, item), `${JSON.stringify(actual)} has ${JSON.stringify(item)}`),
+      toContain(item) {
+        assert.ok(!contains(actual, item), `${JSON.stringify(actual)} has ${JSON.stringify(item)}`);
+      },
     },
   };
 }

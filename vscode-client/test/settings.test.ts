@@ -1,12 +1,21 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "./expect";
-import { reactionTo, SERVER_SETTING_KEYS, serverSettings } from "../src/settings";
+import {
+  type InspectableConfiguration,
+  reactionTo,
+  SERVER_SETTING_KEYS,
+  serverSettings,
+} from "../src/settings";
 
-type Scopes = { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown };
+interface Scopes {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
 
-function config(values: Record<string, Scopes>) {
-  return { inspect: <T>(key: string) => values[key] as { globalValue?: T } | undefined };
+function config(values: Record<string, Scopes>): InspectableConfiguration {
+  return { inspect: (key) => values[key] };
 }
 
 describe("settings → initializationOptions", () => {
@@ -51,7 +60,9 @@ describe("settings → initializationOptions", () => {
   });
 
   it("contributes every server setting in package.json", () => {
-    const pkg = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8"));
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8")) as {
+      contributes: { configuration: { properties: Record<string, unknown> } };
+    };
     const props = Object.keys(pkg.contributes.configuration.properties);
     for (const key of SERVER_SETTING_KEYS) {
       expect(props).toContain(`packLsp.${key}`);
@@ -60,8 +71,10 @@ describe("settings → initializationOptions", () => {
 });
 
 describe("what a settings change does", () => {
-  const affecting = (...sections: string[]) => (s: string) =>
-    sections.some((x) => x === s || x.startsWith(`${s}.`) || s.startsWith(`${x}.`));
+  const affecting =
+    (...sections: string[]) =>
+    (s: string) =>
+      sections.some((x) => x === s || x.startsWith(`${s}.`) || s.startsWith(`${x}.`));
 
   it("restarts when the server command changes", () => {
     expect(reactionTo(affecting("packLsp.server.command"))).toBe("restart");

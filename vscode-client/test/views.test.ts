@@ -2,6 +2,7 @@ import { expect } from "./expect";
 import { parseQuery, previewUri, renderCards } from "../src/cards";
 import { layers, place, renderSvg, type Topology } from "../src/layout";
 import { FilteredChannel } from "../src/log";
+import type { AgentCardsResult } from "../src/protocol";
 
 const topo: Topology = {
   entry: "router",
@@ -20,7 +21,12 @@ const topo: Topology = {
 
 describe("topology layout", () => {
   it("layers agents by call distance from the entry, unreachable last", () => {
-    expect(Object.fromEntries(layers(topo))).toEqual({ router: 0, billing: 1, refunds: 1, orphan: 2 });
+    expect(Object.fromEntries(layers(topo))).toEqual({
+      router: 0,
+      billing: 1,
+      refunds: 1,
+      orphan: 2,
+    });
   });
 
   it("places boxes without overlap inside the drawing", () => {
@@ -49,20 +55,28 @@ describe("topology layout", () => {
 });
 
 describe("agent cards preview", () => {
-  const answer = {
+  const answer: AgentCardsResult = {
     entry: "router",
     a2aVersion: "0.3.0",
+    profile: "spec",
+    discoveryPath: "/.well-known/agent-card.json",
+    localDefault: true,
     cards: { router: { name: "Router" }, billing: { name: "billing" } },
+    configured: { router: ["/url"], billing: ["/url"] },
   };
 
   it("shows all cards or one agent's card", () => {
     expect(JSON.parse(renderCards(answer, undefined))).toEqual(answer);
     expect(JSON.parse(renderCards(answer, "billing"))).toEqual({ name: "billing" });
-    expect(JSON.parse(renderCards(answer, "nobody")).error).toContain("nobody");
+    expect((JSON.parse(renderCards(answer, "nobody")) as { error: string }).error).toContain(
+      "nobody",
+    );
   });
 
   it("shows the server's configuration error", () => {
-    expect(JSON.parse(renderCards({ cards: {}, error: "bad url" }, undefined))).toEqual({ error: "bad url" });
+    expect(
+      JSON.parse(renderCards({ entry: "router", cards: {}, error: "bad url" }, undefined)),
+    ).toEqual({ error: "bad url" });
   });
 
   it("round-trips its query through the virtual document URI", () => {
@@ -70,7 +84,7 @@ describe("agent cards preview", () => {
     const uri = previewUri(q);
     expect(uri.scheme).toBe("packlsp-cards");
     expect(uri.path.endsWith(".json")).toBe(true);
-    expect(parseQuery(uri as never)).toEqual(q);
+    expect(parseQuery(uri)).toEqual(q);
   });
 });
 
