@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pack_lsp.core.model import Pack, Template, build_pack
 from pack_lsp.core.templates import (
+    DEFAULT_DELIMITERS,
+    _placeholders_in,
     delimiters,
     dialect_for,
     pack_templates,
@@ -167,3 +172,118 @@ def test_delimiters_follow_template_engine_syntax(syntax: str, expected: tuple[s
     text = f"template_engine: {{version: v1, syntax: {json.dumps(syntax)}}}\n"
     pack = build_pack(parse(text).root)
     assert pack is not None and delimiters(pack) == expected
+
+
+# ---------------------------------------------------------------- the scan, any delimiters
+
+#: Delimiter pairs of ``template_engine.syntax`` samples (``${variable}``, ...).
+CUSTOM = [("${", "}"), ("<%=", "%>"), ("[[", "]]"), ("{%", "%}"), ("<<", ">>"), ("$(", ")")]
+
+
+def test_custom_delimiters_scan_like_braces() -> None:
+    regions, problems = scan("a ${b ${c} d $ {e} ${f\n} ${ g | h }", ("${", "}"))
+    assert [(r.start, r.end, r.inner_start, r.inner_end) for r in regions] == [
+        (6, 10, 8, 9),
+        (25, 35, 27, 34),
+    ]
+    # Left open: another "${" before the "}", and a line break before it.
+    assert problems == [("${", 2, ""), ("${", 19, "")]
+    # Braces are plain text with another syntax: no stray "}}" is reported.
+    assert scan("{a}} {{b", ("<%=", "%>")) == ([], [])
+
+
+class _CountingText(str):
+    """A text that counts the characters its ``find`` calls examine."""
+
+    examined = 0
+
+    def find(self, sub: Any, start: Any = None, end: Any = None) -> int:
+        lo = 0 if start is None else start
+        hi = len(self) if end is None else min(end, len(self))
+        found = super().find(sub, lo, hi)
+        # What a search examines: from where it starts to the end of the match,
+        # or to the end of its range.
+        _CountingText.examined += max(0, (found + len(sub) if found >= 0 else hi) - lo)
+        return found
+
+
+def _pathological(opening: str, closing: str, size: int) -> list[str]:
+    """Inputs of about ``size`` characters on which a scan that searches again from
+    every opening delimiter examines the rest of the text each time (quadratic)."""
+    shapes = [
+        (opening, ""),  # opening delimiters, never closed
+        (opening + "a ", ""),  # ... with text between them, on one long line
+        (opening + "a ", closing),  # ... closed at the end of that line
+        (opening + "a\n", closing),  # one per line, a closing one on the last
+        (closing + " ", ""),  # closing delimiters only
+        (opening + " " + closing + closing, ""),  # closed, then a stray closing one
+    ]
+    if (opening, closing) == DEFAULT_DELIMITERS:
+        shapes += [("{", "}}"), ("{{{ a", "}}}"), ("{a}}", ""), ("{{a {b", "}}")]
+    return [shape * (size // len(shape)) + end for shape, end in shapes]
+
+
+@pytest.mark.parametrize("delims", [DEFAULT_DELIMITERS, *CUSTOM])
+def test_scan_examines_each_character_a_bounded_number_of_times(
+    delims: tuple[str, str],
+) -> None:
+    """Linear without timing: the characters the scan's searches examine, counted,
+    stay within a small multiple of the text's length on 50 KB inputs made to
+    make a scan that searches again from every opening delimiter quadratic (such
+    a scan examines thousands of times the length of these). The scan looks for
+    delimiters and line breaks with ``find`` only and never slices the text."""
+    for text in _pathological(*delims, 50_000):
+        counting = _CountingText(text)
+        _CountingText.examined = 0
+        scan(counting, delims)
+        assert _CountingText.examined <= 8 * len(text), (text[:12], _CountingText.examined)
+
+
+#: Pieces of template text with no delimiter character in any of ``CUSTOM``.
+_FILLER = st.sampled_from(["a", "name", "x.y", " ", "\n", "#each", "/each", "|", ":", "!", "-"])
+_TOKENS = st.lists(st.one_of(st.sampled_from(["{{", "}}"]), _FILLER), max_size=40)
+
+
+def _render(tokens: list[str], opening: str, closing: str) -> tuple[str, list[int]]:
+    """The text of ``tokens`` with ``{{``/``}}`` written as ``opening``/``closing``, and
+    the offset where each token starts (and the end). Two ``{{`` in a row get a space
+    between them: ``{{{`` is brace syntax of its own."""
+    out: list[str] = []
+    starts: list[int] = []
+    at = 0
+    previous = ""
+    for token in tokens:
+        if token == previous == "{{":
+            out.append(" ")
+            at += 1
+        piece = opening if token == "{{" else closing if token == "}}" else token
+        starts.append(at)
+        out.append(piece)
+        at += len(piece)
+        previous = token
+    starts.append(at)
+    return "".join(out), starts
+
+
+@given(_TOKENS, st.sampled_from(CUSTOM))
+@settings(max_examples=400, deadline=None)
+def test_custom_delimiters_find_what_braces_find(
+    tokens: list[str], delims: tuple[str, str]
+) -> None:
+    """A template written with ``{{ }}`` and the same template written with another
+    pair: the same regions, the same unclosed openings, the same placeholders."""
+    braces, at_braces = _render(tokens, *DEFAULT_DELIMITERS)
+    custom, at_custom = _render(tokens, *delims)
+    to_custom = dict(zip(at_braces, at_custom, strict=True))
+    regions, problems = scan(braces)
+    got_regions, got_problems = scan(custom, delims)
+    assert [
+        (to_custom[r.start], to_custom[r.end], to_custom[r.inner_start], to_custom[r.inner_end])
+        for r in regions
+    ] == [(r.start, r.end, r.inner_start, r.inner_end) for r in got_regions]
+    assert [(delims[0], to_custom[i], name) for _, i, name in problems] == got_problems
+    found = _placeholders_in(braces, "spec", (), DEFAULT_DELIMITERS)
+    got = _placeholders_in(custom, "spec", (), delims)
+    assert [(kind, name, syntax) for kind, name, syntax, *_ in found] == [
+        (kind, name, syntax) for kind, name, syntax, *_ in got
+    ]

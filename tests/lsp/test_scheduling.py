@@ -179,6 +179,53 @@ async def test_a_burst_of_changes_ends_with_the_final_version(
     assert seen == sorted(set(seen)), seen
 
 
+async def _settled(client: LanguageClient, uri: str) -> None:
+    """Return once the current text of ``uri`` is analysed, after its publication.
+
+    A code action awaits the full analysis of the text current when it arrives, and
+    the server publishes that analysis before it answers anything waiting for it:
+    the publication, if there is one, is in the client's log before the answer."""
+    start = types.Position(line=0, character=0)
+    await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=start, end=start),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+
+
+async def test_a_document_opened_again_without_a_close_gets_its_diagnostics_pushed(
+    session: LanguageClient, tmp_path: Path
+) -> None:
+    """A second didOpen of an open document starts its versions over; the
+    publications of the new versions must not be taken for older ones than those
+    already published for the first opening."""
+    if pulls_diagnostics(session):
+        pytest.skip("push clients only: a pull client asks for the version it has")
+    path = tmp_path / "a.promptpack.yaml"
+    uri = await open_doc(session, path, PACK)
+    log = published(session)
+    start = len(log)
+    for version in range(2, 6):
+        _insert(session, uri, version, types.Position(line=0, character=0), "# note\n")
+    await wait_published(session, uri, 5, start=start)
+    again = PACK.replace("    tools: [refund]", "    tools: [refund, lookup_ordr]")
+    start = len(log)
+    session.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=again)
+        )
+    )
+    await _settled(session, uri)
+    _insert(session, uri, 2, types.Position(line=0, character=0), "# note\n")
+    await _settled(session, uri)
+    mine = [p for p in log[start:] if p.uri == uri]
+    assert [p.version for p in mine] == [1, 2]
+    assert sorted(str(d.code) for d in mine[0].diagnostics) == _codes(path, again)
+    assert sorted(str(d.code) for d in mine[1].diagnostics) == _codes(path, "# note\n" + again)
+
+
 async def test_a_failing_analysis_is_logged_and_the_server_keeps_answering(
     failing: LanguageClient, tmp_path: Path
 ) -> None:

@@ -128,11 +128,12 @@ class DiagnosticsMixin(AnalysisScheduler):
         doc = self.documents.get(uri)
         if self.pull_diagnostics or doc is None or doc.version != version:
             return
+        known = uri in self.published
         last = self.published.get(uri)
         if last is not None and version is not None and version < last:
             return
         self.published[uri] = version
-        if result is None and last is None:
+        if result is None and not known:
             return  # not a PromptPack: leave the document alone
         items = self.diagnostics_json(uri, result) if result is not None else []
         params: dict[str, Any] = {"uri": uri, "diagnostics": items}

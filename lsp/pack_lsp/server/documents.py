@@ -47,12 +47,19 @@ class DocumentStore(SettingsMixin):
     """Open documents and the files read from disk; ``scheduling`` analyses them."""
 
     documents: dict[str, OpenDocument]
+    #: Per document published for: the newest version published (None: a version
+    #: sequence that starts over, after a second didOpen).
     published: dict[str, int | None]
     #: The kind each document was last recognised as (``kind_of``).
     recognized: dict[str, str | None]
 
     def open_document(self, item: types.TextDocumentItem) -> None:
         self.documents[item.uri] = OpenDocument(item.uri, item.version, item.text, item.language_id)
+        if item.uri in self.published:
+            # Opened again without a close: its versions start over. What was
+            # published stays in the client until the new text's publication
+            # replaces it, so the document is still one to publish for.
+            self.published[item.uri] = None
 
     def change_document(self, params: types.DidChangeTextDocumentParams) -> bool:
         """Apply full or incremental changes with the negotiated position encoding.
