@@ -24,7 +24,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core import versions
@@ -609,6 +609,32 @@ def _to_diagnostics(
             msg = f"`{where}` must have {unit[0]} {n} {noun}"
         yield make(WRONG_SIZE, msg, span, data=data)
     elif validator in ("oneOf", "anyOf"):
+        branch = _discriminated(err)
+        if branch is not None and isinstance(value, dict):
+            # The value names its form (`kind: agent`): its problems are that form's.
+            prop, chosen = branch
+            for sub in chosen:
+                for diag in _to_diagnostics(sub, root, target):
+                    if diag.code == MISSING_PROPERTY.code:
+                        needed = diag.data.get("property")
+                        diag = replace(
+                            diag,
+                            message=f"`{prop}: {_show(value[prop])}` needs `{needed}`: "
+                            f"it is missing in `{where}`",
+                        )
+                    yield diag
+            return
+        later = _later_form(err, schema)
+        if later is not None and isinstance(value, dict):
+            prop, since = later
+            yield _needs_version(
+                f"{prop}: {_show(value[prop])}",
+                {"since": since},
+                _value_span(root, (*path, prop)),
+                path,
+                target,
+            )
+            return
         yield make(
             NO_MATCHING_FORM,
             f"`{where}` {_explain_alternatives(err, root, target)}",
@@ -617,6 +643,74 @@ def _to_diagnostics(
         )
     else:
         yield make(SCHEMA_VIOLATION, f"`{where}`: {err.message}", span, data=data)
+
+
+_DISCRIMINATING = ("const", "enum", "pattern")
+
+
+def _alternatives(err: ValidationError) -> dict[int, list[ValidationError]]:
+    by_alt: dict[int, list[ValidationError]] = {}
+    for sub in err.context or ():
+        if sub.relative_schema_path:
+            by_alt.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+    return by_alt
+
+
+def _rejected_by(by_alt: dict[int, list[ValidationError]]) -> dict[str, set[int]]:
+    """For each property of the value, the forms that reject its value as such (a
+    ``const``, ``enum`` or ``pattern`` of that property: it names another form)."""
+    rejects: dict[str, set[int]] = {}
+    for index, subs in by_alt.items():
+        for sub in subs:
+            if len(sub.path) == 1 and sub.validator in _DISCRIMINATING:
+                rejects.setdefault(str(sub.path[0]), set()).add(index)
+    return rejects
+
+
+def _discriminated(err: ValidationError) -> tuple[str, list[ValidationError]] | None:
+    """The property that names the form of the value (``kind``) and the errors of the
+    one form it names, when several forms reject its value and exactly one does not."""
+    value = err.instance
+    if not isinstance(value, dict):
+        return None
+    by_alt = _alternatives(err)
+    alternatives = err.validator_value if isinstance(err.validator_value, list) else []
+    for prop, rejecting in _rejected_by(by_alt).items():
+        if prop not in value or len(rejecting) < 2:
+            continue
+        accepting = [i for i in range(len(alternatives)) if i not in rejecting]
+        if len(accepting) == 1 and accepting[0] in by_alt:
+            return prop, by_alt[accepting[0]]
+    return None
+
+
+def _later_form(err: ValidationError, schema: dict[str, Any]) -> tuple[str, str] | None:
+    """(property, version) when every form rejects the value's discriminating property
+    and a form of a later version takes it (``x-later-forms``, see versions.restrict)."""
+    value = err.instance
+    later = schema.get("x-later-forms")
+    if not isinstance(value, dict) or not isinstance(later, list):
+        return None
+    alternatives = err.validator_value if isinstance(err.validator_value, list) else []
+    for prop, rejecting in _rejected_by(_alternatives(err)).items():
+        if prop not in value or len(rejecting) != len(alternatives):
+            continue
+        for form in later:
+            accepts = form.get("properties", {}).get(prop)
+            if isinstance(accepts, dict) and _accepts(accepts, value[prop]):
+                return prop, str(form.get("since"))
+    return None
+
+
+def _accepts(schema: dict[str, Any], value: Any) -> bool:
+    if "const" in schema and schema["const"] != value:
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    pattern = schema.get("pattern")
+    return not (
+        isinstance(pattern, str) and not (isinstance(value, str) and re.search(pattern, value))
+    )
 
 
 def _explain_alternatives(err: ValidationError, root: Node | None, target: versions.Target) -> str:

@@ -296,13 +296,60 @@ def restrict(schema: Mapping[str, Any], version: str) -> dict[str, Any]:
     Properties newer than ``version`` are removed and listed in their object's
     ``x-later`` (name → since, rfc), so that a pack using one is told which version
     it needs instead of hearing "unknown property"; ``x-before`` patches newer than
-    ``version`` are applied; deprecations not yet in force are dropped.
+    ``version`` are applied; deprecations not yet in force are dropped. Forms of a
+    ``oneOf``/``anyOf`` that a patch removes are listed in the node's
+    ``x-later-forms`` (since, and each form's discriminating properties), so that a
+    value of a later form is told which version it needs.
     """
     out: dict[str, Any] = copy_json(dict(schema))
     target = key(version)
+    _note_later_forms(out, out, target)
     _restrict_node(out, target)
     out["x-promptpack-version"] = version
     return out
+
+
+def _note_later_forms(node: Any, root: dict[str, Any], target: tuple[int, ...]) -> None:
+    """Record in ``x-later-forms`` the ``oneOf``/``anyOf`` forms that ``x-before``
+    patches newer than ``target`` will remove: ``{since, properties}`` with the
+    ``properties`` of each removed form (its ``$ref`` resolved in ``root``)."""
+    if isinstance(node, list):
+        for item in node:
+            _note_later_forms(item, root, target)
+        return
+    if not isinstance(node, dict):
+        return
+    patches = node.get("x-before")
+    if isinstance(patches, list):
+        later: list[dict[str, Any]] = []
+        for patch in patches:
+            if target >= key(patch["version"]):
+                continue
+            for keyword in ("oneOf", "anyOf"):
+                now, before = node.get(keyword), patch.get("set", {}).get(keyword)
+                if not isinstance(now, list) or not isinstance(before, list):
+                    continue
+                for form in now:
+                    if form in before:
+                        continue
+                    resolved = _local_ref(form, root)
+                    properties = resolved.get("properties") if isinstance(resolved, dict) else None
+                    if isinstance(properties, dict):
+                        later.append({"since": patch["version"], "properties": properties})
+        if later:
+            node["x-later-forms"] = later
+    for value in node.values():
+        _note_later_forms(value, root, target)
+
+
+def _local_ref(form: Any, root: dict[str, Any]) -> Any:
+    ref = form.get("$ref") if isinstance(form, dict) else None
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return form
+    found: Any = root
+    for part in ref[2:].split("/"):
+        found = found.get(part) if isinstance(found, dict) else None
+    return found
 
 
 def copy_json(value: Any) -> Any:
