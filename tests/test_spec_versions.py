@@ -283,7 +283,7 @@ def test_hover_says_since_which_version() -> None:
 
 def test_check_profile_flag_acts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pack = tmp_path / "pack.yaml"
-    # An unknown `persistence` is a warning under the spec and an error in PromptKit.
+    # An unknown `persistence` is a warning under the spec; PromptKit's schema refuses it.
     pack.write_text(
         HEAD + WORKFLOW.replace("      control: agent\n", "      persistence: forever\n"),
         encoding="utf-8",
@@ -293,7 +293,7 @@ def test_check_profile_flag_acts(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["--check", "--profile", "promptkit", str(pack)]) == 1
     promptkit_out = capsys.readouterr().out
     assert "warning" in spec_out and "PP408" in spec_out
-    assert "error" in promptkit_out and "PP408" in promptkit_out
+    assert "error" in promptkit_out and "PP104" in promptkit_out and "PP408" not in promptkit_out
 
 
 def test_check_spec_version_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -323,6 +323,7 @@ def _restrict_node(node: Any, target: tuple[int, ...]) -> None:
         return
     if not isinstance(node, dict):
         return
+    node.pop("x-promptkit", None)  # the promptkit profile's marks (profiles.py)
     patches = node.pop("x-before", None)
     if isinstance(patches, list):
         # Oldest boundary last, so the earliest form wins for very old targets.
