@@ -90,7 +90,14 @@ def test_target_precedence() -> None:
     assert pinned == versions.Target("1.7.0", versions.SOURCE_SETTING, declared="1.7")
     assert pinned.describe() == "the `spec-version` setting is 1.7"
     promptkit = versions.target_for(data, setting="1.7", profile="promptkit")
-    assert promptkit == versions.Target(versions.PROMPTKIT_VERSION, versions.SOURCE_PROFILE)
+    assert promptkit == versions.Target(
+        versions.PROMPTKIT_VERSION, versions.SOURCE_PROFILE, declared=versions.PROMPTKIT_DEFAULT
+    )
+    assert promptkit.describe() == (
+        "the promptkit profile checks against the schema PromptKit 1.5.11 embeds (labelled 1.5.0)"
+    )
+    older = versions.target_for(data, profile="promptkit", promptkit="1.5.3")
+    assert older.version == versions.PROMPTKIT_VERSION and "PromptKit 1.5.3" in older.explain()
 
 
 @pytest.mark.parametrize("bad", ["2.0.0", "one", "1", ""])

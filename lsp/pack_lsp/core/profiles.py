@@ -173,7 +173,12 @@ def validator_for(profile: Profile, version: str = versions.LATEST) -> SchemaVal
 
 def target_of(config: Config, data: Any) -> versions.Target:
     """The version a pack (as plain data) is checked against under ``config``."""
-    return versions.target_for(data, setting=config.spec_version, profile=config.profile)
+    return versions.target_for(
+        data,
+        setting=config.spec_version,
+        profile=config.profile,
+        promptkit=config.promptkit_version,
+    )
 
 
 def schema_diagnostics(config: Config, root: Any, data: Any) -> list[Diagnostic]:
