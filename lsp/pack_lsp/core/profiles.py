@@ -49,6 +49,17 @@ PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
 }
 
 
+#: Rules that report what PromptKit's loader checks beyond its schema, only (or more
+#: strictly) under the promptkit profile: the rules doc lists them with these words.
+PROMPTKIT_LOADER_CHECKS: Mapping[str, str] = {
+    "PP411": "a state that is not terminal has an empty `on_event` (it loads, and runs "
+    "as a terminal state)",
+    "PP502": "a prompt that uses variables and declares none is an error (PromptKit "
+    "refuses it)",
+    "PP606": "validator and eval parameters that PromptKit checks when it loads a pack",
+}
+
+
 def apply_profile(profile: Profile, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Diagnostics with the profile's severities (before user overrides)."""
     table = PROFILE_SEVERITY.get(profile, {})
