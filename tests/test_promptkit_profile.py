@@ -19,7 +19,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-from paths import SHARED, needs_shared
 from ruamel.yaml import YAML
 
 from pack_lsp.core import versions
@@ -27,6 +26,7 @@ from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping, split_profile
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.profiles import profile_schema, promptkit_differences
+from paths import SHARED, needs_shared
 
 EMBEDDED = SHARED / "reference" / "promptpack" / "promptkit-embedded-v1.5.0_promptpack.schema.json"
 
@@ -118,17 +118,47 @@ CASES: list[tuple[str, str, Edit, bool, bool]] = [
     ("Eval.message", "message", _eval(message="low"), False, True),
     ("Eval.when", "when", _eval(when={"turn_count_gte": 3}), False, True),
     ("Eval.groups", "groups", _eval(groups=["quality"]), False, True),
-    ("ImageConfig.allowed_formats[]", "tiff", _media("image", allowed_formats=["tiff"]), False, True),
+    (
+        "ImageConfig.allowed_formats[]",
+        "tiff",
+        _media("image", allowed_formats=["tiff"]),
+        False,
+        True,
+    ),
     ("ImageConfig.allowed_formats[]", "png", _media("image", allowed_formats=["png"]), True, True),
     ("ImageConfig.default_detail", "medium", _media("image", default_detail="medium"), False, True),
-    ("AudioConfig.allowed_formats[]", "midi", _media("audio", allowed_formats=["midi"]), False, True),
+    (
+        "AudioConfig.allowed_formats[]",
+        "midi",
+        _media("audio", allowed_formats=["midi"]),
+        False,
+        True,
+    ),
     ("VideoConfig.allowed_formats[]", "ogg", _media("video", allowed_formats=["ogg"]), False, True),
-    ("WorkflowEngine.budget", "bad budget", _engine({"budget": {"max_tool_calls": "many"}}), True, False),
+    (
+        "WorkflowEngine.budget",
+        "bad budget",
+        _engine({"budget": {"max_tool_calls": "many"}}),
+        True,
+        False,
+    ),
     ("WorkflowEngine.budget", "budget", _engine({"budget": {"max_tool_calls": 3}}), True, True),
     ("WorkflowState", "no on_event", _state(), False, True),
     ("WorkflowState", "empty on_event", _state(on_event={}), True, True),
-    ("WorkflowState.persistence", "forever", _state(on_event={"Done": "b"}, persistence="forever"), False, True),
-    ("WorkflowState.persistence", "persistent", _state(on_event={"Done": "b"}, persistence="persistent"), True, True),
+    (
+        "WorkflowState.persistence",
+        "forever",
+        _state(on_event={"Done": "b"}, persistence="forever"),
+        False,
+        True,
+    ),
+    (
+        "WorkflowState.persistence",
+        "persistent",
+        _state(on_event={"Done": "b"}, persistence="persistent"),
+        True,
+        True,
+    ),
 ]
 
 
@@ -188,7 +218,7 @@ def test_corpus_verdicts_match_embedded_schema() -> None:
         try:
             text = path.read_text(encoding="utf-8")
             data = json.loads(text) if path.suffix == ".json" else yaml.load(text)
-        except Exception:  # noqa: BLE001 - a file that is not JSON or YAML is not a pack here
+        except Exception:
             continue
         if not isinstance(data, dict) or "prompts" not in data:
             continue

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
 from pack_lsp.core import versions
+from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
 from pack_lsp.core.config import ConfigError, Profile, load_for, split_profile
 
 if TYPE_CHECKING:

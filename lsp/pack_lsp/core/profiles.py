@@ -54,8 +54,7 @@ PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
 PROMPTKIT_LOADER_CHECKS: Mapping[str, str] = {
     "PP411": "a state that is not terminal has an empty `on_event` (it loads, and runs "
     "as a terminal state)",
-    "PP502": "a prompt that uses variables and declares none is an error (PromptKit "
-    "refuses it)",
+    "PP502": "a prompt that uses variables and declares none is an error (PromptKit refuses it)",
     "PP606": "validator and eval parameters that PromptKit checks when it loads a pack",
 }
 
@@ -103,7 +102,9 @@ def _apply_promptkit(node: Any) -> None:
     properties = node.get("properties")
     if isinstance(properties, dict):
         for name in list(properties):
-            mark = properties[name].get(PROMPTKIT_MARK) if isinstance(properties[name], dict) else None
+            mark = (
+                properties[name].get(PROMPTKIT_MARK) if isinstance(properties[name], dict) else None
+            )
             if isinstance(mark, dict) and mark.get("absent"):
                 del properties[name]
     for value in node.values():

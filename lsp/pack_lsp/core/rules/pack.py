@@ -244,14 +244,13 @@ def _refusal(kind: str, params: dict[str, object], release: str) -> str | None:
         if not (_text(params, "validator_type") or _text(params, "validator")):
             return "needs `validator_type` (or `validator`): the name of a validator type"
         direction = params.get("direction")
-        if direction is not None and versions.key(release) >= (1, 5, 8):
-            if not isinstance(direction, str) or direction not in ("", *_DIRECTIONS):
-                return "takes a `direction` of `input`, `output` or `both`"
+        checked = direction is not None and versions.key(release) >= (1, 5, 8)
+        if checked and (not isinstance(direction, str) or direction not in ("", *_DIRECTIONS)):
+            return "takes a `direction` of `input`, `output` or `both`"
     elif kind == "workflow_state_is" or (
         kind == "workflow_spoke_in_state" and versions.key(release) >= (1, 5, 11)
     ):
-        if not _text(params, "state"):
-            return "needs `state`: the name of a workflow state"
+        return None if _text(params, "state") else "needs `state`: the name of a workflow state"
     return None
 
 
@@ -272,8 +271,8 @@ def _plain(node: Node | None) -> dict[str, object] | None:
 def _checks(node: Node | None) -> Iterator[MappingNode]:
     seq = deref(node)
     if isinstance(seq, SequenceNode):
-        for item in seq.values():
-            item = deref(item)
+        for value in seq.values():
+            item = deref(value)
             if isinstance(item, MappingNode):
                 yield item
 
