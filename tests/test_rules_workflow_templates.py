@@ -67,9 +67,13 @@ def test_undeclared_artifact_data() -> None:
 
 def test_promptkit_profile_only() -> None:
     body = WORKFLOW.replace("don}", "done}")
-    assert not [d for d in _run(body).diagnostics if d.code == "PP411"]
-    d = _one(_run(body, Config(profile="promptkit")), "PP411")
-    assert d.severity == Severity.ERROR
+    # No `on_event` at all: PromptKit's schema refuses the state (PP101), not PP411.
+    absent = _run(body, Config(profile="promptkit"))
+    assert [d.code for d in absent.diagnostics if d.code in ("PP101", "PP411")] == ["PP101"]
+    empty = body.replace("{prompt_task: done}", "{prompt_task: done, on_event: {}}")
+    assert not [d for d in _run(empty).diagnostics if d.code == "PP411"]
+    d = _one(_run(empty, Config(profile="promptkit")), "PP411")
+    assert d.severity == Severity.WARNING
     assert d.data == {"kind": "state-without-transitions", "state": "done"}
 
 

@@ -90,7 +90,14 @@ def test_target_precedence() -> None:
     assert pinned == versions.Target("1.7.0", versions.SOURCE_SETTING, declared="1.7")
     assert pinned.describe() == "the `spec-version` setting is 1.7"
     promptkit = versions.target_for(data, setting="1.7", profile="promptkit")
-    assert promptkit == versions.Target(versions.PROMPTKIT_VERSION, versions.SOURCE_PROFILE)
+    assert promptkit == versions.Target(
+        versions.PROMPTKIT_VERSION, versions.SOURCE_PROFILE, declared=versions.PROMPTKIT_DEFAULT
+    )
+    assert promptkit.describe() == (
+        "the promptkit profile checks against the schema PromptKit 1.5.11 embeds (labelled 1.5.0)"
+    )
+    older = versions.target_for(data, profile="promptkit", promptkit="1.5.3")
+    assert older.version == versions.PROMPTKIT_VERSION and "PromptKit 1.5.3" in older.explain()
 
 
 @pytest.mark.parametrize("bad", ["2.0.0", "one", "1", ""])
@@ -283,7 +290,7 @@ def test_hover_says_since_which_version() -> None:
 
 def test_check_profile_flag_acts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pack = tmp_path / "pack.yaml"
-    # An unknown `persistence` is a warning under the spec and an error in PromptKit.
+    # An unknown `persistence` is a warning under the spec; PromptKit's schema refuses it.
     pack.write_text(
         HEAD + WORKFLOW.replace("      control: agent\n", "      persistence: forever\n"),
         encoding="utf-8",
@@ -293,7 +300,7 @@ def test_check_profile_flag_acts(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["--check", "--profile", "promptkit", str(pack)]) == 1
     promptkit_out = capsys.readouterr().out
     assert "warning" in spec_out and "PP408" in spec_out
-    assert "error" in promptkit_out and "PP408" in promptkit_out
+    assert "error" in promptkit_out and "PP104" in promptkit_out and "PP408" not in promptkit_out
 
 
 def test_check_spec_version_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,14 +22,24 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pack_lsp.core import versions
 from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
-from pack_lsp.core.config import ConfigError, Profile, load_for
+from pack_lsp.core.config import ConfigError, Profile, load_for, split_profile
 
 if TYPE_CHECKING:
     from pack_lsp.core.analysis import Analysis
 
 # The analysis, card and topology modules are imported where they are used: building
 # the parser for `--check` must not load them.
+
+
+def _profile_argument(value: str) -> str:
+    """``--profile`` as written, once ``split_profile`` accepts it."""
+    try:
+        split_profile(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,11 +63,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--profile",
-        choices=[p.value for p in Profile],
+        type=_profile_argument,
         default=None,
-        help="checking profile: with --check, the schema and severities of the spec or of "
-        "PromptKit; with --card/--topology, derive as RFC 0007 says (spec) or as PromptKit "
-        "does (promptkit); default: the configured profile",
+        metavar="{spec,promptkit,promptkit@RELEASE}",
+        help="checking profile: with --check, spec checks against the PromptPack "
+        "specification and its RFCs; promptkit against what the reference runtime "
+        f"PromptKit accepts: the schema PromptKit {versions.PROMPTKIT_RELEASES[0]} to "
+        f"{versions.PROMPTKIT_DEFAULT} embeds, plus the checks its loader makes beyond "
+        "that schema (guardrail parameters, agents, workflow), with the problems it "
+        f"refuses as errors; promptkit alone is {versions.PROMPTKIT_DEFAULT}. With "
+        "--card/--topology, derive as RFC 0007 says (spec) or as PromptKit does "
+        "(promptkit). Default: the configured profile",
     )
     group.add_argument(
         "--topology",
@@ -148,7 +164,8 @@ def _cards(args: argparse.Namespace) -> int:
         return _fail(f"{args.card} has a YAML syntax error; run pack-lsp --check {args.card}")
     config = analysis.config
     try:
-        cards = cards_for(pack, config, version=args.a2a_version, profile=args.profile)
+        profile = split_profile(args.profile)[0].value if args.profile else None
+        cards = cards_for(pack, config, version=args.a2a_version, profile=profile)
     except CardsConfigError as exc:
         return _fail(str(exc))
     if pack.agents is None:
@@ -207,7 +224,7 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if analysis is None:
         return status
     assert analysis.pack is not None
-    profile = Profile(args.profile) if args.profile else analysis.config.profile
+    profile = split_profile(args.profile)[0] if args.profile else analysis.config.profile
     topo = build(analysis.pack, include_entry=profile is Profile.SPEC)
     if analysis.pack.agents is None:
         print(f"pack-lsp: note: {args.topology} has no `agents` section", file=sys.stderr)

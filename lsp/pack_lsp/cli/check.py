@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pack_lsp.core import kinds, versions
 from pack_lsp.core.analysis import analyze
-from pack_lsp.core.config import Config, ConfigError, Profile, load_for
+from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.manifest.files import index_files
@@ -202,7 +202,7 @@ class Overrides:
         if self.exclude:
             data["exclude"] = config.exclude + self.exclude
         if self.profile is not None:
-            data["profile"] = Profile(self.profile)  # argparse checked the choice
+            data["profile"] = self.profile  # argparse checked it; may name a release
         if self.spec_version is not None:
             data["spec_version"] = self.spec_version
         if self.a2a_version is not None:

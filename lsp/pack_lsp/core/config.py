@@ -45,6 +45,25 @@ class Profile(enum.StrEnum):
     PROMPTKIT = "promptkit"
 
 
+def split_profile(value: object) -> tuple[Profile, str]:
+    """A ``profile`` setting as (profile, PromptKit release): ``spec``, ``promptkit``
+    (the default release, ``versions.PROMPTKIT_DEFAULT``) or ``promptkit@1.5.11``.
+    ValueError with a clear message for anything else."""
+    text = str(value).strip()
+    name, at, release = text.partition("@")
+    try:
+        profile = Profile(name.strip())
+    except ValueError:
+        raise ValueError(
+            f"profile must be `spec`, `promptkit` or `promptkit@<release>`; got {text!r}"
+        ) from None
+    if not at:
+        return profile, versions.PROMPTKIT_DEFAULT
+    if profile is not Profile.PROMPTKIT:
+        raise ValueError(f"profile {text!r}: only `promptkit` takes a release (`promptkit@1.5.11`)")
+    return profile, versions.parse_promptkit(release)
+
+
 class ConfigError(ValueError):
     """A configuration file or setting that cannot be used."""
 
@@ -69,6 +88,10 @@ def _spec_version(value: Any) -> Any:
         return value
     versions.parse_setting(str(value))  # raises ValueError with a clear message
     return str(value).strip()
+
+
+def _promptkit_version(value: Any) -> Any:
+    return versions.parse_promptkit(str(value))  # raises ValueError with a clear message
 
 
 def _codes(value: Any) -> Any:
@@ -98,6 +121,9 @@ class Config:
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
     profile: Profile = Profile.SPEC
+    # The PromptKit release the promptkit profile models; set with the profile
+    # (`profile = "promptkit@1.5.3"`), `promptkit` alone is the newest modelled.
+    promptkit_version: str = versions.PROMPTKIT_DEFAULT
     # PromptPack version every pack is checked against (`1.4.0`, `1.7`, `latest`); it
     # wins over the version a pack's `$schema` declares. None: use `$schema`, else the
     # latest version. Ignored by the promptkit profile (PromptKit embeds one schema).
@@ -116,6 +142,7 @@ class Config:
     _pre_fields: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "severity": _severities,
         "spec_version": _spec_version,
+        "promptkit_version": _promptkit_version,
         "select": _codes,
         "ignore": _codes,
     }
@@ -138,6 +165,8 @@ class Config:
             and type(self.severity) is dict
             and all(type(k) is str and type(v) is Severity for k, v in self.severity.items())
             and type(self.profile) is Profile
+            and type(self.promptkit_version) is str
+            and self.promptkit_version in versions.PROMPTKIT_RELEASES
             and self.spec_version is None
             and type(self.fragment_dialect) is str
             and self.fragment_dialect in _DIALECTS
@@ -221,11 +250,18 @@ _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def normalise(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Keys to snake_case, at the top level (nested tables such as cards are kept)."""
+    """Keys to snake_case, at the top level (nested tables such as cards are kept).
+
+    A ``profile`` given as text also sets the PromptKit release (``promptkit@1.5.3``;
+    the default release for ``promptkit`` or ``spec`` alone); ValueError when it is
+    not a profile."""
     out: dict[str, Any] = {}
     for key, value in raw.items():
         k = _CAMEL.sub("_", str(key)).replace("-", "_").lower()
         out[k] = value
+    profile = out.get("profile")
+    if isinstance(profile, str):
+        out["profile"], out["promptkit_version"] = split_profile(profile)
     return out
 
 

@@ -4,21 +4,23 @@ A profile changes two things, both decided here and nowhere else:
 
 * the schema a pack is validated against (``validator_for``): ``spec`` uses our
   schema cut to the version the pack targets (``target_of``; see ``versions``), the
-  ``promptkit`` profile what the reference runtime embeds (labelled v1.5.0, a fork
-  of v1.4.1, not an ancestor of the published 1.5.1): it adds
-  ``compositions`` at the root (named step graphs a workflow state can hand over to),
-  a ``composition`` reference and ``orchestration: composition`` on workflow states,
-  and ``state`` on an agents member (the member runs the workflow from that state);
+  ``promptkit`` profile the schema PromptKit embeds (releases 1.5.0 to 1.5.11 embed
+  the same one, labelled 1.5.0, a fork of the specification, not the published
+  1.5.0): our schema cut to 1.5.0 with the differences marked ``x-promptkit`` in it
+  (``promptkit_differences`` lists them; the rules doc prints the list);
 * the severity of some rules (``apply_profile``): problems the reference runtime
   rejects at load time become errors. The table is applied before the user's
   ``severity`` overrides, so configuration still has the last word.
+
+What PromptKit's loader checks beyond its schema is checked by rules that ask for
+the profile (PP411, PP502, PP606, ...).
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pack_lsp.core import versions
@@ -32,9 +34,10 @@ PROMPTKIT = Profile.PROMPTKIT
 
 # Codes whose severity a profile changes. PP202: the entry is not a member;
 # PP206: a mode that is not a media type; PP207: a blank tag; PP401: a workflow
-# version other than 1 or 2; PP408/PP409: an unknown persistence or orchestration
-# (PromptKit refuses to load all of these). PP502 is raised to an error by its rule
-# when the prompt declares no variables at all (PromptKit refuses only that case).
+# version other than 1 or 2 (PromptKit refuses to load all of these). PP502 is raised
+# to an error by its rule when the prompt declares no variables at all (PromptKit
+# refuses only that case). An unknown persistence or orchestration is refused by
+# PromptKit's schema itself (PP104), so PP408/PP409 are not reported under it.
 PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
     SPEC: {},
     PROMPTKIT: {
@@ -42,9 +45,17 @@ PROFILE_SEVERITY: Mapping[str, Mapping[str, Severity]] = {
         "PP206": Severity.ERROR,
         "PP207": Severity.ERROR,
         "PP401": Severity.ERROR,
-        "PP408": Severity.ERROR,
-        "PP409": Severity.ERROR,
     },
+}
+
+
+#: Rules that report what PromptKit's loader checks beyond its schema, only (or more
+#: strictly) under the promptkit profile: the rules doc lists them with these words.
+PROMPTKIT_LOADER_CHECKS: Mapping[str, str] = {
+    "PP411": "a state that is not terminal has an empty `on_event` (it loads, and runs "
+    "as a terminal state)",
+    "PP502": "a prompt that uses variables and declares none is an error (PromptKit refuses it)",
+    "PP606": "validator and eval parameters that PromptKit checks when it loads a pack",
 }
 
 
@@ -59,233 +70,45 @@ def apply_profile(profile: Profile, diagnostics: Iterable[Diagnostic]) -> list[D
 
 
 # --------------------------------------------------------------------------- schemas
+#
+# PromptKit's embedded schema is our schema cut to 1.5.0 (compositions, `AgentDef.state`)
+# with the differences our schema marks with ``x-promptkit`` where they apply (one
+# source of truth; `schemas/promptpack.schema.json`, see D33):
+#
+# * ``{"note": ..., "set": {...}, "remove": [...]}``: the node as PromptKit has it
+#   (keywords replaced or added, keywords removed);
+# * ``{"note": ..., "absent": true}`` on a property: PromptKit does not have it, so a
+#   pack using it is told "unknown property" (PP102).
+#
+# ``note`` says the difference in a sentence; the rules doc lists every note
+# (``promptkit_differences``). ``versions.restrict`` drops the marks from the spec
+# profile's schemas.
 
-_IDENT = {
-    "type": "string",
-    "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$",
-    "x-pattern-hint": "letters, digits and underscores, not starting with a digit",
-}
+PROMPTKIT_MARK = "x-promptkit"
 
 
-def _step_kind(
-    kind: str, description: str, required: list[str], properties: dict[str, Any]
-) -> dict[str, Any]:
-    """The form a composition step takes when its ``kind`` is ``kind``."""
-    return {
-        "if": {"required": ["kind"], "properties": {"kind": {"const": kind}}},
-        "then": {"description": description, "required": required, "properties": properties},
-    }
-
-
-def _composition_defs() -> dict[str, Any]:
-    """Schema definitions of compositions, as the reference runtime reads them."""
-    return {
-        "Composition": {
-            "type": "object",
-            "description": "A named graph of steps over the pack's prompts and tools, run as "
-            "one unit with structured input and output.",
-            "required": ["version", "steps"],
-            "additionalProperties": False,
-            "properties": {
-                "version": {
-                    "type": "integer",
-                    "const": 1,
-                    "description": "Format version of the composition; 1.",
-                },
-                "description": {"type": "string", "description": "What the composition does."},
-                "input_schema": {
-                    "type": "string",
-                    "description": "Where the JSON Schema of the input is.",
-                },
-                "output_schema": {
-                    "type": "string",
-                    "description": "Where the JSON Schema of the output is.",
-                },
-                "output": {
-                    "type": "string",
-                    "description": "Id of the step whose output is the result; the "
-                    "last step when omitted.",
-                },
-                "steps": {
-                    "type": "array",
-                    "minItems": 1,
-                    "description": "The steps, run in order unless a step says otherwise.",
-                    "items": {"$ref": "#/$defs/CompositionStep"},
-                },
-                "engine": {
-                    "type": "object",
-                    "additionalProperties": True,
-                    "description": "Free-form settings for the runtime.",
-                },
-            },
-        },
-        "CompositionStep": {
-            "type": "object",
-            "description": "One step; `kind` selects its form.",
-            "required": ["id", "kind"],
-            "properties": {
-                "id": {**_IDENT, "description": "Step id, unique in its composition."},
-                "kind": {
-                    "type": "string",
-                    "description": "prompt, agent, tool, branch or parallel.",
-                    "examples": ["prompt", "agent", "tool", "branch", "parallel"],
-                },
-                "description": {"type": "string"},
-                "depends_on": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "Ids of the steps this one waits for.",
-                },
-                "modifiers": {
-                    "type": "object",
-                    "description": "Retry and eval settings of the step.",
-                    "properties": {
-                        "retry": {
-                            "type": "object",
-                            "properties": {"max_attempts": {"type": "integer", "minimum": 1}},
-                        },
-                        "eval": {
-                            "type": "array",
-                            "items": {"type": "string"},
-                            "description": "Ids of evals to run on the step.",
-                        },
-                    },
-                },
-            },
-            # One form per kind; a kind the runtime adds (`vendor.kind`) is not checked.
-            "allOf": [
-                _step_kind(
-                    "prompt",
-                    "Runs a prompt once.",
-                    ["prompt_task"],
-                    {
-                        "prompt_task": {"type": "string"},
-                        "input": {"$ref": "#/$defs/CompositionStepInput"},
-                        "output_schema": {"type": "string"},
-                    },
-                ),
-                _step_kind(
-                    "agent",
-                    "Runs a prompt in a tool loop until its termination condition holds.",
-                    ["prompt_task", "termination"],
-                    {
-                        "prompt_task": {"type": "string"},
-                        "input": {"$ref": "#/$defs/CompositionStepInput"},
-                        "tools": {"type": "array", "items": {"type": "string"}},
-                        "termination": {
-                            "type": "object",
-                            "properties": {
-                                "max_steps": {"type": "integer", "minimum": 1},
-                                "tool_called": {"type": "string"},
-                            },
-                            "anyOf": [{"required": ["max_steps"]}, {"required": ["tool_called"]}],
-                        },
-                        "output_schema": {"type": "string"},
-                    },
-                ),
-                _step_kind(
-                    "tool",
-                    "Calls a pack tool directly.",
-                    ["tool"],
-                    {
-                        "tool": {"type": "string"},
-                        "args": {"type": "object", "additionalProperties": True},
-                    },
-                ),
-                _step_kind(
-                    "branch",
-                    "Chooses the next step with a condition.",
-                    ["predicate", "then"],
-                    {
-                        "predicate": {"$ref": "#/$defs/CompositionPredicate"},
-                        "then": {"type": "string"},
-                        "else": {"type": "string"},
-                    },
-                ),
-                _step_kind(
-                    "parallel",
-                    "Runs branches at the same time and merges their outputs.",
-                    ["branches", "reduce"],
-                    {
-                        "branches": {
-                            "type": "array",
-                            "minItems": 2,
-                            "items": {"$ref": "#/$defs/CompositionStep"},
-                        },
-                        "reduce": {
-                            "type": "object",
-                            "required": ["strategy", "into"],
-                            "properties": {
-                                "strategy": {"type": "string"},
-                                "into": {"type": "string"},
-                            },
-                        },
-                    },
-                ),
-            ],
-        },
-        "CompositionStepInput": {
-            "description": "A `${...}` reference, or a mapping of values and references.",
-            "oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": True}],
-        },
-        "CompositionPredicate": {
-            "description": "A comparison, an existence test, or all_of / any_of / not of "
-            "predicates.",
-            "oneOf": [
-                {
-                    "type": "object",
-                    "required": ["path", "op", "value"],
-                    "properties": {
-                        "path": {"type": "string"},
-                        "op": {
-                            "type": "string",
-                            "enum": [
-                                "equals",
-                                "not_equals",
-                                "in",
-                                "not_in",
-                                "less_than",
-                                "less_than_or_equals",
-                                "greater_than",
-                                "greater_than_or_equals",
-                            ],
-                        },
-                        "value": {},
-                    },
-                },
-                {
-                    "type": "object",
-                    "required": ["path", "exists"],
-                    "properties": {"path": {"type": "string"}, "exists": {"type": "boolean"}},
-                },
-                {
-                    "type": "object",
-                    "required": ["all_of"],
-                    "properties": {
-                        "all_of": {
-                            "type": "array",
-                            "items": {"$ref": "#/$defs/CompositionPredicate"},
-                        }
-                    },
-                },
-                {
-                    "type": "object",
-                    "required": ["any_of"],
-                    "properties": {
-                        "any_of": {
-                            "type": "array",
-                            "items": {"$ref": "#/$defs/CompositionPredicate"},
-                        }
-                    },
-                },
-                {
-                    "type": "object",
-                    "required": ["not"],
-                    "properties": {"not": {"$ref": "#/$defs/CompositionPredicate"}},
-                },
-            ],
-        },
-    }
+def _apply_promptkit(node: Any) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _apply_promptkit(item)
+        return
+    if not isinstance(node, dict):
+        return
+    patch = node.pop(PROMPTKIT_MARK, None)
+    if isinstance(patch, dict):
+        for name in patch.get("remove", ()):
+            node.pop(name, None)
+        node.update(versions.copy_json(patch.get("set", {})))
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        for name in list(properties):
+            mark = (
+                properties[name].get(PROMPTKIT_MARK) if isinstance(properties[name], dict) else None
+            )
+            if isinstance(mark, dict) and mark.get("absent"):
+                del properties[name]
+    for value in node.values():
+        _apply_promptkit(value)
 
 
 def _forget_later(node: Any) -> None:
@@ -300,58 +123,55 @@ def _forget_later(node: Any) -> None:
             _forget_later(item)
 
 
-def _promptkit_schema(base: dict[str, Any]) -> dict[str, Any]:
-    schema = copy.deepcopy(base)
+def _promptkit_schema(base: Mapping[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = versions.copy_json(dict(base))
+    _apply_promptkit(schema)
+    schema = versions.restrict(schema, versions.PROMPTKIT_VERSION)
     _forget_later(schema)
-    defs = schema.setdefault("$defs", {})
-    agent_def = defs["AgentDef"]
-    agent_def["properties"]["state"] = {
-        "type": "string",
-        "description": "Workflow state this agent starts in: calling the agent runs the "
-        "pack's workflow from that state instead of the member's prompt once.",
-    }
-    state = defs["WorkflowState"]
-    state["properties"]["composition"] = {
-        "type": "string",
-        "description": "Key of the composition that runs this state (with "
-        "`orchestration: composition`).",
-    }
-    # A composition state names a composition instead of a prompt.
-    required = [r for r in state.get("required", []) if r != "prompt_task"]
-    if required:
-        state["required"] = required
-    else:
-        state.pop("required", None)
-    state.setdefault("allOf", []).append(
-        {
-            "if": {
-                "required": ["orchestration"],
-                "properties": {"orchestration": {"const": "composition"}},
-            },
-            "then": {"required": ["composition"]},
-            "else": {"required": ["prompt_task"]},
-        }
-    )
-    defs.update(_composition_defs())
-    schema["properties"]["compositions"] = {
-        "type": "object",
-        "description": "Named step graphs that workflow states can run.",
-        "additionalProperties": {"$ref": "#/$defs/Composition"},
-    }
     return schema
 
 
-#: The published version PromptKit's embedded schema forked from.
-PROMPTKIT_BASE = "1.4.1"
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One way PromptKit's embedded schema differs from ours (an ``x-promptkit`` mark)."""
+
+    where: str  # "Validator", "Eval.trigger", "ImageConfig.allowed_formats[]"
+    note: str
+
+
+def promptkit_differences() -> list[Difference]:
+    """Every ``x-promptkit`` mark of our schema, in the order of the schema."""
+    schema: dict[str, Any] = load_schema(PROMPTPACK_SCHEMA)
+    out: list[Difference] = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, where)
+            return
+        if not isinstance(node, dict):
+            return
+        mark = node.get(PROMPTKIT_MARK)
+        if isinstance(mark, dict) and mark.get("note"):
+            out.append(Difference(where, str(mark["note"])))
+        for key, value in node.items():
+            if key in ("properties", "$defs") and isinstance(value, dict):
+                for name, sub in value.items():
+                    walk(sub, f"{where}.{name}" if where else name)
+            elif key == "items":
+                walk(value, f"{where}[]")
+            elif key in ("additionalProperties", "allOf", "anyOf", "oneOf", "then", "else"):
+                walk(value, where)
+
+    walk(schema, "")
+    return out
 
 
 def profile_schema(profile: Profile, version: str = versions.LATEST) -> dict[str, Any]:
     """The PromptPack schema for ``profile`` (and ``version`` in the ``spec`` profile)."""
     base: dict[str, Any] = load_schema(PROMPTPACK_SCHEMA)
     if profile == Profile.PROMPTKIT:
-        schema = _promptkit_schema(versions.restrict(base, PROMPTKIT_BASE))
-        schema["x-promptpack-version"] = versions.PROMPTKIT_VERSION
-        return schema
+        return _promptkit_schema(base)
     return versions.restrict(base, version)
 
 
@@ -365,7 +185,12 @@ def validator_for(profile: Profile, version: str = versions.LATEST) -> SchemaVal
 
 def target_of(config: Config, data: Any) -> versions.Target:
     """The version a pack (as plain data) is checked against under ``config``."""
-    return versions.target_for(data, setting=config.spec_version, profile=config.profile)
+    return versions.target_for(
+        data,
+        setting=config.spec_version,
+        profile=config.profile,
+        promptkit=config.promptkit_version,
+    )
 
 
 def schema_diagnostics(config: Config, root: Any, data: Any) -> list[Diagnostic]:

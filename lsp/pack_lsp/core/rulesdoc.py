@@ -24,6 +24,59 @@ turn rules on or off with `select` / `ignore` (see the README).
 """
 
 
+PROFILES = """
+## Profiles: what `promptkit` checks differently
+
+The `promptkit` profile (`profile = "promptkit"`, `--profile promptkit`) checks a pack
+as PromptKit, the reference runtime, loads it. PromptKit {first} to {last} embed the
+same schema, labelled {label}: a fork of the specification with its compositions and
+workflow states as agents (our schema cut to {label}), not the published {label}. Every
+pack is checked against it whatever its `$schema` declares, so a key that schema lacks
+is unknown (PP102), never "needs a newer version" (PP110). `promptkit` alone models
+PromptKit {default}; `promptkit@<release>` names another of those releases (the schema
+is the same; some checks of the loader below began in a later release).
+
+Where PromptKit's schema differs from the specification's:
+
+{schema}
+Severities the profile raises to errors, as PromptKit refuses these packs:
+
+{severities}
+Checks of PromptKit's loader beyond its schema, made only under the profile:
+
+{loader}"""
+
+
+def _profiles() -> str:
+    from pack_lsp.core import versions
+    from pack_lsp.core.config import Profile
+    from pack_lsp.core.profiles import (
+        PROFILE_SEVERITY,
+        PROMPTKIT_LOADER_CHECKS,
+        promptkit_differences,
+    )
+
+    schema = "".join(f"- `{d.where}`: {d.note}\n" for d in promptkit_differences())
+    severities = "".join(
+        f"- [{code}](#{code.lower()}) {REGISTRY[code].name}: "
+        f"{REGISTRY[code].severity.label} → {level.label}\n"
+        for code, level in sorted(PROFILE_SEVERITY[Profile.PROMPTKIT].items())
+    )
+    loader = "".join(
+        f"- [{code}](#{code.lower()}) {REGISTRY[code].name}: {what}\n"
+        for code, what in sorted(PROMPTKIT_LOADER_CHECKS.items())
+    )
+    return PROFILES.format(
+        first=versions.PROMPTKIT_RELEASES[0],
+        last=versions.PROMPTKIT_RELEASES[-1],
+        default=versions.PROMPTKIT_DEFAULT,
+        label=versions.PROMPTKIT_VERSION,
+        schema=schema,
+        severities=severities,
+        loader=loader,
+    )
+
+
 def render() -> str:
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
@@ -40,6 +93,7 @@ def render() -> str:
             )
             out.append("Example:\n\n```yaml\n" + r.example.rstrip() + "\n```\n\n")
             out.append(f"Fix: {r.fix}\n")
+    out.append(_profiles())
     return "".join(out)
 
 

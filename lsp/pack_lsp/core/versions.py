@@ -38,7 +38,15 @@ from dataclasses import dataclass
 from typing import Any
 
 LATEST = "1.9.0"
+#: The label of the schema PromptKit embeds (a fork, not the published 1.5.0).
 PROMPTKIT_VERSION = "1.5.0"
+
+#: PromptKit releases the ``promptkit`` profile models: every one of them embeds the
+#: same schema (labelled PROMPTKIT_VERSION) byte for byte; D33. A release that embeds
+#: another schema gets its own model and a place here.
+PROMPTKIT_RELEASES = tuple(f"1.5.{patch}" for patch in range(12))
+#: What ``profile = "promptkit"`` alone means: the newest release modelled.
+PROMPTKIT_DEFAULT = PROMPTKIT_RELEASES[-1]
 
 # Released versions, oldest first (the history of the format: every one is additive).
 KNOWN_VERSIONS = (
@@ -146,6 +154,22 @@ def resolve_setting(value: str) -> Resolved:
     return resolve(major, minor, patch)
 
 
+def parse_promptkit(value: str) -> str:
+    """A PromptKit release (``1.5.11``, ``v1.5.3``; ``1.5`` is 1.5.0) as one of
+    PROMPTKIT_RELEASES; ValueError, saying which releases are modelled, otherwise."""
+    match = _SETTING.match(value.strip())
+    if match is not None and match.group(1) is not None:
+        patch = match.group(3) or "0"
+        found = f"{int(match.group(1))}.{int(match.group(2))}.{int(patch)}"
+        if found in PROMPTKIT_RELEASES:
+            return found
+    raise ValueError(
+        f"PromptKit version {value!r}: the promptkit profile models PromptKit "
+        f"{PROMPTKIT_RELEASES[0]} to {PROMPTKIT_RELEASES[-1]} (all embed the same schema); "
+        f"write `promptkit` ({PROMPTKIT_DEFAULT}) or `promptkit@<release>` naming one of them"
+    )
+
+
 def resolve_url(schema_url: object) -> Resolved | None:
     """The version a ``$schema`` URL names, or None when it names none we understand."""
     if not isinstance(schema_url, str):
@@ -214,15 +238,20 @@ class Target:
         if self.source == SOURCE_SETTING:
             return f"the `spec-version` setting is {self.named()}{self.checked_as()}"
         if self.source == SOURCE_PROFILE:
-            return f"the promptkit profile checks against PromptKit's embedded {self.version}"
+            return (
+                f"the promptkit profile checks against the schema PromptKit "
+                f"{self.declared or PROMPTKIT_DEFAULT} embeds (labelled {self.version})"
+            )
         return f"checking against {self.version}"
 
     def explain(self) -> str:
         """A paragraph (Markdown) on the version checked, for hover on ``$schema``."""
         if self.source == SOURCE_PROFILE:
             return (
-                f"The promptkit profile checks every pack against PromptKit's embedded "
-                f"schema (labelled {self.version}), whatever `$schema` declares."
+                f"The promptkit profile checks every pack against the schema PromptKit "
+                f"{self.declared or PROMPTKIT_DEFAULT} embeds (labelled {self.version}; "
+                f"PromptKit {PROMPTKIT_RELEASES[0]} to {PROMPTKIT_RELEASES[-1]} embed the "
+                "same one), whatever `$schema` declares."
             )
         if self.source == SOURCE_DEFAULT:
             return (
@@ -254,10 +283,17 @@ class Target:
         )
 
 
-def target_for(data: Any, *, setting: str | None = None, profile: str = "spec") -> Target:
-    """The version ``data`` (a pack as plain data) is checked against; see the module doc."""
+def target_for(
+    data: Any,
+    *,
+    setting: str | None = None,
+    profile: str = "spec",
+    promptkit: str = PROMPTKIT_DEFAULT,
+) -> Target:
+    """The version ``data`` (a pack as plain data) is checked against; see the module
+    doc. ``promptkit`` is the PromptKit release the promptkit profile models."""
     if profile == "promptkit":
-        return Target(PROMPTKIT_VERSION, SOURCE_PROFILE)
+        return Target(PROMPTKIT_VERSION, SOURCE_PROFILE, declared=promptkit)
     if setting is not None:
         return Target.of(resolve_setting(setting), SOURCE_SETTING)
     found = resolve_url(data.get("$schema")) if isinstance(data, Mapping) else None
@@ -370,6 +406,7 @@ def _restrict_node(node: Any, target: tuple[int, ...]) -> None:
         return
     if not isinstance(node, dict):
         return
+    node.pop("x-promptkit", None)  # the promptkit profile's marks (profiles.py)
     patches = node.pop("x-before", None)
     if isinstance(patches, list):
         # Oldest boundary last, so the earliest form wins for very old targets.

@@ -1,4 +1,5 @@
-"""PP6xx — other pack rules: prompt ids, eval ids, skill paths."""
+"""PP6xx — other pack rules: prompt ids, eval ids, skill paths, and the parameters of
+validators and evals that PromptKit checks when it loads a pack (promptkit profile)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from pack_lsp.core import versions
+from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Eval, Located, Prompt
+from pack_lsp.core.text import Span
+from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref
 
 CATEGORY = "Pack"
 
@@ -72,12 +77,35 @@ SKILL_PATH_OUTSIDE_PACK = Rule(
     CATEGORY,
 )
 
+REFUSED_CHECK_PARAMS = Rule(
+    "PP606",
+    "refused-check-params",
+    Severity.ERROR,
+    "Profile `promptkit` only: a validator (guardrail) or eval whose type PromptKit "
+    "checks the parameters of, without a usable value, often because the parameter's "
+    "name is misspelled. The schema takes any `params`; PromptKit's own check runs "
+    "when the pack is loaded: `max_length` (and its alias `length`) needs a positive "
+    "whole number in `max`, `max_characters` or `max_chars`; `min_length` in `min`, "
+    "`min_characters` or `min_chars`; `guardrail_triggered` a non-empty "
+    "`validator_type` (or `validator`), and a `direction` of input, output or both "
+    "(from PromptKit 1.5.8); `workflow_state_is` and (from 1.5.11) "
+    "`workflow_spoke_in_state` a non-empty `state`. PromptKit's pack check "
+    "(`ValidatePack`) and PromptArena refuse such a pack; `sdk.Open` drops the "
+    "validator with a warning, so replies go unchecked. Validators with "
+    "`enabled: false` are not checked, as PromptKit skips them.",
+    "prompts:\n  support:\n    validators:\n"
+    "      - {type: max_length, enabled: true, params: {max_lenght: 500}}",
+    "Name the parameter as the list says (`max: 500`).",
+    CATEGORY,
+)
+
 RULES = (
     PROMPT_ID_DIFFERS_FROM_KEY,
     DUPLICATE_PROMPT_ID,
     DUPLICATE_EVAL_ID,
     SKILL_PATH_NOT_FOUND,
     SKILL_PATH_OUTSIDE_PACK,
+    REFUSED_CHECK_PARAMS,
 )
 
 
@@ -179,17 +207,145 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
+# ------------------------------------------------------- parameters PromptKit checks
+#
+# PromptKit (runtime/evals) normalises a check's params, then asks the handler of its
+# type to validate them (`ParamValidator`); only the handlers below implement it. The
+# lookups read the first of several names, each a whole number above 0 (a float is
+# truncated, as Go's `int(x)`).
+
+_MAX_KEYS = ("max", "max_characters", "max_chars")
+_MIN_KEYS = ("min", "min_characters", "min_chars")
+_DIRECTIONS = ("input", "output", "both")
+
+
+def _whole(params: dict[str, object], names: tuple[str, ...]) -> bool:
+    for name in names:
+        value = params.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and int(value) > 0:
+            return True
+    return False
+
+
+def _text(params: dict[str, object], name: str) -> bool:
+    value = params.get(name)
+    return isinstance(value, str) and value != ""
+
+
+def _refusal(kind: str, params: dict[str, object], release: str) -> str | None:
+    """Why PromptKit ``release`` refuses ``params`` for a check of type ``kind``."""
+    if kind in ("max_length", "length"):
+        if not _whole(params, _MAX_KEYS):
+            return "needs `max` (or `max_characters`, `max_chars`): a whole number above 0"
+    elif kind == "min_length":
+        if not _whole(params, _MIN_KEYS):
+            return "needs `min` (or `min_characters`, `min_chars`): a whole number above 0"
+    elif kind == "guardrail_triggered":
+        if not (_text(params, "validator_type") or _text(params, "validator")):
+            return "needs `validator_type` (or `validator`): the name of a validator type"
+        direction = params.get("direction")
+        checked = direction is not None and versions.key(release) >= (1, 5, 8)
+        if checked and (not isinstance(direction, str) or direction not in ("", *_DIRECTIONS)):
+            return "takes a `direction` of `input`, `output` or `both`"
+    elif kind == "workflow_state_is" or (
+        kind == "workflow_spoke_in_state" and versions.key(release) >= (1, 5, 11)
+    ):
+        return None if _text(params, "state") else "needs `state`: the name of a workflow state"
+    return None
+
+
+def _plain(node: Node | None) -> dict[str, object] | None:
+    """A params mapping as plain scalars (a nested value stands as its node)."""
+    node = deref(node)
+    if node is None:
+        return {}
+    if not isinstance(node, MappingNode):
+        return None
+    out: dict[str, object] = {}
+    for key, pair in node.items():
+        value = deref(pair.value)
+        out[key] = value.value if isinstance(value, ScalarNode) else value
+    return out
+
+
+def _checks(node: Node | None) -> Iterator[MappingNode]:
+    seq = deref(node)
+    if isinstance(seq, SequenceNode):
+        for value in seq.values():
+            item = deref(value)
+            if isinstance(item, MappingNode):
+                yield item
+
+
+def _refused_params(
+    items: Iterable[MappingNode], what: str, where: str, release: str
+) -> Iterator[Diagnostic]:
+    for item in items:
+        kind_node = deref(item.get("type"))
+        if not isinstance(kind_node, ScalarNode) or not isinstance(kind_node.value, str):
+            continue
+        enabled = deref(item.get("enabled"))
+        if what == "validator" and isinstance(enabled, ScalarNode) and enabled.value is False:
+            continue
+        params_pair = item.pair("params")
+        params = _plain(params_pair.value if params_pair is not None else None)
+        if params is None:
+            continue  # not a mapping: the schema reports it
+        reason = _refusal(kind_node.value, params, release)
+        if reason is None:
+            continue
+        span: Span = params_pair.key.span if params_pair is not None else kind_node.span
+        written = ", ".join(f"`{k}`" for k in params) or "none"
+        yield make(
+            REFUSED_CHECK_PARAMS,
+            f"PromptKit refuses this {what} of {where}: `{kind_node.value}` {reason} "
+            f"(params given: {written})",
+            span,
+            data={"kind": "refused-check-params", "type": kind_node.value, "check": what},
+        )
+
+
+def _prompt_node(ctx: CheckContext, key: str) -> MappingNode | None:
+    root = deref(ctx.root)
+    prompts = deref(root.get("prompts")) if isinstance(root, MappingNode) else None
+    node = deref(prompts.get(key)) if isinstance(prompts, MappingNode) else None
+    return node if isinstance(node, MappingNode) else None
+
+
+def _check_prompt_params(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
+    if ctx.config.profile is not Profile.PROMPTKIT:
+        return
+    node = _prompt_node(ctx, prompt.key)
+    if node is None:
+        return
+    release = ctx.config.promptkit_version
+    where = f"prompt `{prompt.key}`"
+    yield from _refused_params(_checks(node.get("validators")), "validator", where, release)
+    yield from _refused_params(_checks(node.get("evals")), "eval", where, release)
+
+
+def _check_pack_params(ctx: CheckContext) -> Iterator[Diagnostic]:
+    root = deref(ctx.root)
+    if ctx.config.profile is not Profile.PROMPTKIT or not isinstance(root, MappingNode):
+        return
+    yield from _refused_params(
+        _checks(root.get("evals")), "eval", "the pack", ctx.config.promptkit_version
+    )
+
+
 def prompt_interface(ctx: CheckContext) -> object:
-    """``check_prompt`` reads nothing outside the prompt."""
+    """``check_prompt`` reads nothing outside the prompt but the configuration."""
     return ()
 
 
 def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_prompt_id(prompt)
     yield from _duplicate_evals(prompt.evals, f"the `evals` of prompt `{prompt.key}`")
+    yield from _check_prompt_params(ctx, prompt)
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _duplicate_prompt_ids(ctx)
     yield from _duplicate_evals(ctx.pack.evals, "the pack's `evals`")
     yield from _check_skills(ctx)
+    yield from _check_pack_params(ctx)

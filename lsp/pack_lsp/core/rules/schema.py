@@ -101,8 +101,10 @@ NEEDS_NEWER_VERSION = Rule(
     "A property that the PromptPack version the pack targets does not have yet; the "
     "message names the version (and RFC) that introduced it. The target is the "
     "`spec-version` setting when set, else the version in the pack's `$schema` URL, "
-    "else the latest version (the promptkit profile always targets PromptKit's "
-    "embedded schema and reports such keys as unknown, PP102). A declared version "
+    "else the latest version. The promptkit profile always checks against the schema "
+    "PromptKit embeds, whatever `$schema` says, and reports keys that schema lacks as "
+    "unknown (PP102): the section on profiles at the end of this page lists where that "
+    "schema differs from the specification's. A declared version "
     "pack-lsp does not know is checked with the features of the newest known version "
     'not above it, and the message says both: "declares 1.4.5 in `$schema` (checked '
     'as 1.4.1)".',

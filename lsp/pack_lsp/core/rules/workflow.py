@@ -113,9 +113,9 @@ UNKNOWN_PERSISTENCE = Rule(
     "PP408",
     "unknown-persistence",
     Severity.WARNING,
-    "A state's `persistence` is neither `transient` nor `persistent`. The schema leaves "
-    "the field open, but runtimes only know these two values. PromptKit refuses other "
-    "values: an error under the `promptkit` profile.",
+    "A state's `persistence` is neither `transient` nor `persistent`. The specification's "
+    "schema leaves the field open, but runtimes only know these two values (under the "
+    "`promptkit` profile PromptKit's schema refuses other values: PP104).",
     "states:\n  billing: {prompt_task: billing, persistence: permanent}",
     "Use `persistent` (keep the conversation) or `transient` (start afresh).",
     CATEGORY,
@@ -127,9 +127,8 @@ UNKNOWN_ORCHESTRATION = Rule(
     "unknown-orchestration",
     Severity.WARNING,
     "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
-    "targeting v1.5 or later the schema itself reports it, as PP104; the "
-    "`promptkit` profile also accepts `composition`, and makes any other value an "
-    "error, as PromptKit refuses it).",
+    "targeting v1.5 or later, and under the `promptkit` profile, the schema itself "
+    "reports it, as PP104, and also accepts `composition`).",
     "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
     CATEGORY,
@@ -155,10 +154,12 @@ UNDECLARED_ARTIFACT = Rule(
 STATE_WITHOUT_TRANSITIONS = Rule(
     "PP411",
     "state-without-transitions",
-    Severity.ERROR,
-    "Profile `promptkit` only: a state that is not `terminal: true` has no `on_event` "
-    "transitions. The reference runtime refuses to load such a workflow.",
-    'states:\n  closing: {prompt_task: closing}     # profile = "promptkit"',
+    Severity.WARNING,
+    "Profile `promptkit` only: a state that is not `terminal: true` has an empty "
+    "`on_event`. PromptKit's schema asks only for the key (without it the state is "
+    "PP101), so the pack loads, and the runtime then treats the state as terminal: the "
+    "workflow ends there although the state does not say so.",
+    'states:\n  closing: {prompt_task: closing, on_event: {}}     # profile = "promptkit"',
     "Mark the state `terminal: true`, or give it `on_event` transitions.",
     CATEGORY,
 )
@@ -401,8 +402,8 @@ def _state(
         value = getattr(state, field)
         if not isinstance(value, Located) or value.value in allowed:
             continue
-        if field == "orchestration" and _schema_closes_orchestration(ctx):
-            continue  # the schema reports it (PP104), with `composition` allowed
+        if _schema_closes(ctx, field):
+            continue  # the schema reports it (PP104)
         rule = UNKNOWN_PERSISTENCE if field == "persistence" else UNKNOWN_ORCHESTRATION
         options = ", ".join(f"`{a}`" for a in allowed)
         found = suggestions(value.text, allowed)
@@ -419,13 +420,15 @@ def _state(
             },
         )
     if ctx.config.profile is Profile.PROMPTKIT and not state.is_terminal and not state.on_event:
-        yield make(
-            STATE_WITHOUT_TRANSITIONS,
-            f"State `{key}` is not terminal and has no `on_event` transitions; PromptKit "
-            "rejects such a workflow (add `terminal: true` or transitions)",
-            state.key_span,
-            data={"kind": "state-without-transitions", "state": key},
-        )
+        # Without the key at all, PromptKit's schema refuses the state (PP101).
+        if state.on_event_key_span is not None:
+            yield make(
+                STATE_WITHOUT_TRANSITIONS,
+                f"State `{key}` is not terminal and its `on_event` is empty; PromptKit runs it as "
+                "a terminal state (add `terminal: true`, or transitions)",
+                state.on_event_key_span,
+                data={"kind": "state-without-transitions", "state": key},
+            )
     elif (
         _version_of(ctx) == 2
         and not state.is_terminal
@@ -442,9 +445,12 @@ def _state(
     yield from _loop_guards(key, state, states)
 
 
-def _schema_closes_orchestration(ctx: CheckContext) -> bool:
-    """From v1.5 the schema itself restricts `orchestration` (spec profile only)."""
-    if ctx.config.profile is not Profile.SPEC:
+def _schema_closes(ctx: CheckContext, field: str) -> bool:
+    """Whether the schema itself restricts ``field`` of a state: PromptKit's closes
+    `persistence` and `orchestration`, the specification's `orchestration` from v1.5."""
+    if ctx.config.profile is Profile.PROMPTKIT:
+        return True
+    if field != "orchestration":
         return False
     target = target_of(ctx.config, ctx.data)
     return versions.key(target.version) >= versions.key("1.5.0")
