@@ -473,7 +473,13 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             data={"kind": "on-max-visits-without-max-visits", "state": key},
         )
     target = states.get(redirect.text) if redirect is not None else None
-    if redirect is not None and target is not None and target.max_visits is not None:
+    # A redirect that can never fire (no `max_visits`: PP413) starts no chain.
+    if (
+        redirect is not None
+        and state.max_visits is not None
+        and target is not None
+        and target.max_visits is not None
+    ):
         yield make(
             ON_MAX_VISITS_CHAIN,
             f"`on_max_visits` of state `{key}` redirects to `{redirect.text}`, which has its "
