@@ -471,6 +471,9 @@ def _to_diagnostics(
 ) -> Iterable[Diagnostic]:
     path = tuple(err.absolute_path)
     where = dotted(path)
+    # How the place is named: `prompts.main`, or in plain words for the root.
+    named = f"`{where}`" if path else "the pack root"
+    subject = named if path else "The pack root"
     validator = err.validator
     value = err.instance
     schema = err.schema if isinstance(err.schema, dict) else {}
@@ -539,7 +542,7 @@ def _to_diagnostics(
         if "string" in types and isinstance(value, int | float | bool):
             tip = " (put it in quotes to make it a string)"
         yield make(
-            WRONG_TYPE, f"`{where}` must be {words}, not {_kind(value)}{tip}", span, data=data
+            WRONG_TYPE, f"{subject} must be {words}, not {_kind(value)}{tip}", span, data=data
         )
     elif validator in ("enum", "const"):
         raw = err.validator_value
@@ -552,9 +555,9 @@ def _to_diagnostics(
         hint = hint_for(found)
         yield make(
             INVALID_VALUE,
-            f"`{_show(value)}` is not allowed for `{where}`{hint or '; expected one of: ' + listed}"
+            f"`{_show(value)}` is not allowed for {named}{hint or '; expected one of: ' + listed}"
             if hint
-            else f"`{_show(value)}` is not allowed for `{where}`; expected {listed}",
+            else f"`{_show(value)}` is not allowed for {named}; expected {listed}",
             span,
             data={
                 **data,
@@ -568,7 +571,7 @@ def _to_diagnostics(
         reason = pattern_hint or f"it must match the pattern `{err.validator_value}`"
         yield make(
             PATTERN_MISMATCH,
-            f"`{_show(value)}` is not a valid `{where}`: {reason}",
+            f"`{_show(value)}` is not a valid {named}: {reason}",
             span,
             data=data,
         )
@@ -582,7 +585,7 @@ def _to_diagnostics(
             "multipleOf": f"a multiple of {bound}",
         }[str(validator)]
         shown = "NaN" if isinstance(value, float) and math.isnan(value) else _show(value)
-        yield make(OUT_OF_RANGE, f"`{where}` must be {words} (found {shown})", span, data=data)
+        yield make(OUT_OF_RANGE, f"{subject} must be {words} (found {shown})", span, data=data)
     elif validator in (
         "minLength",
         "maxLength",
@@ -602,11 +605,11 @@ def _to_diagnostics(
         }[str(validator)]
         noun = unit[1] if n == 1 else (unit[1] + "s" if unit[1] != "entry" else "entries")
         if validator == "minProperties" or validator == "minItems":
-            msg = f"`{where}` must have {unit[0]} {n} {noun}" + (
+            msg = f"{subject} must have {unit[0]} {n} {noun}" + (
                 " (it is empty)" if not value else ""
             )
         else:
-            msg = f"`{where}` must have {unit[0]} {n} {noun}"
+            msg = f"{subject} must have {unit[0]} {n} {noun}"
         yield make(WRONG_SIZE, msg, span, data=data)
     elif validator in ("oneOf", "anyOf"):
         branch = _discriminated(err)
@@ -620,7 +623,7 @@ def _to_diagnostics(
                         diag = replace(
                             diag,
                             message=f"`{prop}: {_show(value[prop])}` needs `{needed}`: "
-                            f"it is missing in `{where}`",
+                            f"it is missing in {named}",
                         )
                     yield diag
             return
@@ -637,12 +640,12 @@ def _to_diagnostics(
             return
         yield make(
             NO_MATCHING_FORM,
-            f"`{where}` {_explain_alternatives(err, root, target)}",
+            f"{subject} {_explain_alternatives(err, root, target)}",
             span,
             data=data,
         )
     else:
-        yield make(SCHEMA_VIOLATION, f"`{where}`: {err.message}", span, data=data)
+        yield make(SCHEMA_VIOLATION, f"{subject}: {err.message}", span, data=data)
 
 
 _DISCRIMINATING = ("const", "enum", "pattern")
