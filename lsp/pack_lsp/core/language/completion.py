@@ -620,10 +620,17 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
     owner = own if isinstance(own, str) else None
     settings = refs.ToolSettings.of(analysis.config)
     members = pack.agents.members if pack.agents else {}
+    # A `*` pattern (the item being edited, or typed just before the cursor): offer
+    # it, saying what it matches.
+    current = analysis.text[place.replace.start : place.replace.end].strip("\"'")
     typed = _PATTERN_BEFORE.search(analysis.text, 0, place.replace.start)
-    if typed is not None and typed.group():
-        # A `*` pattern: offer it, saying what it matches.
-        ref = refs.wildcard(typed.group(), pack, settings)
+    pattern: tuple[str, Span] | None = None
+    if current.endswith(refs.WILDCARD):
+        pattern = (current, place.replace)
+    elif typed is not None and typed.group():
+        pattern = (typed.group(), Span(typed.start(), place.replace.end))
+    if pattern is not None:
+        ref = refs.wildcard(pattern[0], pack, settings)
         return [
             Completion(
                 ref.pattern,
@@ -631,7 +638,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 "tool pattern",
                 wildcard_summary(ref),
                 ref.pattern,
-                replace=Span(typed.start(), place.replace.end),
+                replace=pattern[1],
             )
         ]
     callable_ = refs.members_except(pack, owner)
@@ -652,17 +659,17 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
     out: list[Completion] = []
     server = _MCP_SERVER.match(place.prefix)
     if server is not None and refs.MCP_PREFIX in settings.namespaces:
-        pattern = server.group() + refs.WILDCARD
-        ref = refs.wildcard(pattern, pack, settings)
+        every = server.group() + refs.WILDCARD
+        ref = refs.wildcard(every, pack, settings)
         out.append(
             Completion(
-                pattern,
+                every,
                 "tool",
                 f"every tool of MCP server `{server.group(1)}`",
                 wildcard_summary(ref),
-                pattern,
+                every,
                 replace=place.replace,
-                sort=f"0{pattern}",
+                sort=f"0{every}",
             )
         )
     for key, tool in pack.tools.items():

@@ -30,7 +30,8 @@ from pack_lsp.core import resolve
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import A2A_PREFIX, Config
 from pack_lsp.core.model import Located, Pack
-from pack_lsp.core.resolve import Kind, ToolSettings
+from pack_lsp.core.resolve import Kind as Kind
+from pack_lsp.core.resolve import ToolSettings
 from pack_lsp.core.templates import PackTemplates, Placeholder, pack_templates
 from pack_lsp.core.text import Span
 
@@ -227,9 +228,8 @@ class _Builder:
             target = ref.member if isinstance(ref, resolve.A2A) else ref.key
             self.located(item, SymbolId(Kind.PROMPT, target), Role.A2A_TOOL, prefix=A2A_PREFIX)
             return
-        targets = resolve.tool_targets(ref)
-        for target in targets:
-            self.located(item, SymbolId(target.kind, target.name), role)
+        for found in resolve.tool_targets(ref):
+            self.located(item, SymbolId(found.kind, found.name), role)
         if isinstance(ref, resolve.Undefined):
             # An undefined tool: still a symbol, so highlights and quick fixes see it.
             self.located(item, SymbolId(Kind.TOOL, name), role)
