@@ -112,6 +112,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.schema",
             "pack_lsp.core.profiles",
             "pack_lsp.core.context",
+            "pack_lsp.core.resolve",
             "pack_lsp.core.discover",
             "pack_lsp.core.hosts",
             "pack_lsp.core.recognize",

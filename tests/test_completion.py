@@ -165,3 +165,32 @@ def test_empty_value_in_a_flow_mapping_completes_the_value() -> None:
     base = TEAM.replace("      - |\n", "")
     text = base + "workflow:\n  entry: a\n  states:\n    a: {prompt_task: |}\n"
     assert labels(text) == ["router", "billing", "shipping"]
+
+
+def test_a2a_names_are_offered_only_when_a2a_is_a_namespace() -> None:
+    from pack_lsp.core.config import Config
+
+    text = TEAM.replace("      - |", "      - a2a__|")
+    offset = text.index("|")
+    config = Config(tool_namespaces=("mcp__",))
+    analysis = analyze(text.replace("|", "", 1), config=config, kind="promptpack")
+    assert not [c.label for c in complete(analysis, offset) if c.label.startswith("a2a__")]
+
+
+def test_a_tool_pattern_is_offered_with_what_it_matches() -> None:
+    text = TEAM.replace("      - |", "      - look*|")
+    offset = text.index("|")
+    analysis = analyze(text.replace("|", "", 1), kind="promptpack")
+    (item,) = complete(analysis, offset)
+    assert item.label == "look*" and "Pack tools: `lookup`" in item.documentation
+
+
+def test_an_mcp_server_prefix_offers_its_wildcard() -> None:
+    offered = {c.label: c for c in _complete(TEAM.replace("      - |", "      - mcp__kb__|"))}
+    assert "mcp__kb__*" in offered
+    assert "not known from the pack" in offered["mcp__kb__*"].documentation
+
+
+def _complete(text: str) -> list:  # type: ignore[type-arg]
+    offset = text.index("|")
+    return complete(analyze(text.replace("|", "", 1), kind="promptpack"), offset)

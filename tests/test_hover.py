@@ -62,3 +62,27 @@ def test_placeholders() -> None:
 
 def test_nothing_on_plain_values() -> None:
     assert hover(ANALYSIS, TEXT.index("Customer support")) is None
+
+
+TOOLS = TEXT.replace(
+    "tools: [refund]", "tools: [refund, mcp__kb__*, look*, mcp__crm__find, a2a__triage]"
+)
+
+
+def _hover_tools(needle: str, delta: int = 1) -> str:
+    analysis = analyze(TOOLS, kind="promptpack")
+    found = hover(analysis, TOOLS.index(needle) + delta)
+    assert found is not None, needle
+    return found.markdown
+
+
+def test_tool_patterns_show_what_they_match() -> None:
+    mcp = _hover_tools("mcp__kb__*")
+    assert "tool pattern `mcp__kb__*`" in mcp and "runtime provides in `mcp__`" in mcp
+    look = _hover_tools("look*")
+    assert "Pack tools: `lookup_order`" in look and "runtime" not in look
+
+
+def test_runtime_names_and_a2a_names_are_described() -> None:
+    assert "provided by the runtime" in _hover_tools("mcp__crm__find")
+    assert "id: `triage`" in _hover_tools("a2a__triage", 7)

@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pack_lsp.core import kinds
+from pack_lsp.core import kinds, resolve
 from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config
+from pack_lsp.core.config import Config, Profile
 from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag, make
 from pack_lsp.core.model import build_pack
 from pack_lsp.core.profiles import PROFILE_SEVERITY, apply_profile, profile_schema
+from pack_lsp.core.resolve import ToolSettings, resolve_tool
 from pack_lsp.core.rules.agents import ENTRY_NOT_A_MEMBER, MEDIA_TYPE, media_type_replacement
-from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import parse
 from paths import SHARED
@@ -199,35 +199,55 @@ PACK = (
     "tools:\n  router: {name: router, description: x}\n  search: {name: search, description: x}\n"
     "agents:\n  entry: router\n  members: {billing: {}}\n"
 )
-NS = Config().tool_namespaces
+SETTINGS = ToolSettings.of(Config())
 
 
 @pytest.mark.parametrize(
-    ("name", "owner", "kind"),
+    ("name", "owner", "expected"),
     [
-        ("search", "billing", RefKind.PACK_TOOL),
-        ("router", "router", RefKind.PACK_TOOL),  # a pack tool wins over the prompt's own key
-        ("billing", "billing", RefKind.SELF),
-        ("a2a__billing", "billing", RefKind.SELF),
-        ("billing", "router", RefKind.MEMBER),
-        ("notes", "router", RefKind.NON_MEMBER_PROMPT),
-        ("a2a__billing", "router", RefKind.A2A_MEMBER),
-        ("a2a__notes", "router", RefKind.A2A_UNKNOWN),
-        ("mcp__crm__find", "router", RefKind.NAMESPACE),
-        ("mcp__crm", "router", RefKind.INCOMPLETE),
-        ("workflow__", "router", RefKind.INCOMPLETE),
-        ("skill__load", "router", RefKind.NAMESPACE),
-        ("nothing", "router", RefKind.UNDEFINED),
+        ("search", "billing", resolve.PackTool("search")),
+        # A pack tool wins over the prompt's own key (router is not a member).
+        ("router", "router", resolve.PackTool("router")),
+        ("billing", "billing", resolve.SelfCall("billing", False)),
+        ("a2a__billing", "billing", resolve.SelfCall("billing", True)),
+        ("billing", "router", resolve.Member("billing")),
+        ("notes", "router", resolve.NonMemberPrompt("notes")),
+        ("a2a__billing", "router", resolve.A2A("billing")),
+        ("a2a__notes", "router", resolve.UndefinedAgent("notes", ())),
+        ("a2a__", "router", resolve.Incomplete("a2a__", ("a2a__billing",))),
+        ("a2a__", "billing", resolve.Incomplete("a2a__", ())),  # never the caller itself
+        ("mcp__crm__find", "router", resolve.RuntimeNamespace("mcp__")),
+        ("mcp__crm", "router", resolve.Incomplete("mcp__")),
+        ("workflow__", "router", resolve.Incomplete("workflow__")),
+        ("skill__load", "router", resolve.RuntimeNamespace("skill__")),
+        ("nothing", "router", resolve.Undefined("nothing", ())),
+        ("mcp__kb__*", "router", resolve.Wildcard("mcp__kb__*", (), "mcp__")),
+        ("se*", "router", resolve.Wildcard("se*", ("search",), None)),
+        ("zz*", "router", resolve.Wildcard("zz*", (), None)),
     ],
 )
-def test_resolution_order(name: str, owner: str, kind: RefKind) -> None:
-    assert resolve_tool(name, owner, _pack(PACK), NS).kind is kind
+def test_resolution_order(name: str, owner: str, expected: object) -> None:
+    assert resolve_tool(name, owner, _pack(PACK), SETTINGS) == expected
 
 
 def test_namespaces_come_from_the_configuration() -> None:
     pack = _pack(PACK)
-    assert resolve_tool("acme_x", "router", pack, ("acme_",)).kind is RefKind.NAMESPACE
-    assert resolve_tool("mcp__a__b", "router", pack, ("acme_",)).kind is RefKind.UNDEFINED
+    acme = ToolSettings(("acme_",))
+    assert resolve_tool("acme_x", "router", pack, acme) == resolve.RuntimeNamespace("acme_")
+    assert isinstance(resolve_tool("mcp__a__b", "router", pack, acme), resolve.Undefined)
+    # Without `a2a__` among the namespaces, `a2a__billing` is no agent call.
+    assert isinstance(resolve_tool("a2a__billing", "router", pack, acme), resolve.Undefined)
+
+
+def test_a_tool_that_is_also_a_member_calls_the_agent_under_both_profiles() -> None:
+    pack = _pack(PACK.replace("members: {billing: {}}", "members: {billing: {}, search: {}}"))
+    spec = resolve_tool("search", "router", pack, SETTINGS)
+    promptkit = resolve_tool(
+        "search", "router", pack, ToolSettings(SETTINGS.namespaces, Profile.PROMPTKIT)
+    )
+    assert spec == resolve.ToolAndMember("search", tool_kept=False)
+    assert promptkit == resolve.ToolAndMember("search", tool_kept=True)
+    assert resolve.agent_called(spec) == resolve.agent_called(promptkit) == "search"
 
 
 # ----------------------------------------------------------------- profiles

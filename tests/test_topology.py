@@ -7,6 +7,7 @@ import json
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.cards.topology import build, render
 from pack_lsp.core.model import Pack
+from pack_lsp.core.resolve import ToolSettings
 
 TEXT = """\
 id: crew
@@ -70,16 +71,26 @@ def pack(text: str = TEXT) -> Pack:
 def test_edges_from_member_keys_and_a2a_names() -> None:
     topo = build(pack())
     edges = [(e.source, e.target, e.via) for e in topo.edges]
-    # `editor` in writer's tools is the pack tool (tools win); `search` is not a member;
-    # `lead` calling itself is the agents rules' PP204, not an edge.
+    # `editor` in writer's tools is a pack tool and a member: the agent is called
+    # anyway (RFC 0007; PromptKit offers it as `a2a__editor`), so it is an edge (and
+    # PP308); `search` is not a member; `lead` calling itself is PP204, not an edge.
     assert edges == [
         ("lead", "writer", "writer"),
         ("lead", "editor", "a2a__editor"),
+        ("writer", "editor", "editor"),
         ("editor", "writer", "writer"),
     ]
     assert topo.reachable() == {"lead", "writer", "editor"}
     assert [n.key for n in topo.unreachable()] == ["loner"]
-    assert topo.cycles() == []
+    assert [[(e.source, e.target) for e in c] for c in topo.cycles()] == [
+        [("writer", "editor"), ("editor", "writer")]
+    ]
+
+
+def test_a2a_names_are_edges_only_when_a2a_is_a_namespace() -> None:
+    settings = ToolSettings(("mcp__",))
+    edges = [(e.source, e.target) for e in build(pack(), settings=settings).edges]
+    assert ("lead", "editor") not in edges
 
 
 def test_cycle_is_found_once_with_its_closing_call() -> None:

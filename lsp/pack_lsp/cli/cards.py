@@ -214,6 +214,7 @@ def _cards(args: argparse.Namespace) -> int:
 
 def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from pack_lsp.core.cards.topology import FORMATS, build, render
+    from pack_lsp.core.resolve import ToolSettings
 
     fmt = args.format or "mermaid"
     if fmt not in FORMATS:
@@ -225,7 +226,8 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return status
     assert analysis.pack is not None
     profile = split_profile(args.profile)[0] if args.profile else analysis.config.profile
-    topo = build(analysis.pack, include_entry=profile is Profile.SPEC)
+    settings = ToolSettings(tuple(analysis.config.tool_namespaces), profile)
+    topo = build(analysis.pack, include_entry=profile is Profile.SPEC, settings=settings)
     if analysis.pack.agents is None:
         print(f"pack-lsp: note: {args.topology} has no `agents` section", file=sys.stderr)
     sys.stdout.write(render(topo, fmt))

@@ -20,6 +20,7 @@ from lsprotocol import types
 
 from pack_lsp.core.cards import CardsConfigError, cards_for, describe
 from pack_lsp.core.cards.topology import build, to_dot, to_mermaid
+from pack_lsp.core.resolve import ToolSettings
 from pack_lsp.server.app import DocumentContext, PackServer
 
 AGENT_CARDS = "promptpack/agentCards"
@@ -70,7 +71,8 @@ def topology(doc: DocumentContext) -> dict[str, Any]:
     pack = doc.analysis.pack
     if pack is None:
         return {"entry": None, "nodes": [], "edges": []}
-    topo = build(pack, include_entry=doc.analysis.config.profile == "spec")
+    config = doc.analysis.config
+    topo = build(pack, include_entry=config.profile == "spec", settings=ToolSettings.of(config))
     out = topo.to_json()
     out["mermaid"] = to_mermaid(topo)
     out["dot"] = to_dot(topo)

@@ -1,8 +1,9 @@
 """The graph of agent-to-agent calls implied by tool references (RFC 0007).
 
 An agent calls another when its prompt's ``tools`` list names that agent: by its
-member key (``researcher``) or as ``a2a__researcher``. A name that is also a key
-of the pack's ``tools`` is that tool, not an agent. Nodes are the agents (the
+member key (``researcher``) or as ``a2a__researcher`` (when ``a2a__`` is a configured
+namespace). What a name calls is ``core/resolve.py``'s answer: a name that is both a
+pack tool and a member calls the agent too (PP308). Nodes are the agents (the
 members, plus an entry that is not listed as one); edges keep the tool item that
 implies them, so diagnostics point at it.
 
@@ -33,9 +34,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.graphs import strongly_connected
 from pack_lsp.core.model import Located, Pack
+from pack_lsp.core.resolve import DEFAULT_SETTINGS, ToolSettings, agent_called, resolve_tool
 from pack_lsp.core.text import Span
 
 FORMATS = ("mermaid", "dot", "json")
@@ -153,18 +154,9 @@ class Topology:
         }
 
 
-def target_of(name: str, pack: Pack, agents: set[str]) -> str | None:
-    """The agent a tools item calls, or ``None`` when it is not an agent call."""
-    if name in pack.tools:
-        return None
-    if name in agents:
-        return name
-    if name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX) :] in agents:
-        return name[len(A2A_PREFIX) :]
-    return None
-
-
-def build(pack: Pack, *, include_entry: bool = True) -> Topology:
+def build(
+    pack: Pack, *, include_entry: bool = True, settings: ToolSettings = DEFAULT_SETTINGS
+) -> Topology:
     if pack.agents is None:
         return Topology(entry=None)
     entry_loc: Located | None = pack.agents.entry
@@ -201,8 +193,8 @@ def build(pack: Pack, *, include_entry: bool = True) -> Topology:
             continue
         seen: set[str] = set()
         for item in prompt.tools:
-            target = target_of(item.value, pack, agents)
-            if target is None or target == key or target in seen:
+            target = agent_called(resolve_tool(item.value, key, pack, settings))
+            if target is None or target not in agents or target == key or target in seen:
                 continue
             seen.add(target)
             edges.append(Edge(key, target, item.value, item.span))

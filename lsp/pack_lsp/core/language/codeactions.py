@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pack_lsp.core import resolve as refs
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.diagnostics import Diagnostic, FixKind
 from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
@@ -355,12 +356,10 @@ def _create_tool(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         return []
     root = _mapping_at(analysis.root, ())
     pack = analysis.pack
-    if (
-        root is None
-        or pack is None
-        or name in pack.tools
-        or any(name.startswith(ns) for ns in analysis.config.tool_namespaces)
-    ):
+    if root is None or pack is None:
+        return []
+    settings = refs.ToolSettings.of(analysis.config)
+    if not isinstance(refs.resolve_tool(name, None, pack, settings), refs.Undefined):
         return []
     doc = _Doc(analysis)
     stub = {

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pack_lsp.core import resolve as refs
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.language import schema_docs
@@ -584,6 +585,25 @@ def _eval_ids(pack: Pack) -> set[str]:
     return ids
 
 
+_PATTERN_BEFORE = re.compile(r"[\w$./:-]*\*\Z")
+_MCP_SERVER = re.compile(r"\Amcp__([A-Za-z0-9_-]+?)__")
+
+
+def wildcard_summary(ref: refs.Wildcard) -> str:
+    """What a ``*`` pattern in a ``tools`` list matches (hover and completion)."""
+    parts = [f"**tool pattern `{ref.pattern}`** — every tool whose name starts with `{ref.prefix}`"]
+    if ref.matches:
+        parts.append("Pack tools: " + ", ".join(f"`{m}`" for m in ref.matches))
+    if ref.namespace is not None:
+        parts.append(
+            f"Also tools the runtime provides in `{ref.namespace}` (for MCP, what the "
+            "server offers when it connects): not known from the pack."
+        )
+    if ref.empty:
+        parts.append("Matches nothing: no pack tool has this prefix.")
+    return "\n\n".join(parts)
+
+
 def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion]:
     listed: set[str] = set()
     node, _ = resolve(analysis.root, list(place.path[:-1]))
@@ -597,8 +617,32 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 listed.add(item.value)
     # A prompt never lists itself (RFC 0007 rule 5: an agent calling itself).
     own = place.path[1] if len(place.path) > 1 and place.path[0] == "prompts" else None
+    owner = own if isinstance(own, str) else None
+    settings = refs.ToolSettings.of(analysis.config)
     members = pack.agents.members if pack.agents else {}
-    if place.prefix.startswith(A2A_PREFIX):
+    # A `*` pattern (the item being edited, or typed just before the cursor): offer
+    # it, saying what it matches.
+    current = analysis.text[place.replace.start : place.replace.end].strip("\"'")
+    typed = _PATTERN_BEFORE.search(analysis.text, 0, place.replace.start)
+    pattern: tuple[str, Span] | None = None
+    if current.endswith(refs.WILDCARD):
+        pattern = (current, place.replace)
+    elif typed is not None and typed.group():
+        pattern = (typed.group(), Span(typed.start(), place.replace.end))
+    if pattern is not None:
+        ref = refs.wildcard(pattern[0], pack, settings)
+        return [
+            Completion(
+                ref.pattern,
+                "tool",
+                "tool pattern",
+                wildcard_summary(ref),
+                ref.pattern,
+                replace=pattern[1],
+            )
+        ]
+    callable_ = refs.members_except(pack, owner)
+    if settings.a2a and place.prefix.startswith(A2A_PREFIX):
         return [
             Completion(
                 A2A_PREFIX + key,
@@ -609,10 +653,25 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 replace=place.replace,
                 sort=key,
             )
-            for key in members
-            if key != own and A2A_PREFIX + key not in listed and key not in listed
+            for key in callable_
+            if A2A_PREFIX + key not in listed and key not in listed
         ]
     out: list[Completion] = []
+    server = _MCP_SERVER.match(place.prefix)
+    if server is not None and refs.MCP_PREFIX in settings.namespaces:
+        every = server.group() + refs.WILDCARD
+        ref = refs.wildcard(every, pack, settings)
+        out.append(
+            Completion(
+                every,
+                "tool",
+                f"every tool of MCP server `{server.group(1)}`",
+                wildcard_summary(ref),
+                every,
+                replace=place.replace,
+                sort=f"0{every}",
+            )
+        )
     for key, tool in pack.tools.items():
         if key in listed:
             continue
@@ -627,9 +686,10 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 sort=f"0{key}",
             )
         )
-    for key, member in members.items():
-        if key in listed or key in pack.tools or key == own:
+    for key in callable_:
+        if key in listed or key in pack.tools:
             continue
+        member = members[key]
         description = member.description.text if member.description else ""
         if not description and key in pack.prompts and pack.prompts[key].description:
             description = pack.prompts[key].description.text  # type: ignore[union-attr]

@@ -4,8 +4,9 @@ On ``$schema`` (key or value) it also tells which PromptPack version the pack is
 checked against and why, including when the declared version is one pack-lsp does
 not know.
 
-References: a prompt's tool items and blocklist entries (tool description and
-parameters, or the agent member), ``agents.entry`` and member keys (the prompt and
+References: a prompt's tool items and blocklist entries (what ``core/resolve.py``
+makes of them: the tool's description and parameters, the agent member, a runtime
+namespace, what a ``*`` pattern matches), ``agents.entry`` and member keys (the prompt and
 the skill its Agent Card would expose), ``prompt_task`` (the prompt), workflow
 state targets (the state) and template placeholders (variable, fragment, artifact).
 """
@@ -16,12 +17,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pack_lsp.core import kinds
+from pack_lsp.core import resolve as refs
 from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.language import schema_docs
-from pack_lsp.core.language.completion import _matches, _prompt_summary, _tool_summary
+from pack_lsp.core.language.completion import (
+    _matches,
+    _prompt_summary,
+    _tool_summary,
+    wildcard_summary,
+)
 from pack_lsp.core.language.semantic_tokens import ResolvedPlaceholder, placeholder_at
 from pack_lsp.core.model import Pack
 from pack_lsp.core.profiles import target_of
+from pack_lsp.core.resolve import ToolSettings
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import MappingNode, PathItem, ScalarNode, node_path_at
 
@@ -52,7 +61,8 @@ def hover(analysis: Analysis, offset: int) -> HoverResult | None:
     path = tuple(s for s, _ in chain[1:] if s is not None)
     is_key = isinstance(parent, MappingNode) and any(p.key is node for p in parent.pairs)
     schema = schema_docs.schema_key(analysis.config, analysis.data)
-    text = _key(pack, path, schema) if is_key else _value(pack, path, node)
+    settings = ToolSettings.of(analysis.config)
+    text = _key(pack, path, schema) if is_key else _value(pack, path, node, settings)
     if path == ("$schema",) and analysis.kind == kinds.PROMPTPACK:
         target = target_of(analysis.config, analysis.data)
         text = "\n\n".join(part for part in (text, target.explain()) if part)
@@ -83,17 +93,51 @@ def _key(pack: Pack | None, path: tuple[PathItem, ...], schema: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def _value(pack: Pack | None, path: tuple[PathItem, ...], node: ScalarNode) -> str:
+def _tool_reference(pack: Pack, name: str, owner: str | None, settings: ToolSettings) -> str:
+    """A tools item or blocklist entry, as ``core/resolve.py`` reads it."""
+    ref = refs.resolve_tool(name, owner, pack, settings)
+    if isinstance(ref, refs.PackTool):
+        return _tool_summary(pack, ref.key)
+    if isinstance(ref, refs.Member | refs.NonMemberPrompt | refs.SelfCall):
+        return (
+            agent_skill(pack, ref.key)
+            if isinstance(ref, refs.Member)
+            else _prompt_summary(pack, ref.key)
+        )
+    if isinstance(ref, refs.A2A):
+        return agent_skill(pack, ref.member)
+    if isinstance(ref, refs.ToolAndMember):
+        if ref.tool_kept:
+            head = (
+                f"**`{name}` is a pack tool and an agents member** — PromptKit offers the "
+                f"tool as `{name}` and the agent as `{A2A_PREFIX}{name}`"
+            )
+        else:
+            head = (
+                f"**`{name}` is a pack tool and an agents member** — the runtime calls the "
+                "agent over A2A (RFC 0007); the pack tool is not called"
+            )
+        return "\n\n".join([head, agent_skill(pack, name), _tool_summary(pack, name)])
+    if isinstance(ref, refs.Wildcard):
+        return wildcard_summary(ref)
+    if isinstance(ref, refs.RuntimeNamespace):
+        return (
+            f"**runtime tool `{name}`** — provided by the runtime (namespace "
+            f"`{ref.namespace}`), not defined in the pack"
+        )
+    return ""
+
+
+def _value(
+    pack: Pack | None, path: tuple[PathItem, ...], node: ScalarNode, settings: ToolSettings
+) -> str:
     name = node.value if isinstance(node.value, str) else None
     if pack is not None and name is not None:
         if _matches(path, ("prompts", "*", "tools", "#")) or _matches(
             path, ("prompts", "*", "tool_policy", "blocklist", "#")
         ):
-            if name in pack.tools:
-                return _tool_summary(pack, name)
-            if pack.agents is not None and name in pack.agents.members:
-                return agent_skill(pack, name)
-            return ""
+            owner = str(path[1]) if path[2] == "tools" else None
+            return _tool_reference(pack, name, owner, settings)
         if _matches(path, ("agents", "entry")):
             return (
                 agent_skill(pack, name)

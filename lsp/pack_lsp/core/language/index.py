@@ -26,26 +26,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from pack_lsp.core import resolve
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import A2A_PREFIX, Config
 from pack_lsp.core.model import Located, Pack
+from pack_lsp.core.resolve import Kind as Kind
+from pack_lsp.core.resolve import ToolSettings
 from pack_lsp.core.templates import PackTemplates, Placeholder, pack_templates
 from pack_lsp.core.text import Span
-
-
-class Kind(enum.StrEnum):
-    PROMPT = "prompt"
-    TOOL = "tool"
-    FRAGMENT = "fragment"
-    VARIABLE = "variable"
-    STATE = "state"
-    ARTIFACT = "artifact"
-    COMPOSITION = "composition"
-    STEP = "step"
-    PROVIDER = "provider"
-    VALIDATOR = "validator"
-    EVAL = "eval"
-
 
 #: Kinds that can be renamed.
 RENAMEABLE = frozenset(
@@ -196,6 +184,8 @@ class _Builder:
         self.text = text
         self.config = config
         self.templates = templates
+        self.settings = ToolSettings.of(config)
+        self.owner: str | None = None  # the prompt whose tools are being read
         self.index = Index()
 
     def located(
@@ -227,22 +217,20 @@ class _Builder:
     # -- tool-ish references ------------------------------------------------------
 
     def tool_ref(self, item: Located, role: Role) -> None:
+        """A prompt's tools item or blocklist entry, as ``core/resolve.py`` reads it:
+        its targets are the definitions go-to-definition finds."""
         name = item.value
         if not isinstance(name, str):
             return
-        pack = self.pack
-        if name in pack.tools:
-            self.located(item, SymbolId(Kind.TOOL, name), role)
-        elif name in pack.prompts:
-            self.located(item, SymbolId(Kind.PROMPT, name), role)
-        elif name.startswith(A2A_PREFIX) and name[len(A2A_PREFIX) :] in pack.prompts:
-            self.located(
-                item,
-                SymbolId(Kind.PROMPT, name[len(A2A_PREFIX) :]),
-                Role.A2A_TOOL,
-                prefix=A2A_PREFIX,
-            )
-        elif not any(name.startswith(ns) for ns in self.config.tool_namespaces):
+        owner = self.owner if role is Role.TOOL_ITEM else None
+        ref = resolve.resolve_tool(name, owner, self.pack, self.settings)
+        if isinstance(ref, resolve.A2A) or (isinstance(ref, resolve.SelfCall) and ref.qualified):
+            target = ref.member if isinstance(ref, resolve.A2A) else ref.key
+            self.located(item, SymbolId(Kind.PROMPT, target), Role.A2A_TOOL, prefix=A2A_PREFIX)
+            return
+        for found in resolve.tool_targets(ref):
+            self.located(item, SymbolId(found.kind, found.name), role)
+        if isinstance(ref, resolve.Undefined):
             # An undefined tool: still a symbol, so highlights and quick fixes see it.
             self.located(item, SymbolId(Kind.TOOL, name), role)
 
@@ -286,6 +274,7 @@ class _Builder:
                         Role.VARIABLE_NAME,
                         definition=True,
                     )
+            self.owner = key
             for item in prompt.tools:
                 self.tool_ref(item, Role.TOOL_ITEM)
             if prompt.tool_policy is not None:

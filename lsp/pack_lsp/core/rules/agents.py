@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from pack_lsp.core import resolve
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack, Prompt
 from pack_lsp.core.rules import tools
-from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.suggest import hint_for, suggestions
 
 E = Severity.ERROR
@@ -337,9 +337,10 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
 
 def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
     pack = ctx.pack
+    settings = resolve.ToolSettings.of(ctx.config)
     for item in prompt.tools:
-        ref = resolve_tool(item.value, prompt.key, pack, ctx.config.tool_namespaces)
-        if ref.kind is RefKind.SELF:
+        ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
+        if isinstance(ref, resolve.SelfCall):
             yield make(
                 AGENT_CALLS_ITSELF,
                 f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`); an "
@@ -347,7 +348,7 @@ def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagno
                 item.span,
                 data={"kind": "self-reference", "name": item.value},
             )
-        elif ref.kind is RefKind.NON_MEMBER_PROMPT:
+        elif isinstance(ref, resolve.NonMemberPrompt):
             why = (
                 "the pack has no `agents` section"
                 if pack.agents is None

@@ -236,11 +236,11 @@ def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
     `researcher`; saying that `researcher` is unreachable too would repeat the same
     fault, so such members are not reported as unreachable.
     """
-    from pack_lsp.core.rules.tools import RefKind, resolve_tool
+    from pack_lsp.core import resolve
     from pack_lsp.core.suggest import suggestions
 
     members = list(ctx.pack.agents.members) if ctx.pack.agents is not None else []
-    unresolved = {RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.NON_MEMBER_PROMPT}
+    settings = resolve.ToolSettings.of(ctx.config)
     meant: set[str] = set()
     for key in reachable:
         prompt = ctx.pack.prompts.get(key)
@@ -248,16 +248,19 @@ def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
             continue
         for item in prompt.tools:
             name = str(item.value)
-            ref = resolve_tool(name, key, ctx.pack, ctx.config.tool_namespaces)
-            if ref.kind in unresolved:
-                meant.update(suggestions(ref.target, members))
+            ref = resolve.resolve_tool(name, key, ctx.pack, settings)
+            if isinstance(ref, resolve.Undefined | resolve.NonMemberPrompt):
+                meant.update(suggestions(name, members))
+            elif isinstance(ref, resolve.UndefinedAgent):
+                meant.update(suggestions(ref.agent, members))
     return meant
 
 
 def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
     from pack_lsp.core.cards.topology import build
+    from pack_lsp.core.resolve import ToolSettings
 
-    topo = build(ctx.pack, include_entry=include_entry)
+    topo = build(ctx.pack, include_entry=include_entry, settings=ToolSettings.of(ctx.config))
     meant = _intended_targets(ctx, topo.reachable())
     for node in topo.unreachable():
         if node.key in meant:

@@ -1,29 +1,26 @@
 """PP3xx — tool references: prompts' `tools`, tool policies and the pack's `tools` map.
 
-A name in a prompt's ``tools`` list resolves, in this order, to a pack tool (a key
-of the pack-level ``tools`` map), to the prompt itself (RFC 0007 rule 5, PP204), to
-an agents member (called over A2A), to another prompt that is not a member (rule 4,
-PP205), to ``a2a__<member>``, or to a namespace the runtime provides itself
-(``mcp__``, ``workflow__``, ... — ``tool_namespaces`` in the configuration).
-Anything else is undefined.
+What a name in a prompt's ``tools`` list refers to is decided by
+``core/resolve.py`` (pack tool, agents member, ``a2a__<member>``, a namespace the
+runtime provides, a ``*`` wildcard, ...); these checks report what it could not
+resolve, and a name that is both a pack tool and an agents member.
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from pack_lsp.core import resolve
 from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
-from pack_lsp.core.model import Located, Pack, Prompt
-from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
+from pack_lsp.core.model import Located, Prompt
+from pack_lsp.core.resolve import ToolSettings
+from pack_lsp.core.suggest import hint_for, suggestions
 
 CATEGORY = "Tools"
-MCP_PREFIX = "mcp__"
 TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
 UNDEFINED_TOOL = Rule(
@@ -33,7 +30,9 @@ UNDEFINED_TOOL = Rule(
     "A name in a prompt's `tools` list is not a key of the pack's `tools` map, not an "
     "agents member and not in a namespace the runtime resolves itself "
     "(`mcp__<server>__<tool>`, `workflow__`, `memory__`, `skill__`, `image__`, "
-    "`video__`; see `tool_namespaces`), or is a bare namespace prefix such as `mcp__`. "
+    "`video__`; see `tool_namespaces`), or is a bare namespace prefix such as `mcp__`, "
+    "or is a pattern ending in `*` that nothing can match (no pack tool has its prefix "
+    "and it lies in no runtime namespace). "
     "A name that is the `name` of a pack tool with a different key is reported too: "
     "prompts list tools by key.",
     "prompts:\n  support:\n    tools: [lookup_ordr]     # did you mean `lookup_order`?\n"
@@ -51,7 +50,8 @@ UNDEFINED_A2A_AGENT = Rule(
     "PP302",
     "undefined-a2a-agent",
     Severity.ERROR,
-    "An `a2a__<member>` tool names an agent that is not a key of `agents.members`.",
+    "An `a2a__<member>` tool names an agent that is not a key of `agents.members`, or "
+    "no agent at all (a bare `a2a__`).",
     "prompts:\n  router:\n    tools: [a2a__biling]     # did you mean `a2a__billing`?\n"
     "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
     "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
@@ -112,10 +112,28 @@ UNUSED_TOOL = Rule(
     "PP307",
     "unused-tool",
     Severity.HINT,
-    "A pack tool that no prompt lists (nor any composition step). Reported on its key "
+    "A pack tool that no prompt lists (by key or through a `*` pattern), nor any "
+    "composition step. Reported on its key "
     "and shown faded.",
     "tools:\n  legacy_lookup: {name: legacy_lookup, description: Old API}",
     "Add the tool to the `tools` of the prompts that should call it, or delete it.",
+    CATEGORY,
+)
+
+TOOL_AND_MEMBER = Rule(
+    "PP308",
+    "tool-and-member",
+    Severity.WARNING,
+    "A name in a prompt's `tools` is both a key of the pack's `tools` and an agents "
+    "member. The agent is called either way: RFC 0007 routes a member key over A2A, "
+    "and PromptKit offers the member as the tool `a2a__<key>`. Whether the pack tool "
+    "is called too depends on the runtime: under the `promptkit` profile it stays "
+    "callable under the bare name, under the `spec` profile it is not called.",
+    "prompts:\n  router:\n    tools: [billing]   # a tool and an agent\n"
+    "tools:\n  billing: {name: billing, description: Charge}\n"
+    "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
+    "Rename the pack tool (or the agent) so that each name means one thing; to call "
+    "the agent, `a2a__<key>` says so explicitly.",
     CATEGORY,
 )
 
@@ -127,105 +145,93 @@ RULES = (
     TOOL_LISTED_AND_BLOCKLISTED,
     REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS,
     UNUSED_TOOL,
+    TOOL_AND_MEMBER,
 )
 
 
-class RefKind(enum.Enum):
-    PACK_TOOL = "pack-tool"
-    SELF = "self"
-    MEMBER = "member"
-    NON_MEMBER_PROMPT = "non-member-prompt"
-    A2A_MEMBER = "a2a-member"
-    A2A_UNKNOWN = "a2a-unknown"
-    NAMESPACE = "namespace"
-    INCOMPLETE = "incomplete"  # a namespace prefix without the rest of the name
-    UNDEFINED = "undefined"
-
-
-@dataclass(frozen=True, slots=True)
-class ToolRef:
-    kind: RefKind
-    target: str  # the tool key, prompt/member key or namespace the name resolved to
-
-
-def _members(pack: Pack) -> dict[str, Any]:
-    return dict(pack.agents.members) if pack.agents is not None else {}
-
-
-def resolve_tool(name: str, owner: str | None, pack: Pack, namespaces: Iterable[str]) -> ToolRef:
-    """What a name in the ``tools`` list of prompt ``owner`` refers to."""
-    members = _members(pack)
-    if name in pack.tools:
-        return ToolRef(RefKind.PACK_TOOL, name)
-    if owner is not None and name == owner:
-        return ToolRef(RefKind.SELF, name)
-    if name in members:
-        return ToolRef(RefKind.MEMBER, name)
-    if name in pack.prompts:
-        return ToolRef(RefKind.NON_MEMBER_PROMPT, name)
-    spaces = tuple(namespaces)
-    if A2A_PREFIX in spaces and name.startswith(A2A_PREFIX):
-        agent = name[len(A2A_PREFIX) :]
-        if owner is not None and agent == owner:
-            return ToolRef(RefKind.SELF, agent)
-        if agent in members:
-            return ToolRef(RefKind.A2A_MEMBER, agent)
-        return ToolRef(RefKind.A2A_UNKNOWN, agent)
-    for space in spaces:
-        if space and name.startswith(space):
-            rest = name[len(space) :]
-            if space == MCP_PREFIX:
-                server, sep, tool = rest.partition("__")
-                complete = bool(server and sep and tool)
-            else:
-                complete = bool(rest)
-            return ToolRef(RefKind.NAMESPACE if complete else RefKind.INCOMPLETE, space)
-    return ToolRef(RefKind.UNDEFINED, name)
-
-
-def _undefined_tool(item: Located, prompt: Prompt, pack: Pack) -> Diagnostic:
+def _undefined_tool(item: Located, prompt: Prompt, ref: resolve.Undefined) -> Diagnostic:
     name = item.value
-    by_name = [
-        key for key, tool in pack.tools.items() if tool.name is not None and tool.name.value == name
-    ]
-    candidates = list(pack.tools) + list(_members(pack))
-    found = by_name + [s for s in suggestions(name, candidates) if s not in by_name]
-    if by_name:
+    if ref.by_name:
         hint = (
-            f"; `{name}` is the `name` of the pack tool `{by_name[0]}`, and prompts "
+            f"; `{name}` is the `name` of the pack tool `{ref.by_name[0]}`, and prompts "
             f"list tools by key"
         )
     else:
-        hint = did_you_mean(name, candidates)
+        hint = hint_for(list(ref.suggestions))
     return make(
         UNDEFINED_TOOL,
         f"Tool `{name}` of prompt `{prompt.key}` is not defined in the pack's `tools` "
         f"and is not an agents member{hint}",
         item.span,
-        data={"kind": "undefined-tool", "name": name, "suggestions": found},
+        data={"kind": "undefined-tool", "name": name, "suggestions": list(ref.suggestions)},
+    )
+
+
+def _tool_and_member(item: Located, prompt: Prompt, ref: resolve.ToolAndMember) -> Diagnostic:
+    key = ref.key
+    if ref.tool_kept:
+        outcome = (
+            f"PromptKit offers both: the pack tool as `{key}` and agent `{key}` as "
+            f"`{A2A_PREFIX}{key}`"
+        )
+    else:
+        outcome = (
+            f"the runtime calls agent `{key}` over A2A (RFC 0007), and the pack tool "
+            f"`{key}` is not called"
+        )
+    return make(
+        TOOL_AND_MEMBER,
+        f"Tool `{key}` of prompt `{prompt.key}` is both a pack tool and an agents member: "
+        f"{outcome}",
+        item.span,
+        data={"kind": "tool-and-member", "name": key, "tool_kept": ref.tool_kept},
     )
 
 
 def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
     pack = ctx.pack
-    namespaces = ctx.config.tool_namespaces
+    settings = ToolSettings.of(ctx.config)
     for item in prompt.tools:
-        ref = resolve_tool(item.value, prompt.key, pack, namespaces)
-        if ref.kind is RefKind.UNDEFINED:
-            yield _undefined_tool(item, prompt, pack)
-        elif ref.kind is RefKind.INCOMPLETE:
-            form = "mcp__<server>__<tool>" if ref.target == MCP_PREFIX else f"{ref.target}<name>"
+        ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
+        if isinstance(ref, resolve.Undefined):
+            yield _undefined_tool(item, prompt, ref)
+        elif isinstance(ref, resolve.ToolAndMember):
+            yield _tool_and_member(item, prompt, ref)
+        elif isinstance(ref, resolve.Wildcard) and ref.empty:
+            yield make(
+                UNDEFINED_TOOL,
+                f"Tool pattern `{item.value}` of prompt `{prompt.key}` matches no tool: no "
+                f"pack tool starts with `{ref.prefix}` and it is not in a namespace the "
+                f"runtime provides",
+                item.span,
+                data={"kind": "empty-tool-pattern", "name": item.value},
+            )
+        elif isinstance(ref, resolve.Incomplete) and ref.namespace == A2A_PREFIX:
+            yield make(
+                UNDEFINED_A2A_AGENT,
+                f"Tool `{item.value}` of prompt `{prompt.key}` names no agent: write the key "
+                f"of an agents member after `{A2A_PREFIX}`{hint_for(list(ref.suggestions))}",
+                item.span,
+                data={
+                    "kind": "undefined-tool",
+                    "name": item.value,
+                    "agent": "",
+                    "suggestions": list(ref.suggestions),
+                },
+            )
+        elif isinstance(ref, resolve.Incomplete):
             yield make(
                 UNDEFINED_TOOL,
                 f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
-                f"resolves names of the form `{form}`",
+                f"resolves names of the form `{ref.form}`",
                 item.span,
-                data={"kind": "incomplete-tool-name", "name": item.value, "namespace": ref.target},
+                data={
+                    "kind": "incomplete-tool-name",
+                    "name": item.value,
+                    "namespace": ref.namespace,
+                },
             )
-        elif ref.kind is RefKind.A2A_UNKNOWN:
-            members = list(_members(pack))
-            found = [A2A_PREFIX + s for s in suggestions(ref.target, members)]
-            hint = did_you_mean(item.value, [A2A_PREFIX + m for m in members])
+        elif isinstance(ref, resolve.UndefinedAgent):
             where = (
                 "there is no `agents` section"
                 if pack.agents is None
@@ -234,13 +240,13 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
             yield make(
                 UNDEFINED_A2A_AGENT,
                 f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
-                f"`{ref.target}`, but {where}{hint}",
+                f"`{ref.agent}`, but {where}{hint_for(list(ref.suggestions))}",
                 item.span,
                 data={
                     "kind": "undefined-tool",
                     "name": item.value,
-                    "agent": ref.target,
-                    "suggestions": found,
+                    "agent": ref.agent,
+                    "suggestions": list(ref.suggestions),
                 },
             )
 
@@ -250,12 +256,15 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
     if policy is None:
         return
     pack = ctx.pack
+    settings = ToolSettings.of(ctx.config)
     listed = {item.value: item for item in prompt.tools}
     blocked: set[str] = set()
     for item in policy.blocklist:
         name = item.value
-        blocked.add(name)
-        if name in listed:
+        ref = resolve.resolve_tool(name, None, pack, settings)
+        if not isinstance(ref, resolve.Wildcard):  # a pattern blocks nothing
+            blocked.add(name)
+        if name in listed and not isinstance(ref, resolve.Wildcard):
             yield make(
                 TOOL_LISTED_AND_BLOCKLISTED,
                 f"Tool `{name}` is both listed in the `tools` of prompt `{prompt.key}` and "
@@ -265,21 +274,26 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 data={"kind": "listed-and-blocklisted", "name": name},
             )
             continue
-        ref = resolve_tool(name, None, pack, ctx.config.tool_namespaces)
-        if ref.kind in (RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.INCOMPLETE):
-            candidates = list(pack.tools) + list(_members(pack))
-            found = suggestions(name, candidates)
-            yield make(
-                UNKNOWN_BLOCKLISTED_TOOL,
-                f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
-                f"known tool, so it blocks nothing{hint_for(found)}",
-                item.span,
-                data={
-                    "kind": "unknown-blocklisted-tool",
-                    "name": name,
-                    "suggestions": found,
-                },
+        if isinstance(ref, resolve.Wildcard):
+            found = list(ref.matches)
+            message = (
+                f"The blocklist of prompt `{prompt.key}` names the pattern `{name}`, which "
+                f"blocks nothing: a blocklist matches names exactly"
             )
+        elif isinstance(ref, resolve.UNRESOLVED):
+            found = suggestions(name, [*pack.tools, *resolve.members_except(pack, None)])
+            message = (
+                f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
+                f"known tool, so it blocks nothing"
+            )
+        else:
+            continue
+        yield make(
+            UNKNOWN_BLOCKLISTED_TOOL,
+            message + hint_for(found),
+            item.span,
+            data={"kind": "unknown-blocklisted-tool", "name": name, "suggestions": found},
+        )
     choice = policy.tool_choice
     if choice is not None and choice.value == "required":
         usable = [name for name in listed if name not in blocked]
@@ -321,9 +335,13 @@ def _composition_tool_names(data: Any) -> set[str]:
 
 def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
     pack = ctx.pack
+    settings = ToolSettings.of(ctx.config)
     used: set[str] = set()
     for prompt in pack.prompts.values():
-        used.update(item.value for item in prompt.tools)
+        for item in prompt.tools:
+            used.add(item.value)
+            if item.value.endswith(resolve.WILDCARD):  # a pattern uses what it matches
+                used.update(resolve.wildcard(item.value, pack, settings).matches)
     used |= _composition_tool_names(ctx.data)
     for key, tool in pack.tools.items():
         if (
@@ -350,7 +368,8 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
 def prompt_interface(ctx: CheckContext) -> object:
     """What ``check_prompt`` reads outside the prompt: how names resolve (the pack's
     tool keys in order and their ``name``s, the agents members in order, whether
-    there is an ``agents`` section, the prompt keys) and the tool namespaces."""
+    there is an ``agents`` section, the prompt keys), the tool namespaces and the
+    profile (which decides what a tool that is also a member means)."""
     pack = ctx.pack
     return (
         tuple(
@@ -360,6 +379,7 @@ def prompt_interface(ctx: CheckContext) -> object:
         tuple(pack.agents.members) if pack.agents is not None else None,
         frozenset(pack.prompts),
         tuple(ctx.config.tool_namespaces),
+        ctx.config.profile,
     )
 
 
