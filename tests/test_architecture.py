@@ -346,7 +346,7 @@ def test_check_of_a_valid_pack_with_agents_skips_jsonschema() -> None:
     jsonschema (and its referencing stack) is only loaded to explain an error."""
     loaded, _ = _check_loads("examples/support.promptpack.yaml")
     assert "pack_lsp.core.rules.cards" in loaded  # the card rules ran
-    assert "pack_lsp.core.cards.validate" in loaded
+    assert "pack_lsp.core.cards.problems" in loaded
     assert _validator_stack(loaded) == set()
     assert {"concurrent.futures.process", "pack_lsp.server", "pack_lsp.core.model"} & loaded == {
         "pack_lsp.core.model"

@@ -18,7 +18,7 @@ from pack_lsp.core.cards import (
     validate,
 )
 from pack_lsp.core.cards.extensions import BLAST, EFFECT_DOMAIN, HITL, check_params, check_skills
-from pack_lsp.core.cards.validate import schema_errors
+from pack_lsp.core.cards.problems import schema_errors
 from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.model import Pack
 from paths import ROOT, SHARED, needs_shared
@@ -506,3 +506,19 @@ def test_cards_validate_under_the_derived_1_0_schema() -> None:
         errors = [e.message for e in validator.iter_errors(card)]
         assert errors == [], label
         assert schema_errors(card, "1.0") == [], label
+
+
+def test_exported_names_are_not_shadowed_by_submodules() -> None:
+    # A name the package exports lazily must not be a submodule's name too: importing
+    # that submodule would make the package attribute the module (a test importing
+    # `validate` after another one loaded the submodule got a module, not the function).
+    import importlib
+    import pkgutil
+    import types
+
+    import pack_lsp.core.cards as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+    for name in package.__all__:
+        assert not isinstance(getattr(package, name), types.ModuleType), name

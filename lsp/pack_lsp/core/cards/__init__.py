@@ -3,7 +3,7 @@
 - :mod:`.settings`: the ``cards`` configuration (deployment fields), validated.
 - :mod:`.derive`: one card per agent, in A2A 0.3.0 or 1.0 form, with the pack
   location of every derived value.
-- :mod:`.validate`: card problems traced back to the pack.
+- :mod:`.problems`: card problems traced back to the pack (``validate``).
 - :mod:`.extensions`: checks for the card extensions pack-lsp knows.
 - :mod:`.topology`: who calls whom; Mermaid, Graphviz and JSON output.
 
@@ -25,14 +25,14 @@ if TYPE_CHECKING:
     from pack_lsp.core.cards.derive import DISCOVERY_PATH, Card, CardSet
     from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
     from pack_lsp.core.cards.settings import CardsConfigError, CardsSettings, parse_settings
-    from pack_lsp.core.cards.validate import CardProblem, validate
+    from pack_lsp.core.cards.problems import CardProblem, validate
 
 _EXPORTS = {
     "A2A_VERSIONS": "names",
     "DISCOVERY_PATH": "derive",
     "LOCAL_URL": "names",
     "Card": "derive",
-    "CardProblem": "validate",
+    "CardProblem": "problems",
     "CardSet": "derive",
     "CardsConfigError": "settings",
     "CardsSettings": "settings",
@@ -41,7 +41,7 @@ _EXPORTS = {
     "describe": "api",
     "parse_settings": "settings",
     "settings_for": "api",
-    "validate": "validate",
+    "validate": "problems",
 }
 
 __all__ = [

@@ -153,7 +153,7 @@ RULES = (
 )
 
 _CARD_RULES = {r.code: r for r in RULES}
-"""Card problems carry a code (``cards.validate`` sits below the rules); these are theirs."""
+"""Card problems carry a code (``cards.problems`` sits below the rules); these are theirs."""
 
 
 def _value(found: Located | None) -> object:
@@ -204,7 +204,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     # validators they build.
     from pack_lsp.core.cards.api import cards_for
     from pack_lsp.core.cards.settings import CardsConfigError
-    from pack_lsp.core.cards.validate import REPORTED_BY_AGENTS_RULES, validate
+    from pack_lsp.core.cards.problems import REPORTED_BY_AGENTS_RULES, validate
 
     try:
         cards = cards_for(pack, ctx.config)
