@@ -150,8 +150,8 @@ def _analysis(path_text: str) -> tuple[Analysis | None, int]:
 
 def _cards(args: argparse.Namespace) -> int:
     from pack_lsp.core.cards.api import cards_for
-    from pack_lsp.core.cards.settings import CardsConfigError
     from pack_lsp.core.cards.problems import validate
+    from pack_lsp.core.cards.settings import CardsConfigError
     from pack_lsp.core.diagnostics import Severity
     from pack_lsp.core.registry import rule
 

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from pack_lsp.core.cards.api import card_markdown, cards_for, describe, settings_for
     from pack_lsp.core.cards.derive import DISCOVERY_PATH, Card, CardSet
     from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
-    from pack_lsp.core.cards.settings import CardsConfigError, CardsSettings, parse_settings
     from pack_lsp.core.cards.problems import CardProblem, validate
+    from pack_lsp.core.cards.settings import CardsConfigError, CardsSettings, parse_settings
 
 _EXPORTS = {
     "A2A_VERSIONS": "names",

@@ -203,8 +203,8 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     # Imported here: a pack without agents needs neither the card modules nor the
     # validators they build.
     from pack_lsp.core.cards.api import cards_for
-    from pack_lsp.core.cards.settings import CardsConfigError
     from pack_lsp.core.cards.problems import REPORTED_BY_AGENTS_RULES, validate
+    from pack_lsp.core.cards.settings import CardsConfigError
 
     try:
         cards = cards_for(pack, ctx.config)
