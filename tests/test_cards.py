@@ -110,12 +110,15 @@ def test_promptkit_profile_takes_the_pack_version() -> None:
     assert cards_for(pack, profile="spec").cards["helper"].document["version"] == "1.1.0"
 
 
-def test_entry_outside_members_is_an_agent_under_spec_only() -> None:
+def test_entry_outside_members_gets_no_card_in_either_profile() -> None:
+    # As PromptKit reads RFC 0007: only members are agents. PP202 says so on the
+    # entry, and PP205 on a prompt that names it as a tool.
     text = TEAM.replace("    lead:\n      tags: [lead]\n", "")
     pack, _ = pack_of(text)
-    assert list(cards_for(pack).cards) == ["helper", "lead"]
-    assert cards_for(pack).cards["lead"].entry
+    assert list(cards_for(pack).cards) == ["helper"]
     assert list(cards_for(pack, profile="promptkit").cards) == ["helper"]
+    codes = {d.code for d in analyze(text).diagnostics}
+    assert "PP202" in codes
 
 
 def test_a2a_1_0_shape() -> None:

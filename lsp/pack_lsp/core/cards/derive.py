@@ -106,19 +106,17 @@ def _text(loc: Located | None) -> str | None:
 
 
 def agent_keys(pack: Pack, profile: Profile) -> list[str]:
-    """Keys that get a card, in document order (members, then an unlisted entry)."""
+    """Keys that get a card, in document order: the members, in both profiles.
+
+    RFC 0007 leaves open whether an entry prompt missing from ``members`` is an agent
+    (its "Unresolved Questions"); PromptKit derives one card per member and rejects
+    such an entry. pack-lsp reads it as PromptKit does, so that cards, the topology
+    (only members are called) and the diagnostics agree: PP202 says the entry gets
+    no card, PP205 that a prompt naming it as a tool does not call an agent.
+    """
     if pack.agents is None:
         return []
-    keys = list(pack.agents.members)
-    entry = _text(pack.agents.entry)
-    if (
-        profile is Profile.SPEC
-        and entry is not None
-        and entry not in pack.agents.members
-        and entry in pack.prompts
-    ):
-        keys.append(entry)
-    return keys
+    return list(pack.agents.members)
 
 
 def derive(

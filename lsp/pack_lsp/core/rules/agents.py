@@ -40,7 +40,8 @@ ENTRY_NOT_A_MEMBER = Rule(
     W,
     "`agents.entry` names a prompt that is not listed in `agents.members` (RFC 0007 "
     "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
-    "`promptkit` profile.",
+    "`promptkit` profile. pack-lsp reads it as PromptKit does in both profiles: only "
+    "members are agents, so the entry gets no Agent Card and no other agent can call it.",
     "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
     "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
     CATEGORY,
@@ -220,7 +221,8 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
     elif agents.members and name not in agents.members:
         yield make(
             ENTRY_NOT_A_MEMBER,
-            f"Entry agent `{name}` is not listed in `agents.members`",
+            f"Entry agent `{name}` is not listed in `agents.members`, so it gets no Agent "
+            "Card and no other agent can call it",
             entry.span,
             data={"kind": "entry-not-member", "name": name},
         )
