@@ -222,7 +222,7 @@ def test_workflow_routes_reach_state_bound_members_and_composition_steps() -> No
     assert {"from": "intake", "to": "resolver", "state": "resolve"} in data["routes"]
 
 
-def test_an_entry_whose_prompt_runs_the_workflow_reaches_the_routed_members() -> None:
+def test_routes_start_only_from_members_with_a_state() -> None:
     text = """\
 id: desk
 name: Desk
@@ -241,7 +241,15 @@ agents:
   entry: triage
   members: {triage: {}, billing: {}}
 """
+    # RFC 0011: a member without `state` runs its prompt once and never enters the
+    # workflow, so no route starts from it, even when a state runs the same prompt.
     topo = build(pack(text))
+    assert topo.routes == ()
+    assert [node.key for node in topo.unreachable()] == ["billing"]
+    assert "PP710" in {d.code for d in analyze(text, kind="promptpack").diagnostics}
+    # With `state`, the entry runs the workflow from there and reaches `billing`.
+    with_state = text.replace("members: {triage: {}", "members: {triage: {state: start}")
+    topo = build(pack(with_state))
     assert [(r.source, r.target, r.via) for r in topo.routes] == [("triage", "billing", "bills")]
     assert topo.unreachable() == []
-    assert "PP710" not in {d.code for d in analyze(text, kind="promptpack").diagnostics}
+    assert "PP710" not in {d.code for d in analyze(with_state, kind="promptpack").diagnostics}

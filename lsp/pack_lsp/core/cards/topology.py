@@ -12,8 +12,9 @@ starts the calls) but a tools item naming it is a plain prompt reference, which 
 agents rules report (PP205) — one model for both checks.
 
 The workflow also routes to agents: a member with ``state`` (RFC 0011) runs the
-workflow from that state, a member without it from the states that run its prompt;
-every member whose prompt a state reached from there runs (as the state's
+workflow from that state (a member without one runs its prompt once and never enters
+the workflow, so no route starts from it); every member whose prompt a state reached
+from there runs (as the state's
 ``prompt_task``, or as a ``prompt``/``agent`` step of the composition the state runs,
 RFC 0010) is reached through it. These *routes* count
 for reachability and are drawn, but are not calls: a workflow loop is not a call
@@ -233,8 +234,10 @@ def _routes(pack: Pack, nodes: dict[str, Node], agents: set[str]) -> list[Edge]:
     for key, member in pack.agents.members.items():
         if key not in nodes:
             continue
-        # The states that run the member's prompt hand the conversation on.
-        starts = [member.state.text] if member.state is not None else by_task.get(key, [])
+        # Only a member with a state enters the workflow (RFC 0011).
+        if member.state is None:
+            continue
+        starts = [member.state.text]
         seen: set[str] = set()
         stack = list(starts)
         targets: dict[str, tuple[str, Span]] = {}
