@@ -480,7 +480,13 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                     "`obligations` replaces the pack's whole (RFC 0013), so `satisfies` "
                     "resolves only among them"
                 )
-                related = [] if prior.id is None else [Related(prior.id.span, "the pack's obligation, hidden by the member's own")]
+                related = (
+                    []
+                    if prior.id is None
+                    else [
+                        Related(prior.id.span, "the pack's obligation, hidden by the member's own")
+                    ]
+                )
             elif pack is not None and sat.text in hidden:
                 message = (
                     f"`satisfies` of {label} in `{PACK_LEVEL}`, inherited by member "
