@@ -100,6 +100,10 @@ GOLDEN_FIXES = [
         "Replace with `risk_classification`",
     ),
     ("compositions/references.yaml", "PP903", "`finish`", "Remove `composition`"),
+    ("governance/effective.yaml", "PP935", "`aprove`", "Replace with `approve`"),
+    ("governance/independent-of-on.yaml", "PP102", "`metadata.governance", "Replace with `axes`"),
+    ("governance/independent-of-on.yaml", "PP102", "checker", "Replace with `axes`"),
+    ("governance/independent-of-on.yaml", "PP102", "`true`", "Replace with `axes`"),
 ]
 
 

@@ -61,6 +61,23 @@ if TYPE_CHECKING:
 PROMPTPACK_SCHEMA = "promptpack.schema.json"
 _REQUIRED_RE = re.compile(r"^'(.*)' is a required property$")
 
+#: Properties the specification renamed: (the key of the object that holds them, the
+#: old name) → (the new name, why). The old key is reported unknown (PP102) with the
+#: new name as its quick fix, and the new name is not also reported missing.
+RENAMED: Mapping[tuple[str, str], tuple[str, str]] = {
+    ("independent_of", "on"): (
+        "axes",
+        "`on` was renamed `axes` in RFC 0016 (PromptPack 1.8.0): a YAML 1.1 reader "
+        "takes a bare `on` key for the boolean `true` (pack-lsp reads YAML 1.2, where "
+        "it is the string `on`)",
+    ),
+    ("independent_of", "true"): (
+        "axes",
+        "probably `on`, which a YAML 1.1 tool read as the boolean `true` and wrote "
+        "back; RFC 0016 (PromptPack 1.8.0) renamed `on` to `axes` for that reason",
+    ),
+}
+
 
 def dotted(path: Sequence[PathItem]) -> str:
     """A readable location such as ``prompts.support.tools[2]``."""
@@ -466,6 +483,20 @@ def _deprecation(path: Sequence[PathItem], info: Any, value: Any, root: Node | N
     return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data)
 
 
+def _renamed_from(root: Node | None, path: Sequence[PathItem]) -> set[str]:
+    """The new names of renamed properties whose old key the object at ``path`` has."""
+    if not path:
+        return set()
+    owner = str(path[-1])
+    olds = {old: new for (at, old), (new, _) in RENAMED.items() if at == owner}
+    if not olds:
+        return set()
+    node = deref(resolve(root, path)[0])
+    if not isinstance(node, MappingNode):
+        return set()
+    return {olds[key] for key in node.effective if key in olds}
+
+
 def _to_diagnostics(
     err: ValidationError, root: Node | None, target: versions.Target
 ) -> Iterable[Diagnostic]:
@@ -487,7 +518,10 @@ def _to_diagnostics(
             else [p for p in required if isinstance(value, dict) and p not in value]
         )
         span = _object_anchor_span(root, path)
+        renamed_from = _renamed_from(root, path)
         for prop in missing:
+            if prop in renamed_from:
+                continue  # the old key present is reported, with the rename
             owner = "the pack" if not path else f"`{where}`"
             yield make(
                 MISSING_PROPERTY,
@@ -516,6 +550,26 @@ def _to_diagnostics(
             candidates = [a for a in allowed if a not in present]
             found = suggestions(key, candidates)
             owner = "the pack root" if not path else f"`{where}`"
+            renamed = RENAMED.get((str(path[-1]), key)) if path else None
+            if renamed is not None and renamed[0] in allowed:
+                new_name, why = renamed
+                found = [] if new_name in present else [new_name]
+                advice = (
+                    f"rename it `{new_name}`" if found else f"`{new_name}` is there: remove `{key}`"
+                )
+                yield make(
+                    UNKNOWN_PROPERTY,
+                    f"Unknown property `{key}` in {owner}: {why}; {advice}",
+                    pair.key.span,
+                    data={
+                        "kind": "renamed-property",
+                        "key": key,
+                        "renamed": new_name,
+                        "suggestions": found,
+                        "path": list(path),
+                    },
+                )
+                continue
             yield make(
                 UNKNOWN_PROPERTY,
                 f"Unknown property `{key}` in {owner}{hint_for(found)}",

@@ -5,6 +5,14 @@ A governance object (``metadata.governance``, or a member's ``governance``) list
 ``reviews`` that name obligations and evals. The schema checks the shapes; these rules
 check that every name resolves and that validator ids are unique across the pack
 (the form of a review's ``cadence``, an ISO 8601 duration, is the schema's to check).
+
+What is in force for an agents member is its *effective* governance
+(``effective_governance``): the pack's ``metadata.governance`` with each field the
+member declares replacing the pack's whole — arrays, ``vocabularies`` and
+``extensions`` included, never merged (RFC 0013, "Override semantics"). References
+a member's object makes resolve in its effective object (RFC 0016 rules 6, 7 and 10),
+and so do the pack's declarations the member inherits. Nothing looks inside an
+``extensions`` object (RFC 0013 rule 3, RFC 0016 rule 12): the model never reads one.
 """
 
 from __future__ import annotations
@@ -12,10 +20,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
-from pack_lsp.core.model import Governance, Located, Pack
+from pack_lsp.core.model import Governance, Located, Obligation, Pack, Review
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
 
@@ -63,11 +72,15 @@ UNDEFINED_OBLIGATION = Rule(
     "PP935",
     "undefined-obligation",
     Severity.ERROR,
-    "An entry of a review's `satisfies` is not the `id` of an obligation of the same "
-    "governance object (or, for a member, of the pack's `metadata.governance`).",
+    "An entry of a review's `satisfies` is not the `id` of an obligation of the "
+    "effective governance object (RFC 0016 rule 7). For an agents member that is its own "
+    "`obligations` when it declares any — they replace the pack's whole, no merge (RFC "
+    "0013) — and the pack's `metadata.governance` ones otherwise. The pack's reviews a "
+    "member inherits (it declares no `reviews`) must resolve among its obligations too.",
     "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, "
     "satisfies: [art50]}",
-    "Use the id of a declared obligation.",
+    "Use the id of an obligation of the effective object, or declare it among the "
+    "member's own `obligations` (or give the member its own `reviews`).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
@@ -87,9 +100,10 @@ UNDEFINED_CONTROL_FIELD = Rule(
     "undefined-control-field",
     Severity.ERROR,
     "An obligation control `field:` names a property that is not a governance property, "
-    "or one that the effective governance object (the member's own, then the pack's "
-    "`metadata.governance`) does not declare: an obligation cannot be discharged by a "
-    "field nobody filled in.",
+    "or one that the effective governance object does not declare (RFC 0016 rule 6): for "
+    "an agents member, a property counts when the member or the pack's "
+    "`metadata.governance` declares it, since the member inherits every field it does not "
+    "replace. An obligation cannot be discharged by a field nobody filled in.",
     "governance:\n  obligations:\n    - {id: disclose, obligation: eu-aiact:Article50, "
     "controls: [{field: requires_ai_disclosure}]}   # not declared",
     "Declare the property in the governance object, or correct the field name.",
@@ -102,12 +116,16 @@ UNDECLARED_VOCABULARY_PREFIX = Rule(
     "undeclared-vocabulary-prefix",
     Severity.WARNING,
     "A governance term written as a CURIE (`prefix:Term`) uses a prefix that is neither "
-    "declared in `vocabularies` nor one of the well-known prefixes (`dpv`, `eu-aiact`, "
-    "`ai`, `pd`, `risk`, `tech`, `legal-eu-gdpr`, `legal-us`, `sector-*`, `hipaa`, `pp`). "
-    "The value stays valid; consumers just cannot tell what it means.",
+    "declared in the effective `vocabularies` nor one of the well-known prefixes (`dpv`, "
+    "`eu-aiact`, `ai`, `pd`, `risk`, `tech`, `legal-eu-gdpr`, `legal-us`, `sector-*`, "
+    "`hipaa`, `pp`). An agents member's `vocabularies` replaces the pack's whole (RFC 0013: "
+    "per-field replacement, no key-wise merge), so a member that declares one sees only its "
+    "own prefixes, for its own terms and for the terms it inherits from the pack. The value "
+    "stays valid (RFC 0013 rule 5, RFC 0016 rule 10); consumers just cannot tell what it "
+    "means. Nothing inside an `extensions` object is read.",
     "governance:\n  risk_classification: acme:Tier2     # `acme` is not declared",
-    "Declare the prefix: `vocabularies: {acme: https://acme.example/vocab#}`, or use a "
-    "well-known term.",
+    "Declare the prefix: `vocabularies: {acme: https://acme.example/vocab#}` (in the "
+    "member's own map when it has one), or use a well-known term.",
     CATEGORY,
 )
 
@@ -147,15 +165,103 @@ IRI_SCHEMES = frozenset({"http", "https", "urn", "mailto", "tag", "did"})
 _CURIE = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*):(?!//)\S")
 
 
+@dataclass(frozen=True, slots=True)
+class EffectiveGovernance:
+    """The governance in force for the pack or for one agents member (RFC 0013).
+
+    ``own`` is the object as written; for a member, ``inherited`` is the pack's
+    ``metadata.governance`` (``None`` for the pack itself, or when the pack declares
+    none). A field the member declares replaces the pack's whole — an array, the
+    ``vocabularies`` map and ``extensions`` alike, with no element-wise or key-wise
+    merge — and a field it does not declare is the pack's.
+    """
+
+    own: Governance
+    inherited: Governance | None = None
+
+    @property
+    def member(self) -> str | None:
+        """The agents member key, or ``None`` for ``metadata.governance``."""
+        if self.inherited is None and self.own.where == PACK_LEVEL:
+            return None
+        return self.own.where.removeprefix("agents.members.").removesuffix(".governance")
+
+    def source(self, field: str) -> Governance | None:
+        """The object whose value of ``field`` is in force, if either declares it."""
+        if field in self.own.fields:
+            return self.own
+        if self.inherited is not None and field in self.inherited.fields:
+            return self.inherited
+        return None
+
+    def replaces(self, field: str) -> bool:
+        """Whether the member's own ``field`` hides a value the pack declares."""
+        return (
+            self.inherited is not None
+            and field in self.own.fields
+            and field in self.inherited.fields
+        )
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """Every property the effective object declares."""
+        inherited = self.inherited.fields if self.inherited is not None else ()
+        return frozenset((*self.own.fields, *inherited))
+
+    @property
+    def obligations(self) -> list[Obligation]:
+        src = self.source("obligations")
+        return src.obligations if src is not None else []
+
+    @property
+    def reviews(self) -> list[Review]:
+        src = self.source("reviews")
+        return src.reviews if src is not None else []
+
+    @property
+    def vocabularies(self) -> list[str]:
+        src = self.source("vocabularies")
+        return src.vocabularies if src is not None else []
+
+    def terms(self) -> Iterator[tuple[str, Located, Governance]]:
+        """Every term of the effective object: field, value, and the object that wrote it."""
+        for field, term in self.own.terms:
+            yield field, term, self.own
+        if self.inherited is not None:
+            for field, term in self.inherited.terms:
+                if _top_field(field) not in self.own.fields:
+                    yield field, term, self.inherited
+
+
+PACK_LEVEL = "metadata.governance"
+
+
+def effective_governance(pack: Pack) -> list[EffectiveGovernance]:
+    """The effective governance of the pack and of each member that declares its own.
+
+    One entry per governance object of the pack, in document order. A member without a
+    ``governance`` has the pack's as it is, which the pack's entry already covers.
+    """
+    pack_level = next((g for g in pack.governance if g.where == PACK_LEVEL), None)
+    return [
+        EffectiveGovernance(gov, None if gov is pack_level else pack_level)
+        for gov in pack.governance
+    ]
+
+
+def _top_field(field: str) -> str:
+    """The governance property a term's field label is under (``reviews[].type`` → ``reviews``)."""
+    return re.split(r"[\[.]", field, maxsplit=1)[0]
+
+
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     validators = yield from _validators(pack)
     evals = _eval_ids(pack)
-    pack_level = next((g for g in pack.governance if g.where == "metadata.governance"), None)
-    for gov in pack.governance:
-        yield from _governance(gov, pack_level, validators, evals)
-        yield from _fields(gov, pack_level)
-        yield from _terms(gov, pack_level)
+    for eff in effective_governance(pack):
+        yield from _governance(eff, validators, evals)
+        yield from _fields(eff)
+        yield from _terms(eff)
 
 
 @functools.cache
@@ -168,10 +274,11 @@ def _governance_properties() -> frozenset[str]:
     return frozenset(props) if isinstance(props, dict) else frozenset()
 
 
-def _fields(gov: Governance, pack_level: Governance | None) -> Iterator[Diagnostic]:
-    declared = set(gov.fields)
-    if pack_level is not None and pack_level is not gov:
-        declared |= set(pack_level.fields)  # per-field replacement: the rest is inherited
+def _fields(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
+    # Only the object's own obligations: an inherited one was checked where it is
+    # written, and the member's effective object declares every field the pack does.
+    gov = eff.own
+    declared = eff.fields
     known = _governance_properties()
     for ob in gov.obligations:
         for control in ob.controls:
@@ -200,23 +307,48 @@ def _fields(gov: Governance, pack_level: Governance | None) -> Iterator[Diagnost
             )
 
 
-def _terms(gov: Governance, pack_level: Governance | None) -> Iterator[Diagnostic]:
-    declared = set(gov.vocabularies)
-    if pack_level is not None and pack_level is not gov:
-        declared |= set(pack_level.vocabularies)
-    for field, term in gov.terms:
-        m = _CURIE.match(term.text)
-        if m is None:
+def _prefix(term: Located) -> str | None:
+    m = _CURIE.match(term.text)
+    return m.group(1) if m is not None else None
+
+
+def _known_prefix(prefix: str, declared: Iterable[str]) -> bool:
+    return prefix in declared or prefix in WELL_KNOWN_PREFIXES or prefix.lower() in IRI_SCHEMES
+
+
+def _terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
+    declared = eff.vocabularies
+    member = eff.member
+    for field, term, origin in eff.terms():
+        prefix = _prefix(term)
+        if prefix is None or _known_prefix(prefix, declared):
             continue
-        prefix = m.group(1)
-        if prefix in declared or prefix in WELL_KNOWN_PREFIXES or prefix.lower() in IRI_SCHEMES:
-            continue
+        pack_vocabularies = eff.inherited.vocabularies if eff.inherited is not None else []
+        if origin is eff.own:
+            where = f"{field} in `{origin.where}`"
+            if eff.replaces("vocabularies") and prefix in pack_vocabularies:
+                why = (
+                    f"which this member's `vocabularies` does not declare: `{prefix}` is "
+                    f"declared in `{PACK_LEVEL}`, but a member's `vocabularies` replaces "
+                    "the pack's whole (RFC 0013), it is not merged with it"
+                )
+            else:
+                why = "which is not declared in `vocabularies` nor well-known"
+        elif prefix in origin.vocabularies:
+            # Declared where the term is written, but the member replaced the map.
+            where = f"{field} in `{origin.where}`, inherited by member `{member}`"
+            why = (
+                f"which member `{member}`'s `vocabularies` does not declare: it replaces "
+                f"the pack's whole (RFC 0013), so `{prefix}` is undeclared in the member's "
+                "effective governance"
+            )
+        else:
+            continue  # reported where it is written, against the pack's own vocabularies
         at = term.span.start + (1 if term.span.length > len(term.text) else 0)
         yield make(
             UNDECLARED_VOCABULARY_PREFIX,
-            f"`{term.text}` ({field} in `{gov.where}`) uses prefix `{prefix}`, which is not "
-            "declared in `vocabularies` nor well-known"
-            + did_you_mean(prefix, sorted(WELL_KNOWN_PREFIXES | declared)),
+            f"`{term.text}` ({where}) uses prefix `{prefix}`, {why}"
+            + did_you_mean(prefix, sorted(WELL_KNOWN_PREFIXES | set(declared))),
             Span(at, at + len(prefix)),
             data={"kind": "undeclared-vocabulary-prefix", "name": prefix},
         )
@@ -262,15 +394,14 @@ def _missing(
 
 
 def _governance(
-    gov: Governance, pack_level: Governance | None, validators: list[str], evals: list[str]
+    eff: EffectiveGovernance, validators: list[str], evals: list[str]
 ) -> Iterator[Diagnostic]:
+    gov = eff.own
     where = f"`{gov.where}`"
-    obligation_ids: list[str] = []
     seen: dict[str, Span] = {}
     for ob in gov.obligations:
         if ob.id is not None:
             yield from _duplicate(ob.id, seen, "Obligation", where)
-            obligation_ids.append(ob.id.text)
         label = f"obligation `{ob.id.text}`" if ob.id is not None else "an obligation"
         for control in ob.controls:
             if control.kind == "validator" and control.value.text not in validators:
@@ -291,9 +422,6 @@ def _governance(
                     evals,
                     "undefined-control-eval",
                 )
-    known_obligations = list(obligation_ids)
-    if pack_level is not None and pack_level is not gov:
-        known_obligations += [o.id.text for o in pack_level.obligations if o.id is not None]
     seen = {}
     for review in gov.reviews:
         if review.id is not None:
@@ -308,16 +436,84 @@ def _governance(
                 evals,
                 "undefined-eval",
             )
+    yield from _satisfies(eff)
+
+
+def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
+    """RFC 0016 rule 7: ``satisfies`` resolves among the effective object's obligations.
+
+    The object's own reviews are checked against them; for a member that replaces
+    ``obligations`` but inherits the pack's ``reviews``, so are the inherited reviews
+    (those the pack's own obligations satisfy: the others are reported at the pack).
+    """
+    effective = {o.id.text: o for o in eff.obligations if o.id is not None}
+    known = list(effective)
+    pack = eff.inherited
+    member = eff.member
+    hidden = (
+        {o.id.text: o for o in pack.obligations if o.id is not None}
+        if pack is not None and eff.replaces("obligations")
+        else {}
+    )
+    replaced_by = next((o.id for o in eff.own.obligations if o.id is not None), None)
+    for review in eff.reviews:
+        own = eff.source("reviews") is eff.own
+        label = f"review `{review.id.text}`" if review.id is not None else "a review"
         for sat in review.satisfies:
-            if sat.text not in known_obligations:
-                yield _missing(
-                    UNDEFINED_OBLIGATION,
-                    f"`satisfies` of {label[0].lower() + label[1:]} in {where} names",
-                    sat,
-                    "which is not the id of an obligation",
-                    known_obligations,
-                    "undefined-obligation",
+            if sat.text in effective:
+                continue
+            if own:
+                prior = hidden.get(sat.text)
+                if prior is None:
+                    yield _missing(
+                        UNDEFINED_OBLIGATION,
+                        f"`satisfies` of {label} in `{eff.own.where}` names",
+                        sat,
+                        "which is not the id of an obligation",
+                        known,
+                        "undefined-obligation",
+                    )
+                    continue
+                message = (
+                    f"`satisfies` of {label} in `{eff.own.where}` names `{sat.text}`, an "
+                    f"obligation of `{PACK_LEVEL}` but not of this member: the member's own "
+                    "`obligations` replaces the pack's whole (RFC 0013), so `satisfies` "
+                    "resolves only among them"
                 )
+                related = (
+                    []
+                    if prior.id is None
+                    else [
+                        Related(prior.id.span, "the pack's obligation, hidden by the member's own")
+                    ]
+                )
+            elif pack is not None and sat.text in hidden:
+                message = (
+                    f"`satisfies` of {label} in `{PACK_LEVEL}`, inherited by member "
+                    f"`{member}`, names `{sat.text}`, which is not an obligation of the "
+                    "member's effective governance: the member's own `obligations` replaces "
+                    "the pack's whole (RFC 0013) while it inherits this review; give the "
+                    f"member its own `reviews`, or declare `{sat.text}` among its `obligations`"
+                )
+                related = (
+                    []
+                    if replaced_by is None
+                    else [Related(replaced_by.span, f"member `{member}`'s own obligations")]
+                )
+            else:
+                continue
+            yield make(
+                UNDEFINED_OBLIGATION,
+                message + did_you_mean(sat.text, known) if own else message,
+                sat.span,
+                related=related,
+                data={
+                    "kind": "undefined-obligation",
+                    "name": sat.text,
+                    "member": member,
+                    "suggestions": suggestions(sat.text, known) if own else [],
+                },
+            )
 
 
 def _duplicate(ref: Located, seen: dict[str, Span], what: str, where: str) -> Iterator[Diagnostic]:

@@ -26,7 +26,9 @@ DUPLICATE_PROVIDER_KEY = Rule(
     "duplicate-provider-key",
     Severity.ERROR,
     "Two entries of `requires.providers` have the same `key`; the key is what prompts "
-    "and steps select a provider by, so it must be unique.",
+    "and steps select a provider by, so it must be unique. A string entry is the "
+    "requirement with that key (`default` is `{key: default, role: llm}`), so it "
+    "counts too; keys are compared exactly (`Judge` and `judge` differ).",
     "requires:\n  providers:\n    - default\n    - {key: default, role: llm}",
     "Remove the second entry, or give it its own key.",
     CATEGORY,
@@ -131,9 +133,16 @@ def _declarations(
             continue
         first = declared.get(key.value)
         if first is not None and first.key is not None:
+            shorthand = (
+                f" (the string `{key.text}` is the requirement `{{key: {key.text}, role: llm}}`)"
+                if req.shorthand or first.shorthand
+                else ""
+            )
             yield make(
                 DUPLICATE_PROVIDER_KEY,
-                f"Provider key `{key.text}` is declared twice in `requires.providers`",
+                f"Provider key `{key.text}` is already declared in `requires.providers`"
+                f"{shorthand}; a requirement is known by its key alone, so keys are unique "
+                "(RFC 0012)",
                 key.span,
                 related=[Related(first.key.span, "first declared here")],
                 data={"kind": "duplicate-provider-key", "name": key.text},

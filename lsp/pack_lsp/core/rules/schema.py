@@ -25,7 +25,11 @@ UNKNOWN_PROPERTY = Rule(
     "unknown-property",
     E,
     "A property the schema does not define at this place. Reported on the key, with a "
-    "suggestion when a known property is close.",
+    "suggestion when a known property is close, or the new name of a property the "
+    "specification renamed: `independent_of.on` is `axes` since RFC 0016 (PromptPack "
+    "1.8.0), because a YAML 1.1 reader takes a bare `on` key for `true` (pack-lsp reads "
+    "YAML 1.2, where `on` is a string key). A key `true` there is reported the same way: "
+    "it is what a YAML 1.1 tool writes back for `on`.",
     "agent:            # did you mean `agents`?\n  entry: triage",
     "Rename the key to the suggested property (a quick fix does it) or remove it.",
     CATEGORY,
