@@ -26,6 +26,7 @@ from pack_lsp.core.config import Config, Profile
 from pack_lsp.core.language import navigation
 from pack_lsp.core.language.index import Kind, Role, SymbolId, index_for, name_span
 from pack_lsp.core.resolve import ToolSettings
+from pack_lsp.core.rules.tools import through_alias
 from paths import SHARED
 
 CORPUS = SHARED / "corpus"
@@ -99,7 +100,20 @@ def check_agreement(analysis: Analysis) -> list[str]:
             )
             if found != expected:
                 problems.append(f"{where}: definition {found} != resolver's {expected}")
-            codes = _codes_at(analysis, item.span.start, item.span.end)
+            if through_alias(item, prompt):
+                # A list shared by a YAML alias is reported once, where it is written
+                # (tests/golden/tools/alias-*.yaml); its items are checked for the
+                # prompt that holds them.
+                continue
+            # The diagnostics about this prompt's item (another prompt sharing the list
+            # through an alias has its own, such as calling itself).
+            codes = {
+                d.code
+                for d in analysis.diagnostics
+                if d.span.start == item.span.start
+                and d.span.end == item.span.end
+                and f"`{key}`" in d.message
+            }
             unresolved = isinstance(ref, resolve.UNRESOLVED) or (
                 isinstance(ref, resolve.Wildcard) and ref.empty
             )

@@ -343,11 +343,21 @@ def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagno
     for item in prompt.tools:
         ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
         if isinstance(ref, resolve.SelfCall):
+            shared = tools.through_alias(item, prompt)
             yield make(
                 AGENT_CALLS_ITSELF,
-                f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`); an "
-                f"agent must not call itself",
+                f"Prompt `{prompt.key}` lists itself as a tool (`{item.value}`)"
+                + (" through a list it shares by a YAML alias" if shared else "")
+                + "; an agent must not call itself",
                 item.span,
+                related=[
+                    Related(
+                        prompt.key_span,
+                        f"prompt `{prompt.key}` takes its `tools` from the anchored list",
+                    )
+                ]
+                if shared
+                else [],
                 data={"kind": "self-reference", "name": item.value},
             )
         elif isinstance(ref, resolve.NonMemberPrompt):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from pack_lsp.core import resolve
@@ -188,67 +189,102 @@ def _tool_and_member(item: Located, prompt: Prompt, ref: resolve.ToolAndMember) 
     )
 
 
+def through_alias(item: Located, prompt: Prompt) -> bool:
+    """Whether a tools item of ``prompt`` is written outside the prompt: reached
+    through a YAML alias (``tools: *shared``) of a list anchored elsewhere."""
+    return not (prompt.key_span.start <= item.span.start < prompt.span.end)
+
+
 def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
+    for item in prompt.tools:
+        # A list shared through an alias is reported once, where it is written: by the
+        # prompt that holds it, or by the pack-wide part (``_check_shared_tools``).
+        if not through_alias(item, prompt):
+            yield from _tool_problems(ctx, item, prompt)
+
+
+def _check_shared_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Tools items reached through an alias of a list anchored outside every prompt
+    (a top-level `x-tools: &shared [...]`): each reported once, for the first prompt
+    that uses it, naming the others."""
+    prompts = list(ctx.pack.prompts.values())
+    users: dict[tuple[int, int], list[tuple[Prompt, Located]]] = {}
+    for prompt in prompts:
+        for item in prompt.tools:
+            if through_alias(item, prompt) and not any(
+                not through_alias(item, other) for other in prompts
+            ):
+                users.setdefault((item.span.start, item.span.end), []).append((prompt, item))
+    for found in users.values():
+        first, item = found[0]
+        others = [p.key for p, _ in found[1:]]
+        for diag in _tool_problems(ctx, item, first):
+            if others:
+                also = ", ".join(f"`{k}`" for k in others)
+                diag = replace(diag, message=f"{diag.message} (the list is shared with {also})")
+            yield diag
+
+
+def _tool_problems(ctx: CheckContext, item: Located, prompt: Prompt) -> Iterator[Diagnostic]:
     pack = ctx.pack
     settings = ToolSettings.of(ctx.config)
-    for item in prompt.tools:
-        ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
-        if isinstance(ref, resolve.Undefined):
-            yield _undefined_tool(item, prompt, ref)
-        elif isinstance(ref, resolve.ToolAndMember):
-            yield _tool_and_member(item, prompt, ref)
-        elif isinstance(ref, resolve.Wildcard) and ref.empty:
-            yield make(
-                UNDEFINED_TOOL,
-                f"Tool pattern `{item.value}` of prompt `{prompt.key}` matches no tool: no "
-                f"pack tool starts with `{ref.prefix}` and it is not in a namespace the "
-                f"runtime provides",
-                item.span,
-                data={"kind": "empty-tool-pattern", "name": item.value},
-            )
-        elif isinstance(ref, resolve.Incomplete) and ref.namespace == A2A_PREFIX:
-            yield make(
-                UNDEFINED_A2A_AGENT,
-                f"Tool `{item.value}` of prompt `{prompt.key}` names no agent: write the key "
-                f"of an agents member after `{A2A_PREFIX}`{hint_for(list(ref.suggestions))}",
-                item.span,
-                data={
-                    "kind": "undefined-tool",
-                    "name": item.value,
-                    "agent": "",
-                    "suggestions": list(ref.suggestions),
-                },
-            )
-        elif isinstance(ref, resolve.Incomplete):
-            yield make(
-                UNDEFINED_TOOL,
-                f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
-                f"resolves names of the form `{ref.form}`",
-                item.span,
-                data={
-                    "kind": "incomplete-tool-name",
-                    "name": item.value,
-                    "namespace": ref.namespace,
-                },
-            )
-        elif isinstance(ref, resolve.UndefinedAgent):
-            where = (
-                "there is no `agents` section"
-                if pack.agents is None
-                else "it is not a key of `agents.members`"
-            )
-            yield make(
-                UNDEFINED_A2A_AGENT,
-                f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
-                f"`{ref.agent}`, but {where}{hint_for(list(ref.suggestions))}",
-                item.span,
-                data={
-                    "kind": "undefined-tool",
-                    "name": item.value,
-                    "agent": ref.agent,
-                    "suggestions": list(ref.suggestions),
-                },
-            )
+    ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
+    if isinstance(ref, resolve.Undefined):
+        yield _undefined_tool(item, prompt, ref)
+    elif isinstance(ref, resolve.ToolAndMember):
+        yield _tool_and_member(item, prompt, ref)
+    elif isinstance(ref, resolve.Wildcard) and ref.empty:
+        yield make(
+            UNDEFINED_TOOL,
+            f"Tool pattern `{item.value}` of prompt `{prompt.key}` matches no tool: no "
+            f"pack tool starts with `{ref.prefix}` and it is not in a namespace the "
+            f"runtime provides",
+            item.span,
+            data={"kind": "empty-tool-pattern", "name": item.value},
+        )
+    elif isinstance(ref, resolve.Incomplete) and ref.namespace == A2A_PREFIX:
+        yield make(
+            UNDEFINED_A2A_AGENT,
+            f"Tool `{item.value}` of prompt `{prompt.key}` names no agent: write the key "
+            f"of an agents member after `{A2A_PREFIX}`{hint_for(list(ref.suggestions))}",
+            item.span,
+            data={
+                "kind": "undefined-tool",
+                "name": item.value,
+                "agent": "",
+                "suggestions": list(ref.suggestions),
+            },
+        )
+    elif isinstance(ref, resolve.Incomplete):
+        yield make(
+            UNDEFINED_TOOL,
+            f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
+            f"resolves names of the form `{ref.form}`",
+            item.span,
+            data={
+                "kind": "incomplete-tool-name",
+                "name": item.value,
+                "namespace": ref.namespace,
+            },
+        )
+    elif isinstance(ref, resolve.UndefinedAgent):
+        where = (
+            "there is no `agents` section"
+            if pack.agents is None
+            else "it is not a key of `agents.members`"
+        )
+        yield make(
+            UNDEFINED_A2A_AGENT,
+            f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
+            f"`{ref.agent}`, but {where}{hint_for(list(ref.suggestions))}",
+            item.span,
+            data={
+                "kind": "undefined-tool",
+                "name": item.value,
+                "agent": ref.agent,
+                "suggestions": list(ref.suggestions),
+            },
+        )
 
 
 def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
@@ -390,3 +426,4 @@ def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _check_pack_tools(ctx)
+    yield from _check_shared_tools(ctx)
