@@ -73,9 +73,9 @@ class ExampleKind(enum.Enum):
     """What a rule's ``example`` is, so that it can be run (``core/examples.py``)."""
 
     PACK = "pack"
-    """A whole PromptPack in YAML, checked as ``example.promptpack.yaml``."""
+    """A whole PromptPack in YAML, checked as ``example/pack.promptpack.yaml``."""
     PACK_JSON = "pack-json"
-    """A whole PromptPack in JSON, checked as ``example.promptpack.json``."""
+    """A whole PromptPack in JSON, checked as ``example/pack.promptpack.json``."""
     PACK_BYTES = "pack-bytes"
     """A YAML pack whose ``\\xNN`` escapes stand for raw bytes (an encoding fault)."""
     MANIFEST = "manifest"
@@ -83,7 +83,7 @@ class ExampleKind(enum.Enum):
     documents (after a ``---`` line) are other manifests of its workspace, each
     starting with a ``# <folder>/manifest.yaml`` comment that says where it is."""
     KUBERNETES = "kubernetes"
-    """A YAML file named on the command line (``example.yaml``), recognised as
+    """A YAML file named on the command line (``example/resources.yaml``), recognised as
     ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""
     ILLUSTRATIVE = "illustrative"
     """Shown, not run: no document triggers the rule on purpose."""

@@ -23,13 +23,15 @@ from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.recognize import recognize
 from pack_lsp.core.source import decode
 
-#: The name each kind of example is checked under, relative to the temporary folder.
+#: The name each kind of example is checked under, relative to the temporary folder
+#: (in a folder of its own, so that messages naming the folder read the same on
+#: every machine).
 FILE_NAMES: dict[ExampleKind, str] = {
-    ExampleKind.PACK: "example.promptpack.yaml",
-    ExampleKind.PACK_JSON: "example.promptpack.json",
-    ExampleKind.PACK_BYTES: "example.promptpack.yaml",
+    ExampleKind.PACK: "example/pack.promptpack.yaml",
+    ExampleKind.PACK_JSON: "example/pack.promptpack.json",
+    ExampleKind.PACK_BYTES: "example/pack.promptpack.yaml",
     ExampleKind.MANIFEST: "example/manifest.yaml",
-    ExampleKind.KUBERNETES: "example.yaml",
+    ExampleKind.KUBERNETES: "example/resources.yaml",
 }
 
 #: The code-block language of each kind of example.
