@@ -127,11 +127,18 @@ def run(rule: Rule) -> list[Reported]:
         )
         text, pre = decode(written[0][1])
         recognition = recognize(str(checked), text, settings.manifests, explicit=True)
+        # A manifest example is a manifest even when too broken to be recognised as
+        # one (no `entrypoint`, no `agent`), as a file matched by `manifests` is.
+        kind = (
+            kinds.MANIFEST
+            if rule.example_kind is ExampleKind.MANIFEST
+            else recognition.kind or kinds.PROMPTPACK
+        )
         analysis = analyze(
             text,
             path=checked,
             config=settings,
-            kind=recognition.kind or kinds.PROMPTPACK,
+            kind=kind,
             pre_diagnostics=pre,
             workspace=workspace,
             recognition=recognition,

@@ -314,8 +314,7 @@ NESTING_TOO_DEEP = Rule(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "metadata:\n"
-        "  deep: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]"
-        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n"
+        "  deep: " + "[" * 65 + "]" * 65 + "\n"  # 65 nested lists
     ),
     "Flatten the structure; no PromptPack field needs such depth.",
     CATEGORY,
