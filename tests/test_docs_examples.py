@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from paths import ROOT
 
 from pack_lsp.core import examples, kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.diagnostics import ExampleKind, Rule, Severity
 from pack_lsp.core.recognize import recognize
 from pack_lsp.core.registry import REGISTRY
+from paths import ROOT
 
 RULES = sorted(REGISTRY.values(), key=lambda r: r.code)
 
@@ -92,7 +92,7 @@ def test_example_with_unmarked_manifest_is_refused() -> None:
         "",
         example_kind=ExampleKind.MANIFEST,
     )
-    with pytest.raises(examples.ExampleError, match="manifest.yaml` comment"):
+    with pytest.raises(examples.ExampleError, match=r"manifest\.yaml` comment"):
         examples.files(rule)
 
 
@@ -100,9 +100,10 @@ def test_example_with_unmarked_manifest_is_refused() -> None:
 
 #: Pages whose blocks are checked: docs/rules.md is generated from the checked
 #: examples above, and docs/decisions.md is history.
-PAGES = [ROOT / "README.md"] + sorted(
-    p for p in (ROOT / "docs").glob("*.md") if p.name not in {"rules.md", "decisions.md"}
-)
+PAGES = [
+    ROOT / "README.md",
+    *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name not in {"rules.md", "decisions.md"}),
+]
 
 _FENCE = re.compile(r"^([ \t]*)```([\w-]*)[ \t]*\n(.*?)^\1```[ \t]*$", re.MULTILINE | re.DOTALL)
 _ILLUSTRATIVE = re.compile(r"<!--\s*illustrative:\s*(.*?)\s*-->\s*$")
@@ -173,7 +174,9 @@ ALL_BLOCKS = blocks()
 PACK_BLOCKS = [b for b in ALL_BLOCKS if _is_pack(b)]
 COMMAND_BLOCKS = [b for b in ALL_BLOCKS if b.language in {"console", "sh"} and _commands(b)]
 JSON_OUTPUT_BLOCKS = [
-    b for b in ALL_BLOCKS if b.language == "json" and '"diagnostics"' in b.text and '"files"' in b.text
+    b
+    for b in ALL_BLOCKS
+    if b.language == "json" and '"diagnostics"' in b.text and '"files"' in b.text
 ]
 
 
