@@ -134,6 +134,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.analysis",
             "pack_lsp.core.incremental",
             "pack_lsp.core.rulesdoc",
+            "pack_lsp.core.examples",
         ),
     ),
     ("language features", ("pack_lsp.core.language.*",)),

@@ -69,6 +69,26 @@ class FixKind(enum.Enum):
     """Delete the entry at ``data["path"]`` when ``data["removable"]`` says it may go."""
 
 
+class ExampleKind(enum.Enum):
+    """What a rule's ``example`` is, so that it can be run (``core/examples.py``)."""
+
+    PACK = "pack"
+    """A whole PromptPack in YAML, checked as ``example/pack.promptpack.yaml``."""
+    PACK_JSON = "pack-json"
+    """A whole PromptPack in JSON, checked as ``example/pack.promptpack.json``."""
+    PACK_BYTES = "pack-bytes"
+    """A YAML pack whose ``\\xNN`` escapes stand for raw bytes (an encoding fault)."""
+    MANIFEST = "manifest"
+    """An agent-extension manifest, checked as ``example/manifest.yaml``. Further
+    documents (after a ``---`` line) are other manifests of its workspace, each
+    starting with a ``# <folder>/manifest.yaml`` comment that says where it is."""
+    KUBERNETES = "kubernetes"
+    """A YAML file named on the command line (``example/resources.yaml``), recognised as
+    ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""
+    ILLUSTRATIVE = "illustrative"
+    """Shown, not run: no document triggers the rule on purpose."""
+
+
 class Tag(enum.Enum):
     UNNECESSARY = "unnecessary"
     DEPRECATED = "deprecated"
@@ -92,8 +112,11 @@ class Related:
 class Rule:
     """One diagnostic code, declared and documented.
 
-    ``example`` is a short pack excerpt that triggers the rule and ``fix`` says how
-    to resolve it; both are rendered into docs/rules.md.
+    ``example`` is a whole document that triggers the rule (a pack unless
+    ``example_kind`` says otherwise), as short as a valid document allows;
+    ``example_config`` is the ``.pack-lsp.toml`` it is checked with, if any. ``fix``
+    says how to resolve it. docs/rules.md shows the example with what pack-lsp
+    reports on it, found by running it (docs/decisions.md, D35).
     """
 
     code: str
@@ -105,6 +128,9 @@ class Rule:
     category: str = ""
     fixes: tuple[FixKind, ...] = ()
     """The quick fixes offered for this rule's diagnostics, in the order shown."""
+    example_kind: ExampleKind = ExampleKind.PACK
+    example_config: str = ""
+    """TOML text of the ``.pack-lsp.toml`` the example is checked with."""
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

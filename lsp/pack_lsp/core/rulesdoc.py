@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from itertools import groupby
 
+from pack_lsp.core import examples
+from pack_lsp.core.diagnostics import ExampleKind, Rule
 from pack_lsp.core.registry import REGISTRY
 
 HEADER = """# pack-lsp rules
@@ -77,6 +79,37 @@ def _profiles() -> str:
     )
 
 
+def _example(rule: Rule) -> str:
+    """The example of ``rule``, its configuration and what pack-lsp reports on it."""
+    kind = rule.example_kind
+    out = []
+    if rule.example_config:
+        out.append(
+            "Configuration (`.pack-lsp.toml`):\n\n```toml\n"
+            + rule.example_config.rstrip()
+            + "\n```\n\n"
+        )
+    intro = {
+        ExampleKind.ILLUSTRATIVE: "Example (illustrative only: no document triggers this on "
+        "purpose, so it is not run)",
+        ExampleKind.MANIFEST: "Example (`manifest.yaml`)",
+        ExampleKind.PACK_BYTES: "Example (`\\xNN` stands for a raw byte)",
+        ExampleKind.KUBERNETES: "Example (a file named on the command line)",
+    }.get(kind, "Example")
+    out.append(f"{intro}:\n\n```{examples.language(rule)}\n{rule.example.rstrip()}\n```\n\n")
+    if kind is ExampleKind.MANIFEST and "\n---" in rule.example:
+        out.append(
+            "The first document is the checked manifest; the others are manifests of "
+            "its workspace, at the path their first line names.\n\n"
+        )
+    if kind is not ExampleKind.ILLUSTRATIVE:
+        reported = examples.run(rule)
+        out.append("pack-lsp reports:\n\n")
+        out.extend(f"- {r}: {r.message}\n" for r in reported)
+        out.append("\n" if reported else "- nothing\n\n")
+    return "".join(out)
+
+
 def render() -> str:
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
@@ -91,7 +124,7 @@ def render() -> str:
                 f"\n### {r.code}\n\n**{r.name}** — default severity "
                 f"*{r.severity.label}*\n\n{r.summary}\n\n"
             )
-            out.append("Example:\n\n```yaml\n" + r.example.rstrip() + "\n```\n\n")
+            out.append(_example(r))
             out.append(f"Fix: {r.fix}\n")
     out.append(_profiles())
     return "".join(out)

@@ -698,6 +698,14 @@ def _to_diagnostics(
             span,
             data=data,
         )
+    elif validator == "uniqueItems" and isinstance(value, list):
+        twice = next((v for i, v in enumerate(value) if v in value[:i]), None)
+        yield make(
+            SCHEMA_VIOLATION,
+            f"{subject} lists `{_show(twice)}` more than once; each item may appear once",
+            span,
+            data=data,
+        )
     else:
         yield make(SCHEMA_VIOLATION, f"{subject}: {err.message}", span, data=data)
 

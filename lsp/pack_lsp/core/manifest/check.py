@@ -24,7 +24,8 @@ MANIFEST_SCHEMA = "agent-extension-manifest.schema.json"
 _WORDING = (
     ("in the pack root", "in the manifest"),
     ("in the pack", "in the manifest"),
-    ("`the pack root`", "the manifest"),
+    ("The pack root", "The manifest"),
+    ("the pack root", "the manifest"),
 )
 
 

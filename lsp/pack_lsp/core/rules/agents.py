@@ -28,7 +28,22 @@ UNDEFINED_ENTRY_AGENT = Rule(
     "undefined-entry-agent",
     E,
     "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
-    "agents:\n  entry: routr          # did you mean `router`?\n  members: {router: {}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "agents:\n"
+        "  entry: routr          # did you mean `router`?\n"
+        "  members: {router: {}}\n"
+    ),
     "Set `entry` to the key of the prompt that receives incoming requests.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -42,7 +57,30 @@ ENTRY_NOT_A_MEMBER = Rule(
     "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
     "`promptkit` profile. pack-lsp reads it as PromptKit does in both profiles: only "
     "members are agents, so the entry gets no Agent Card and no other agent can call it.",
-    "agents:\n  entry: router\n  members:\n    billing: {}        # router is missing",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "    tools: [billing]\n"
+        "  billing:\n"
+        "    id: billing\n"
+        "    name: Billing\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Billing agent\n"
+        "agents:\n"
+        "  entry: router\n"
+        "  members:\n"
+        "    billing: {}        # router is not a member\n"
+    ),
     "Add the entry prompt to `agents.members` (a quick fix does it): `router: {}`.",
     CATEGORY,
     fixes=(FixKind.ADD_MEMBER,),
@@ -53,8 +91,31 @@ MEMBER_NOT_A_PROMPT = Rule(
     "member-not-a-prompt",
     E,
     "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
-    "agents:\n  entry: router\n  members:\n    router: {}\n    billing: {}   "
-    "# the prompt is `billing_agent`",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "    tools: [billing]\n"
+        "  billing_agent:\n"
+        "    id: billing_agent\n"
+        "    name: Billing_Agent\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Billing_Agent agent\n"
+        "agents:\n"
+        "  entry: router\n"
+        "  members:\n"
+        "    router: {}\n"
+        "    billing: {}   # the prompt is `billing_agent`\n"
+    ),
     "Rename the member to the key of an existing prompt, or add the prompt.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -66,7 +127,23 @@ AGENT_CALLS_ITSELF = Rule(
     W,
     "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
     "call itself (RFC 0007 rule 5).",
-    "prompts:\n  router:\n    tools: [router, billing]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "    tools: [router]\n"
+        "agents:\n"
+        "  entry: router\n"
+        "  members: {router: {}}\n"
+    ),
     "Remove the prompt's own key from its `tools`.",
     CATEGORY,
 )
@@ -78,8 +155,24 @@ TOOL_NAMES_NON_MEMBER_PROMPT = Rule(
     "A prompt's `tools` names another prompt that is not an agents member, so the "
     "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
     "not only the entry).",
-    "prompts:\n  router:\n    tools: [billing]\n  billing: {...}\n"
-    "agents:\n  entry: router\n  members: {router: {}}   # billing is not a member",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "    tools: [billing]\n"
+        "  billing: {id: billing, name: Billing, version: 1.0.0, system_template: Help}\n"
+        "agents:\n"
+        "  entry: router\n"
+        "  members: {router: {}}   # billing is not a member\n"
+    ),
     "Add the prompt to `agents.members` (a quick fix does it), or remove it from `tools`.",
     CATEGORY,
     fixes=(FixKind.ADD_MEMBER,),
@@ -93,7 +186,24 @@ MODE_NOT_A_MEDIA_TYPE = Rule(
     "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
     "card with the bare `text`; PromptKit rejects the pack: an error under the "
     "`promptkit` profile.",
-    "agents:\n  members:\n    describer:\n      input_modes: [text, image]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  describer:\n"
+        "    id: describer\n"
+        "    name: Describer\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Describer agent\n"
+        "agents:\n"
+        "  entry: describer\n"
+        "  members:\n"
+        "    describer:\n"
+        "      input_modes: [text, image]   # media types: text/plain, image/png\n"
+    ),
     "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
     CATEGORY,
     fixes=(FixKind.REPLACE_VALUE,),
@@ -105,7 +215,24 @@ BLANK_TAG = Rule(
     W,
     "A member's `tags` contains an empty or blank tag, which is useless for "
     "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
-    'agents:\n  members:\n    billing:\n      tags: [billing, ""]',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  billing:\n"
+        "    id: billing\n"
+        "    name: Billing\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Billing agent\n"
+        "agents:\n"
+        "  entry: billing\n"
+        "  members:\n"
+        "    billing:\n"
+        '      tags: [billing, ""]\n'
+    ),
     "Remove the blank tag or write a keyword.",
     CATEGORY,
 )
@@ -115,7 +242,24 @@ DUPLICATE_TAG = Rule(
     "duplicate-tag",
     W,
     "A member's `tags` lists the same tag twice.",
-    "agents:\n  members:\n    billing:\n      tags: [billing, refunds, billing]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  billing:\n"
+        "    id: billing\n"
+        "    name: Billing\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Billing agent\n"
+        "agents:\n"
+        "  entry: billing\n"
+        "  members:\n"
+        "    billing:\n"
+        "      tags: [billing, refunds, billing]\n"
+    ),
     "Remove the repeated tag.",
     CATEGORY,
 )
@@ -126,8 +270,18 @@ AGENT_WITHOUT_DESCRIPTION = Rule(
     W,
     "A member has no `description` and neither has its prompt, so its A2A Agent Card "
     "would have no description, which A2A requires.",
-    "prompts:\n  billing: {id: billing, name: Billing, version: 1.0.0, "
-    "system_template: ...}\nagents:\n  members:\n    billing: {}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  billing: {id: billing, name: Billing, version: 1.0.0, system_template: Help}\n"
+        "agents:\n"
+        "  entry: billing\n"
+        "  members:\n"
+        "    billing: {}   # neither it nor the prompt has a description\n"
+    ),
     "Add a `description` to the prompt or to the member.",
     CATEGORY,
 )
@@ -138,7 +292,29 @@ UNDEFINED_MEMBER_STATE = Rule(
     E,
     "A member's `state` (RFC 0011) does not name a state of the pack's workflow, or "
     "the pack has no workflow. Calling the agent runs the workflow from that state.",
-    "agents:\n  members:\n    support:\n      state: intak      # did you mean `intake`?",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Support agent\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: intake\n"
+        "  states:\n"
+        "    intake: {prompt_task: support, terminal: true}\n"
+        "agents:\n"
+        "  entry: support\n"
+        "  members:\n"
+        "    support:\n"
+        "      state: intak      # did you mean `intake`?\n"
+    ),
     "Use the key of a state under `workflow.states`, or add a workflow.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),

@@ -29,9 +29,26 @@ INVALID_CARDS_CONFIGURATION = Rule(
     E,
     "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
     "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
-    '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{name}"',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {tags: [research]}\n"
+    ),
     "Fix the key named in the message: here the only placeholders are `{agent}` and `{pack}`.",
     CATEGORY,
+    example_config=('[cards]\nurl = "https://agents.example.com/{name}"   # {agent} or {pack}\n'),
 )
 
 CARD_SKILL_WITHOUT_TAGS = Rule(
@@ -40,9 +57,26 @@ CARD_SKILL_WITHOUT_TAGS = Rule(
     W,
     "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
     "declares none.",
-    "agents:\n  entry: coordinator\n  members:\n    coordinator: {}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {}   # no tags\n"
+    ),
     "Add `tags: [...]` to the member (they become the skill's tags).",
     CATEGORY,
+    example_config=('[cards]\na2a-version = "1.0"\nurl = "https://agents.example.com/{agent}"\n'),
 )
 
 UNKNOWN_SECURITY_SCHEME = Rule(
@@ -51,11 +85,32 @@ UNKNOWN_SECURITY_SCHEME = Rule(
     E,
     "A security requirement in the `cards` configuration names a scheme that "
     "`security-schemes` does not define. Reported on the `agents` key.",
-    _CONFIG + 'security = [{ oauth = ["read"] }]',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {tags: [research]}\n"
+    ),
     "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
     CATEGORY,
     # No quick fix: the fault is in the configuration file, not in the pack
     # this diagnostic is anchored on.
+    example_config=(
+        "[cards]\n"
+        'url = "https://agents.example.com/{agent}"\n'
+        'security = [{ oauth = ["read"] }]   # no scheme `oauth`\n'
+    ),
 )
 
 INVALID_EXTENSION_PARAMS = Rule(
@@ -66,11 +121,30 @@ INVALID_EXTENSION_PARAMS = Rule(
     "it does not accept: a radius other than self/project/repo, a mode other than "
     "autonomous/notification, an effect without domain or path, a non-numeric delta "
     "or a confidence outside 0–1.",
-    "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
-    'uri = "https://proto-labs.ai/a2a/ext/blast-v1"\n'
-    'params = { skills = { researcher = { radius = "world" } } }',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {tags: [research]}\n"
+    ),
     "Use a value the extension defines.",
     CATEGORY,
+    example_config=(
+        "[[cards.agents.researcher.extensions]]\n"
+        'uri = "https://proto-labs.ai/a2a/ext/blast-v1"\n'
+        'params = { skills = { researcher = { radius = "world" } } }\n'
+    ),
 )
 
 EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
@@ -80,13 +154,32 @@ EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
     "A card extension declares settings for a skill id that is not a skill of the card "
     "it is on — typically after a prompt key was renamed, since the key is the skill "
     "id.",
-    "[[tool.pack-lsp.cards.agents.researcher.extensions]]\n"
-    'uri = "https://proto-labs.ai/a2a/ext/hitl-mode-v1"\n'
-    'params = { skills = { research = { mode = "autonomous" } } }',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {tags: [research]}\n"
+    ),
     "Rename the skill in the configuration to the member key.",
     CATEGORY,
     # No quick fix: the fault is in the configuration file, not in the pack
     # this diagnostic is anchored on.
+    example_config=(
+        "[[cards.agents.researcher.extensions]]\n"
+        'uri = "https://proto-labs.ai/a2a/ext/hitl-mode-v1"\n'
+        'params = { skills = { research = { mode = "autonomous" } } }\n'
+    ),
 )
 
 CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
@@ -95,10 +188,29 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
     W,
     "The `cards` configuration has an `agents.<key>` table for a key that is not an "
     "agent of this pack, so it is not applied.",
-    '[tool.pack-lsp.cards.agents.reseacher]\nurl = "https://r.example.com"',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {tags: [research]}\n"
+    ),
     "Use the member key (after a rename, update the configuration too).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_config=(
+        '[cards.agents.reseacher]   # the member is `researcher`\nurl = "https://r.example.com"\n'
+    ),
 )
 
 INVALID_AGENT_CARD = Rule(
@@ -108,9 +220,26 @@ INVALID_AGENT_CARD = Rule(
     "A derived Agent Card is not valid A2A for the selected version, for a reason no "
     "more specific rule covers — typically a configured value the protocol does not "
     "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
-    '[tool.pack-lsp.cards]\na2a-version = "1.0"\nurl = ""',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {tags: [research]}\n"
+    ),
     "Fix the configuration value or pack field named in the message.",
     CATEGORY,
+    example_config=('[cards]\na2a-version = "1.0"\nurl = ""\n'),
 )
 
 UNREACHABLE_AGENT = Rule(
@@ -122,7 +251,30 @@ UNREACHABLE_AGENT = Rule(
     "workflow state that such an agent leads to (from its `state`, RFC 0011, or from "
     "the states that run its prompt) runs it. "
     "External clients may still call it directly through its card.",
-    "agents:\n  entry: coordinator\n  members:\n    coordinator: {}\n    analyst: {}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "  writer:\n"
+        "    id: writer\n"
+        "    name: Writer\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members:\n"
+        "    researcher: {}\n"
+        "    writer: {}   # no agent lists it in its tools\n"
+    ),
     "List the member in the `tools` of an agent that should delegate to it, or remove "
     "it from `members` if it is not meant to be an agent.",
     CATEGORY,
@@ -135,7 +287,30 @@ AGENT_CALL_CYCLE = Rule(
     "Agents call each other in a cycle, which can recurse without end at run time. "
     "Each elementary cycle is reported on the call that closes it; a group of agents "
     "with very many cycles is reported once, with the number found.",
-    "prompts:\n  a: {tools: [b]}\n  b: {tools: [a]}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  researcher:\n"
+        "    id: researcher\n"
+        "    name: Researcher\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "    tools: [writer]\n"
+        "  writer:\n"
+        "    id: writer\n"
+        "    name: Writer\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Finds sources\n"
+        "    tools: [researcher]\n"
+        "agents:\n"
+        "  entry: researcher\n"
+        "  members: {researcher: {}, writer: {}}\n"
+    ),
     "Break the cycle: let one agent return its result instead of calling back.",
     CATEGORY,
 )

@@ -36,7 +36,27 @@ UNDEFINED_COMPOSITION = Rule(
     "undefined-composition",
     Severity.ERROR,
     "A workflow state's `composition` is not a key of the pack's `compositions`.",
-    "states:\n  analyze: {orchestration: composition, composition: analyse_doc}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: writing\n"
+        "  states:\n"
+        "    writing:\n"
+        "      orchestration: composition\n"
+        "      composition: writting   # did you mean `write`?\n"
+        "      terminal: true\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft}\n"
+    ),
     "Use the key of a composition (a quick fix offers close names), or add it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -48,7 +68,27 @@ COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
     Severity.ERROR,
     "A state names a `composition` but its `orchestration` is not `composition`, so the "
     "composition never runs (the state runs its `prompt_task`).",
-    "states:\n  analyze: {prompt_task: review, composition: analyze_document}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: writing\n"
+        "  states:\n"
+        "    writing:\n"
+        "      prompt_task: draft\n"
+        "      composition: write   # the state is not `orchestration: composition`\n"
+        "      terminal: true\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft}\n"
+    ),
     "Set `orchestration: composition`, or remove `composition` (a quick fix does).",
     CATEGORY,
     fixes=(FixKind.REMOVE_ENTRY,),
@@ -60,8 +100,25 @@ DUPLICATE_STEP_ID = Rule(
     Severity.ERROR,
     "Two steps of one composition (counting the steps nested in `parallel` branches) "
     "have the same `id`; references to it are ambiguous.",
-    "steps:\n  - {id: draft, kind: prompt, prompt_task: a}\n"
-    "  - {id: draft, kind: prompt, prompt_task: b}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft}\n"
+        "      - id: both\n"
+        "        kind: parallel\n"
+        "        branches:\n"
+        "          - {id: first, kind: prompt, prompt_task: draft}\n"
+        "          - {id: second, kind: prompt, prompt_task: draft}\n"
+        "        reduce: {strategy: append, into: results}\n"
+    ),
     "Give each step its own id.",
     CATEGORY,
 )
@@ -71,7 +128,19 @@ UNDEFINED_STEP_PROMPT = Rule(
     "undefined-step-prompt",
     Severity.ERROR,
     "A `prompt` or `agent` step's `prompt_task` is not a key of the pack's `prompts`.",
-    "steps:\n  - {id: draft, kind: prompt, prompt_task: sumary}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: darft}   # did you mean `draft`?\n"
+    ),
     "Use the key of a prompt, or add the prompt.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -84,7 +153,19 @@ UNDEFINED_STEP_TOOL = Rule(
     "A `tool` step's `tool`, or an entry of an `agent` step's `tools`, is not a key of "
     "the pack's `tools`. When the pack declares no `tools` at all the tools can only "
     "come from the host, which cannot be checked here: then it is a warning.",
-    "steps:\n  - {id: fetch, kind: tool, tool: extract_txt}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: fetch, kind: tool, tool: extract_text}   # the pack has no tools\n"
+    ),
     "Use the key of a tool, or define the tool under `tools`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -96,8 +177,23 @@ UNDEFINED_STEP = Rule(
     Severity.ERROR,
     "A `then`, `else` or `depends_on` entry, or the composition's `output`, names a "
     "step id that the composition does not have.",
-    "steps:\n  - {id: gate, kind: branch, predicate: {path: '${input.x}', op: exists}, "
-    "then: refnd}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft}\n"
+        "      - id: gate\n"
+        "        kind: branch\n"
+        '        predicate: {path: "${first.output.ok}", op: equals, value: true}\n'
+        "        then: frist   # did you mean `first`?\n"
+    ),
     "Use the id of a step of the same composition.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -110,7 +206,19 @@ UNDEFINED_STEP_EVAL = Rule(
     "An `eval` modifier of a step names an eval id that neither the pack's `evals` nor a "
     "prompt's `evals` define. When the pack declares no evals at all they can only come "
     "from the host, which cannot be checked here: then it is a warning.",
-    "steps:\n  - {id: draft, kind: prompt, prompt_task: a, modifiers: {eval: [tone]}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft, modifiers: {eval: [tone]}}\n"
+    ),
     "Use the id of a declared eval, or declare it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -122,7 +230,20 @@ UNRESOLVED_STEP_REFERENCE = Rule(
     Severity.ERROR,
     "A `${...}` reference in a step's `input`, `args` or `predicate` starts with neither "
     "`input` (the composition's input) nor the id of a step that runs before this one.",
-    "steps:\n  - {id: draft, kind: prompt, prompt_task: a, input: '${extrct.output}'}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft}\n"
+        '      - {id: second, kind: prompt, prompt_task: draft, input: "${frist.output}"}\n'
+    ),
     "Start the path with `input` or with the id of the step whose output it reads.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -134,9 +255,24 @@ UNREACHABLE_STEP = Rule(
     Severity.WARNING,
     "No path of the step graph leads from the first step to this step: it follows a "
     "`branch` step that never names it and nothing `depends_on` it.",
-    "steps:\n  - {id: gate, kind: branch, predicate: {path: '${input.x}', op: exists}, "
-    "then: done}\n  - {id: skipped, kind: prompt, prompt_task: a}\n"
-    "  - {id: done, kind: prompt, prompt_task: b}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - id: gate\n"
+        "        kind: branch\n"
+        '        predicate: {path: "${input.urgent}", op: equals, value: true}\n'
+        "        then: finish\n"
+        "      - {id: skipped, kind: prompt, prompt_task: draft}   # nothing runs it\n"
+        "      - {id: finish, kind: prompt, prompt_task: draft, depends_on: [gate]}\n"
+    ),
     "Name the step in a branch's `then`/`else`, give it `depends_on`, or remove it.",
     CATEGORY,
 )
@@ -147,8 +283,25 @@ STEP_CYCLE = Rule(
     Severity.ERROR,
     "The steps of a composition form a cycle (through `then`/`else`, `depends_on` or "
     "the order of `steps`). Compositions must be acyclic; loops belong in the workflow.",
-    "steps:\n  - {id: a, kind: prompt, prompt_task: a}\n"
-    "  - {id: b, kind: branch, predicate: {path: '${a.output}', op: exists}, then: a}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
+        "compositions:\n"
+        "  write:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: first, kind: prompt, prompt_task: draft}\n"
+        "      - id: gate\n"
+        "        kind: branch\n"
+        '        predicate: {path: "${first.output.ok}", op: equals, value: true}\n'
+        "        then: first\n"
+        "        else: done\n"
+        "      - {id: done, kind: prompt, prompt_task: draft}\n"
+    ),
     "Remove the edge that closes the cycle, or move the loop to workflow states.",
     CATEGORY,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pack_lsp.core.diagnostics import Rule, Severity
+from pack_lsp.core.diagnostics import ExampleKind, Rule, Severity
 
 E = Severity.ERROR
 CATEGORY = "YAML and JSON"
@@ -12,9 +12,10 @@ INTERNAL_ERROR = Rule(
     "internal-error",
     E,
     "A pack-lsp rule failed on this file. The other rules still ran.",
-    "(any file that triggers a bug)",
+    "(any file on which a rule of pack-lsp fails)\n",
     "Report the file and the server log to the pack-lsp maintainers.",
     CATEGORY,
+    example_kind=ExampleKind.ILLUSTRATIVE,
 )
 
 YAML_SYNTAX = Rule(
@@ -22,7 +23,21 @@ YAML_SYNTAX = Rule(
     "yaml-syntax",
     E,
     "The file is not well-formed YAML or JSON.",
-    "prompts:\n  support:\n    tools: [lookup_order,\n  billing: {}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: [lookup_order,\n"
+        "tools:\n"
+        "  lookup_order: {name: lookup_order, description: Find an order}\n"
+    ),
     "Close the bracket or quote, or fix the indentation at the reported position. "
     "Only the first syntax error is reported; the rest of the file is still read "
     "as far as possible, so completion keeps working.",
@@ -36,10 +51,22 @@ JSON_SYNTAX = Rule(
     "A `.json` file is not strict JSON: single quotes, unquoted property names, "
     "trailing commas, comments, NaN and other YAML-only forms are reported at their "
     "exact position (a `.yaml` file may use them).",
-    "{'id': 'demo', name: \"Demo\", \"prompts\": {},}",
+    (
+        "{\n"
+        '  "id": "support",\n'
+        '  "name": "Support",\n'
+        '  "version": "1.0.0",\n'
+        '  "template_engine": {"version": "v1", "syntax": "{{variable}}"},\n'
+        '  "prompts": {\n'
+        '    "support": {"id": "support", "name": "Support", "version": "1.0.0", "sys'
+        'tem_template": "Help"},\n'
+        "  }\n"
+        "}\n"
+    ),
     "Write the file as JSON: double-quoted strings and property names, no comma after "
     "the last item, no comments. Or rename it to `.yaml` if it is meant to be YAML.",
     CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
 )
 
 INVALID_ENCODING = Rule(
@@ -47,9 +74,18 @@ INVALID_ENCODING = Rule(
     "invalid-encoding",
     E,
     "The file contains bytes that are not UTF-8.",
-    "description: caf\\xe9   # a Latin-1 byte saved by an old editor",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "description: Caf\\xe9 support   # a Latin-1 byte saved by an old editor\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Save the file as UTF-8. A UTF-8 byte-order mark is accepted.",
     CATEGORY,
+    example_kind=ExampleKind.PACK_BYTES,
 )
 
 EMPTY_DOCUMENT = Rule(
@@ -57,7 +93,7 @@ EMPTY_DOCUMENT = Rule(
     "empty-document",
     E,
     "The file has no content (or only comments).",
-    "# TODO: write the pack",
+    "# TODO: write the pack\n",
     "Start the pack with `id`, `name`, `version`, `template_engine` and `prompts`.",
     CATEGORY,
 )
@@ -67,7 +103,21 @@ MULTIPLE_DOCUMENTS = Rule(
     "multiple-documents",
     E,
     "The file contains more than one YAML document (`---`); only the first is read.",
-    "id: a\n---\nid: b",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "---\n"
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Keep one pack per file; move the second document to its own file.",
     CATEGORY,
 )
@@ -77,7 +127,19 @@ DUPLICATE_KEY = Rule(
     "duplicate-key",
     E,
     "A key appears twice in the same mapping. Both places are reported.",
-    "tools:\n  search: {name: search, description: A}\n  search: {name: search, description: B}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    name: Support desk\n"
+    ),
     "Remove or rename one of the two keys. Parsers keep only the last value, so the "
     "first one is silently lost.",
     CATEGORY,
@@ -90,7 +152,18 @@ UNSUPPORTED_TAG = Rule(
     "A YAML tag other than the standard `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, "
     "`!!map` and `!!seq`, or a standard tag that does not fit its value. Tags never "
     "construct objects; the value is read as plain data.",
-    'system_template: !!python/object/apply:os.system ["ls"]',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: !!python/name:os.system Help\n"
+    ),
     "Remove the tag. PromptPack files are plain data.",
     CATEGORY,
 )
@@ -100,7 +173,19 @@ UNDEFINED_ALIAS = Rule(
     "undefined-alias",
     E,
     "An alias `*name` has no anchor `&name` earlier in the file.",
-    "tools: *shared_tools",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: *shared_tools   # no anchor &shared_tools\n"
+    ),
     "Define the anchor before the alias (`shared: &shared_tools [search]`) or fix its name.",
     CATEGORY,
 )
@@ -111,7 +196,21 @@ ALIAS_EXPANSION_LIMIT = Rule(
     E,
     'Aliases would expand the document beyond a safe size (a "billion laughs" file). '
     "Oversized aliases are not expanded.",
-    "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n...",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "metadata:\n"
+        "  a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        "  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+        "  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+        "  d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+        "  e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+        "  f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+    ),
     "Do not nest aliases of aliases to build large structures; write the data out.",
     CATEGORY,
 )
@@ -121,7 +220,16 @@ RECURSIVE_ALIAS = Rule(
     "recursive-alias",
     E,
     "An alias refers to a node that contains the alias itself.",
-    "loop: &loop [*loop]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "metadata:\n"
+        "  loop: &loop [*loop]\n"
+    ),
     "Point the alias at a node that does not contain it.",
     CATEGORY,
 )
@@ -131,7 +239,17 @@ COMPLEX_KEY = Rule(
     "complex-key",
     E,
     "A mapping key is a list or a mapping; PromptPack keys are strings.",
-    "? [a, b]\n: value",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "metadata:\n"
+        "  ? [a, b]\n"
+        "  : value\n"
+    ),
     "Use a string key.",
     CATEGORY,
 )
@@ -142,7 +260,18 @@ INVALID_MERGE = Rule(
     E,
     "A merge key `<<` is given something other than a mapping, an alias of a mapping, "
     "or a list of those.",
-    "defaults: &defaults [a, b]\nprompt:\n  <<: *defaults",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "metadata:\n"
+        "  defaults: &defaults [a, b]\n"
+        "  owner:\n"
+        "    <<: *defaults\n"
+    ),
     "Merge a mapping: `defaults: &defaults {temperature: 0.2}` then `<<: *defaults`.",
     CATEGORY,
 )
@@ -155,11 +284,20 @@ NOT_A_PACK = Rule(
     "ConfigMaps hold no pack, a PromptKit arena-project file, a JSON Schema or a Helm "
     "chart template. It is not checked as a pack, so it gets this one line instead of "
     "a list of schema errors.",
-    "# support.promptpack.yaml\napiVersion: apps/v1\nkind: Deployment",
+    (
+        "apiVersion: apps/v1\n"
+        "kind: Deployment\n"
+        "metadata: {name: support}\n"
+        "spec:\n"
+        "  template:\n"
+        "    spec:\n"
+        "      containers: [{name: support, image: support:1.0}]\n"
+    ),
     "Nothing to fix if the file is what the message says; rename it so that its name "
     "no longer says PromptPack, or exclude it from the check (`exclude` in the "
     "configuration).",
     CATEGORY,
+    example_kind=ExampleKind.KUBERNETES,
 )
 
 NESTING_TOO_DEEP = Rule(
@@ -168,7 +306,16 @@ NESTING_TOO_DEEP = Rule(
     E,
     "Lists or mappings are nested more than 64 levels deep; the deeper content is not "
     "read (protection against hostile files).",
-    "parameters: [[[[[[[[ ... ]]]]]]]]   # 65 levels",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "metadata:\n"
+        "  deep: " + "[" * 65 + "]" * 65 + "\n"  # 65 nested lists
+    ),
     "Flatten the structure; no PromptPack field needs such depth.",
     CATEGORY,
 )

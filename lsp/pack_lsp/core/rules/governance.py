@@ -36,8 +36,20 @@ UNDEFINED_CONTROL_VALIDATOR = Rule(
     Severity.ERROR,
     "An obligation control `validator:` names an id that no validator of the pack's "
     "prompts declares.",
-    "obligations:\n  - {id: disclose, obligation: eu-aiact:Article50, "
-    "controls: [{validator: ai-disclosur}]}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    obligations:\n"
+        "      - id: disclose\n"
+        "        obligation: eu-aiact:Article50\n"
+        "        controls: [{validator: ai-disclosure}]   # no validator has this id\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Use the `id` of a validator of one of the prompts (a quick fix offers close ids), "
     "or give that validator an `id`.",
     CATEGORY,
@@ -50,7 +62,19 @@ UNDEFINED_CONTROL_EVAL = Rule(
     Severity.ERROR,
     "An obligation control `eval:` or a review's `eval` names an id that neither the "
     "pack's `evals` nor a prompt's `evals` define.",
-    "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, eval: bias-chek}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    reviews:\n"
+        "      - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, eval:"
+        " bias-check}\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Use the `id` of a declared eval, or declare it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -62,8 +86,21 @@ DUPLICATE_VALIDATOR_ID = Rule(
     Severity.ERROR,
     "Two validators of the pack have the same `id`; ids are unique across the whole pack "
     "so that a governance control names exactly one.",
-    "prompts:\n  a: {validators: [{id: pii, type: regex_match}]}\n"
-    "  b: {validators: [{id: pii, type: banned_words}]}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    validators:\n"
+        "      - {id: pii, type: regex_match}\n"
+        "      - {id: pii, type: banned_words}\n"
+    ),
     "Give each validator its own id.",
     CATEGORY,
 )
@@ -77,8 +114,19 @@ UNDEFINED_OBLIGATION = Rule(
     "`obligations` when it declares any — they replace the pack's whole, no merge (RFC "
     "0013) — and the pack's `metadata.governance` ones otherwise. The pack's reviews a "
     "member inherits (it declares no `reviews`) must resolve among its obligations too.",
-    "reviews:\n  - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, "
-    "satisfies: [art50]}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    reviews:\n"
+        "      - {id: bias, type: pp:BiasTesting, cadence: P3M, owner: ml-risk, satis"
+        "fies: [art50]}\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Use the id of an obligation of the effective object, or declare it among the "
     "member's own `obligations` (or give the member its own `reviews`).",
     CATEGORY,
@@ -90,7 +138,21 @@ DUPLICATE_GOVERNANCE_ID = Rule(
     "duplicate-governance-id",
     Severity.ERROR,
     "Two obligations, or two reviews, of one governance object have the same `id`.",
-    "obligations:\n  - {id: art50, ...}\n  - {id: art50, ...}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    obligations:\n"
+        "      - {id: art50, obligation: eu-aiact:Article50, controls: [{external: Le"
+        "gal review}]}\n"
+        "      - {id: art50, obligation: eu-aiact:Article52, controls: [{external: Au"
+        "dit}]}\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Give each obligation and each review its own id.",
     CATEGORY,
 )
@@ -104,8 +166,20 @@ UNDEFINED_CONTROL_FIELD = Rule(
     "an agents member, a property counts when the member or the pack's "
     "`metadata.governance` declares it, since the member inherits every field it does not "
     "replace. An obligation cannot be discharged by a field nobody filled in.",
-    "governance:\n  obligations:\n    - {id: disclose, obligation: eu-aiact:Article50, "
-    "controls: [{field: requires_ai_disclosure}]}   # not declared",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    obligations:\n"
+        "      - id: disclose\n"
+        "        obligation: eu-aiact:Article50\n"
+        "        controls: [{field: requires_ai_disclosure}]   # not declared\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Declare the property in the governance object, or correct the field name.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -123,7 +197,17 @@ UNDECLARED_VOCABULARY_PREFIX = Rule(
     "own prefixes, for its own terms and for the terms it inherits from the pack. The value "
     "stays valid (RFC 0013 rule 5, RFC 0016 rule 10); consumers just cannot tell what it "
     "means. Nothing inside an `extensions` object is read.",
-    "governance:\n  risk_classification: acme:Tier2     # `acme` is not declared",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    risk_classification: acme:Tier2     # `acme` is not declared\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Declare the prefix: `vocabularies: {acme: https://acme.example/vocab#}` (in the "
     "member's own map when it has one), or use a well-known term.",
     CATEGORY,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from pack_lsp.core.diagnostics import Diagnostic, Rule, Severity, make
+from pack_lsp.core.diagnostics import Diagnostic, ExampleKind, Rule, Severity, make
 from pack_lsp.core.hosts import Stream
 from pack_lsp.core.suggest import did_you_mean
 
@@ -25,11 +25,19 @@ CONFIG_MAP_NOT_FOUND = Rule(
     "is defined neither in the same file nor in a YAML file beside it (nor generated "
     "by a `kustomization.yaml` there), so the pack it deploys cannot be checked and "
     "may not exist in the cluster.",
-    "apiVersion: omnia.altairalabs.ai/v1alpha1\nkind: PromptPack\nmetadata: {name: support}\n"
-    "spec:\n  source:\n    type: configmap\n    configMapRef: {name: support-packs}",
+    (
+        "apiVersion: omnia.altairalabs.ai/v1alpha1\n"
+        "kind: PromptPack\n"
+        "metadata: {name: support}\n"
+        "spec:\n"
+        "  source:\n"
+        "    type: configmap\n"
+        "    configMapRef: {name: support-pack}     # not in this file nor beside it\n"
+    ),
     "Correct the name, or define the ConfigMap (with the pack under a `pack.json` data "
     "entry) in the same file or beside it.",
     CATEGORY,
+    example_kind=ExampleKind.KUBERNETES,
 )
 
 RULES = (CONFIG_MAP_NOT_FOUND,)

@@ -13,7 +13,15 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import (
+    Diagnostic,
+    ExampleKind,
+    FixKind,
+    Related,
+    Rule,
+    Severity,
+    make,
+)
 from pack_lsp.core.manifest.model import Manifest, Reference
 from pack_lsp.core.manifest.workspace import AGENT_TOOL_PREFIX, ManifestIndex
 from pack_lsp.core.suggest import did_you_mean, suggestions
@@ -27,10 +35,11 @@ ENTRYPOINT_REQUIRED = Rule(
     E,
     "An extension without an `agent` section has nothing to load but its code, so it "
     "needs an `entrypoint`.",
-    "id: kv\nname: Key-value store     # no entrypoint and no agent section",
+    ("id: weather\nname: Weather lookup     # no entrypoint and no agent section\n"),
     "Add `entrypoint: module:Class` naming the extension's class, or add an `agent` "
     "section if the extension is an agent.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 DECLARATIVE_AGENT_INCOMPLETE = Rule(
@@ -39,10 +48,11 @@ DECLARATIVE_AGENT_INCOMPLETE = Rule(
     E,
     "An agent without an `entrypoint` is built from its manifest alone, which needs the "
     "model to run and the instructions to follow: `agent.model` and `agent.instructions`.",
-    "id: summarizer\nname: Summarizer\nagent:\n  model: gpt-4o-mini     # no instructions",
+    ("id: summarizer\nname: Summarizer\nagent:\n  model: gpt-4o-mini     # no instructions\n"),
     "Add the missing key under `agent`, or give the extension an `entrypoint` whose code "
     "supplies it.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 INSTRUCTIONS_FILE_NOT_FOUND = Rule(
@@ -53,9 +63,16 @@ INSTRUCTIONS_FILE_NOT_FOUND = Rule(
     "extension such as `.jinja2`, `.j2`, `.md` or `.txt`) but no such file exists in "
     "the extension's folder. Nothing is checked for a manifest that is not saved as a "
     "file.",
-    "agent:\n  instructions: prompts/reviewer.jinja2     # prompts/ has review.jinja2",
+    (
+        "id: reviewer\n"
+        "name: Reviewer\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: prompts/reviewer.md     # the folder has no such file\n"
+    ),
     "Correct the path (relative to the folder of the manifest) or create the file.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 ENTRYPOINT_FORM = Rule(
@@ -64,9 +81,10 @@ ENTRYPOINT_FORM = Rule(
     E,
     "`entrypoint` is not of the form `module:Class` (a dotted Python module, a colon, "
     "a class name).",
-    "entrypoint: main.py     # should be main:KvExtension",
+    ("id: shell\nname: Shell commands\nentrypoint: main.py     # module:Class, e.g. main:Shell\n"),
     "Write the module (without `.py`), a colon and the class name.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 ENTRYPOINT_MODULE_NOT_FOUND = Rule(
@@ -75,9 +93,10 @@ ENTRYPOINT_MODULE_NOT_FOUND = Rule(
     W,
     "The module of `entrypoint` has no file in the extension's folder (neither "
     "`module.py` nor `module/__init__.py`, dots read as folders).",
-    "entrypoint: main:KvExtension     # the folder has no main.py",
+    ("id: shell\nname: Shell commands\nentrypoint: main:Shell     # the folder has no main.py\n"),
     "Create the module file next to the manifest or correct the module name.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 UNKNOWN_EXTENSION = Rule(
@@ -86,10 +105,23 @@ UNKNOWN_EXTENSION = Rule(
     E,
     "`depends_on` or `agent.uses_tools` names an id that no manifest of the workspace "
     "declares. The loader would fail when it starts the extension.",
-    "agent:\n  uses_tools: [file_manger]     # did you mean `file_manager`?",
+    (
+        "id: planner\n"
+        "name: Planner\n"
+        "agent:\n"
+        "  model: gpt-4o\n"
+        "  instructions: Plan the work.\n"
+        "  uses_tools: [file_manger]     # did you mean `file_manager`?\n"
+        "---\n"
+        "# file_manager/manifest.yaml\n"
+        "id: file_manager\n"
+        "name: File manager\n"
+        "entrypoint: main:Files\n"
+    ),
     "Use the id of an existing extension (completion lists them) or add that extension.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_kind=ExampleKind.MANIFEST,
 )
 
 NOT_A_TOOL_PROVIDER = Rule(
@@ -99,9 +131,24 @@ NOT_A_TOOL_PROVIDER = Rule(
     "`agent.uses_tools` names an extension that cannot provide tools. Tools come from "
     "an extension's code; an agent without `entrypoint` has none (it is offered to the "
     "orchestrator as a tool itself, never to other agents).",
-    "agent:\n  uses_tools: [code_reviewer]     # a declarative agent",
+    (
+        "id: planner\n"
+        "name: Planner\n"
+        "agent:\n"
+        "  model: gpt-4o\n"
+        "  instructions: Plan the work.\n"
+        "  uses_tools: [code_reviewer]     # an agent without code: no tools\n"
+        "---\n"
+        "# code_reviewer/manifest.yaml\n"
+        "id: code_reviewer\n"
+        "name: Code reviewer\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: Review what you are given.\n"
+    ),
     "Name tool-providing extensions only; to combine agents, let the orchestrator call them.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 DEPENDENCY_CYCLE = Rule(
@@ -111,9 +158,25 @@ DEPENDENCY_CYCLE = Rule(
     "Extensions name each other in a cycle through `depends_on` and `agent.uses_tools` "
     "(both must be loaded first), so no load order exists. Reported in each manifest of "
     "the cycle, on the reference that leads back to it.",
-    "id: a\nentrypoint: main:A\ndepends_on: [b]     # and b depends on a",
+    (
+        "id: a\n"
+        "name: A\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: Review what you are given.\n"
+        "depends_on: [b]     # and b depends on a\n"
+        "---\n"
+        "# b/manifest.yaml\n"
+        "id: b\n"
+        "name: B\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: Review what you are given.\n"
+        "depends_on: [a]\n"
+    ),
     "Remove one of the references of the cycle.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 DUPLICATE_EXTENSION_ID = Rule(
@@ -122,9 +185,23 @@ DUPLICATE_EXTENSION_ID = Rule(
     E,
     "Two manifests of the workspace declare the same `id`. Reported in each, with the "
     "others as related locations.",
-    "id: kv     # also the id of another extension folder",
+    (
+        "id: kv\n"
+        "name: Key-value store\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: Review what you are given.\n"
+        "---\n"
+        "# kv2/manifest.yaml\n"
+        "id: kv     # the same id\n"
+        "name: Another store\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: Review what you are given.\n"
+    ),
     "Give each extension its own id.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 AGENT_TOOL_NAME_COLLISION = Rule(
@@ -134,10 +211,21 @@ AGENT_TOOL_NAME_COLLISION = Rule(
     "An agent in `tool` mode is offered to the orchestrator as the tool `agent_<id>`; "
     "another extension of the workspace has exactly that id, and extensions commonly "
     "name their tools after their id, so the two tools would clash when wired.",
-    "id: reviewer        # its agent tool is agent_reviewer\n"
-    "# another manifest: id: agent_reviewer",
+    (
+        "id: reviewer     # offered to agents as the tool `agent_reviewer`\n"
+        "name: Reviewer\n"
+        "agent:\n"
+        "  model: gpt-4o-mini\n"
+        "  instructions: Review what you are given.\n"
+        "---\n"
+        "# agent_reviewer/manifest.yaml\n"
+        "id: agent_reviewer\n"
+        "name: Review checklist tool\n"
+        "entrypoint: main:Checklist\n"
+    ),
     "Rename one of the two extensions.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 HANDOFF_NOT_SUPPORTED = Rule(
@@ -146,9 +234,17 @@ HANDOFF_NOT_SUPPORTED = Rule(
     INFO,
     "`integration_mode: handoff` is part of the design but a later phase of it; until "
     "a runtime supports it, only `tool` mode agents are wired.",
-    "agent:\n  integration_mode: handoff",
+    (
+        "id: travel_desk\n"
+        "name: Travel desk\n"
+        "agent:\n"
+        "  integration_mode: handoff\n"
+        "  model: gpt-4o\n"
+        "  instructions: Help the user plan and book a trip.\n"
+    ),
     "Use `tool` mode unless the runtime you deploy to supports hand-offs.",
     CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
 )
 
 RULES = (

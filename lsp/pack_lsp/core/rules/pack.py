@@ -24,7 +24,18 @@ PROMPT_ID_DIFFERS_FROM_KEY = Rule(
     Severity.WARNING,
     "A prompt's `id` is not its key in `prompts`. Runtimes select prompts by key, "
     "so a different `id` is misleading.",
-    "prompts:\n  support:\n    id: customer_support     # the key is `support`",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: customer_support     # the key is `support`\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+    ),
     "Make the `id` equal to the key (a quick fix does it).",
     CATEGORY,
     fixes=(FixKind.REPLACE_VALUE,),
@@ -36,7 +47,15 @@ DUPLICATE_PROMPT_ID = Rule(
     Severity.ERROR,
     "Two prompts have the same `id`. Reported on the later one, with the other as a "
     "related location.",
-    "prompts:\n  support: {id: support, ...}\n  support_v2: {id: support, ...}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "  support_v2: {id: support, name: Support, version: 2.0.0, system_template: Hi}\n"
+    ),
     "Give each prompt its own `id` (its key).",
     CATEGORY,
 )
@@ -48,8 +67,22 @@ DUPLICATE_EVAL_ID = Rule(
     "Two evals of the same list (the pack's `evals`, or one prompt's `evals`) have the "
     "same `id`. A prompt-level eval may reuse a pack-level id on purpose: it overrides "
     "it.",
-    "evals:\n  - {id: tone, type: llm_judge, trigger: every_turn}\n"
-    "  - {id: tone, type: regex, trigger: every_turn}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "evals:\n"
+        "  - {id: tone, type: contains, trigger: every_turn, params: {patterns: [than"
+        "ks]}}\n"
+        '  - {id: tone, type: regex, trigger: every_turn, params: {pattern: "^Hi"}}\n'
+    ),
     "Rename one of the evals, or remove the duplicate.",
     CATEGORY,
 )
@@ -61,7 +94,20 @@ SKILL_PATH_NOT_FOUND = Rule(
     "A skill path does not exist relative to the pack file. Package references "
     "(`@scope/name`) and URLs are not checked; nothing is checked for a document that "
     "is not saved as a file.",
-    "skills:\n  - ./skills/bilings       # the directory is ./skills/billing",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "skills:\n"
+        "  - ./skills/billing       # there is no such directory\n"
+    ),
     "Correct the path (relative to the directory of the pack file) or create the skill.",
     CATEGORY,
 )
@@ -72,7 +118,20 @@ SKILL_PATH_OUTSIDE_PACK = Rule(
     Severity.ERROR,
     "A skill path leaves the pack's directory (an absolute path, `~`, or `..` going "
     "above it). A pack must be self-contained; pack-lsp does not look at such a path.",
-    "skills:\n  - ../../etc/secrets",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "skills:\n"
+        "  - ../../etc/secrets\n"
+    ),
     "Move the skill into the pack's directory and use a relative path.",
     CATEGORY,
 )
@@ -93,10 +152,23 @@ REFUSED_CHECK_PARAMS = Rule(
     "(`ValidatePack`) and PromptArena refuse such a pack; `sdk.Open` drops the "
     "validator with a warning, so replies go unchecked. Validators with "
     "`enabled: false` are not checked, as PromptKit skips them.",
-    "prompts:\n  support:\n    validators:\n"
-    "      - {type: max_length, enabled: true, params: {max_lenght: 500}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    validators:\n"
+        "      - {type: max_length, enabled: true, params: {max_lenght: 500}}\n"
+    ),
     "Name the parameter as the list says (`max: 500`).",
     CATEGORY,
+    example_config='profile = "promptkit"\n',
 )
 
 RULES = (

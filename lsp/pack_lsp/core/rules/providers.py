@@ -29,7 +29,18 @@ DUPLICATE_PROVIDER_KEY = Rule(
     "and steps select a provider by, so it must be unique. A string entry is the "
     "requirement with that key (`default` is `{key: default, role: llm}`), so it "
     "counts too; keys are compared exactly (`Judge` and `judge` differ).",
-    "requires:\n  providers:\n    - default\n    - {key: default, role: llm}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "requires:\n"
+        "  providers:\n"
+        "    - default\n"
+        "    - {key: default, role: llm}\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Remove the second entry, or give it its own key.",
     CATEGORY,
 )
@@ -41,7 +52,17 @@ UNKNOWN_PROVIDER_ROLE = Rule(
     "A provider requirement's `role` is not one of the suggested roles (`llm`, "
     "`embedding`, `tts`, `stt`, `image`, `inference`). Roles are an open set, so this is "
     "never an error; it may be a typo.",
-    "requires:\n  providers:\n    - {key: judge, role: lmm}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "requires:\n"
+        "  providers:\n"
+        "    - {key: judge, role: lmm}   # did you mean `llm`?\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Correct the role if it is a typo; otherwise make sure the runtime knows it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -53,8 +74,17 @@ UNDEFINED_PROVIDER = Rule(
     Severity.ERROR,
     "A prompt's or a composition step's `provider` is not the `key` of an entry of "
     "`requires.providers` (`default` is always allowed).",
-    "requires: {providers: [default, {key: triage, role: inference}]}\n"
-    "prompts:\n  classify: {provider: triag, ...}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "requires:\n"
+        "  providers: [{key: triage, role: llm}]\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Hel"
+        "p, provider: triag}\n"
+    ),
     "Use a declared key (a quick fix offers close ones), or declare the requirement.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -67,8 +97,17 @@ OPTIONAL_PROVIDER_REFERENCED = Rule(
     "A prompt or a step names a provider requirement declared `required: false`. A "
     "runtime rejects the pack when that optional provider is not bound, because a call "
     "site that names it has nothing to fall back to.",
-    "requires: {providers: [{key: vision, role: image, required: false}]}\n"
-    "prompts:\n  describe: {provider: vision, ...}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "requires:\n"
+        "  providers: [{key: vision, role: llm, required: false}]\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Hel"
+        "p, provider: vision}\n"
+    ),
     "Make the requirement required, or leave the call site on another provider.",
     CATEGORY,
 )
@@ -79,9 +118,22 @@ CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER = Rule(
     Severity.WARNING,
     "A prompt run by a conversational workflow state names a provider whose `role` is "
     "not `llm`; a conversation needs a model that produces text.",
-    "requires: {providers: [{key: triage, role: inference}]}\n"
-    "prompts:\n  support: {provider: triage, ...}\n"
-    "workflow:\n  states:\n    talk: {prompt_task: support}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "requires:\n"
+        "  providers: [{key: triage, role: inference}]\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Hel"
+        "p, provider: triage}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: talk\n"
+        "  states:\n"
+        "    talk: {prompt_task: support, terminal: true}\n"
+    ),
     "Run the state's prompt on an `llm` provider.",
     CATEGORY,
 )
@@ -92,7 +144,21 @@ PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA = Rule(
     Severity.WARNING,
     "A `prompt` step runs on a provider whose `role` is not `llm` but declares no "
     "`output_schema`; a non-LLM provider can only answer a structured question.",
-    "steps:\n  - {id: intent, kind: prompt, prompt_task: classify, provider: triage}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "requires:\n"
+        "  providers: [{key: triage, role: inference}]\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "compositions:\n"
+        "  handle:\n"
+        "    version: 1\n"
+        "    steps:\n"
+        "      - {id: intent, kind: prompt, prompt_task: support, provider: triage}\n"
+    ),
     "Add an `output_schema` to the step, or run it on an `llm` provider.",
     CATEGORY,
 )

@@ -14,8 +14,17 @@ MISSING_PROPERTY = Rule(
     E,
     "A required property is missing. Reported on the key of the object that lacks it "
     "(on the first key for the pack root or a list item).",
-    "prompts:\n  support:          # ← missing `version`\n    id: support\n"
-    "    name: Support\n    system_template: Hi",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:          # no `version`\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    system_template: Help\n"
+    ),
     "Add the property. Completion inside the object offers every property still missing.",
     CATEGORY,
 )
@@ -30,7 +39,16 @@ UNKNOWN_PROPERTY = Rule(
     "1.8.0), because a YAML 1.1 reader takes a bare `on` key for `true` (pack-lsp reads "
     "YAML 1.2, where `on` is a string key). A key `true` there is reported the same way: "
     "it is what a YAML 1.1 tool writes back for `on`.",
-    "agent:            # did you mean `agents`?\n  entry: triage",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "agent:            # did you mean `agents`?\n"
+        "  entry: support\n"
+    ),
     "Rename the key to the suggested property (a quick fix does it) or remove it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -41,7 +59,19 @@ WRONG_TYPE = Rule(
     "wrong-type",
     E,
     "A value has the wrong type (for example a string where a list is expected).",
-    "prompts:\n  support:\n    tools: lookup_order     # must be a list",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: lookup_order     # must be a list\n"
+    ),
     "Write the value with the expected type: `tools: [lookup_order]`.",
     CATEGORY,
 )
@@ -51,7 +81,17 @@ INVALID_VALUE = Rule(
     "invalid-value",
     E,
     "A value is not one of the values the schema allows.",
-    "template_engine:\n  features: [fragment]     # did you mean `fragments`?",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        "template_engine:\n"
+        "  version: v1\n"
+        '  syntax: "{{variable}}"\n'
+        "  features: [fragment]     # did you mean `fragments`?\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Use one of the listed values.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -62,7 +102,18 @@ PATTERN_MISMATCH = Rule(
     "pattern-mismatch",
     E,
     "A string does not have the required form (identifier, semantic version, ...).",
-    "tools:\n  web_search:\n    name: Web Search     # letters, digits, underscores",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: v1     # a semantic version: 1.0.0\n"
+        "    system_template: Help\n"
+    ),
     "Rewrite the value in the form the message describes, e.g. `web_search`.",
     CATEGORY,
 )
@@ -72,7 +123,20 @@ OUT_OF_RANGE = Rule(
     "out-of-range",
     E,
     "A number is outside its allowed range.",
-    "parameters:\n  temperature: 3.5        # 0 to 2",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    parameters:\n"
+        "      temperature: 3.5        # 0 to 2\n"
+    ),
     "Use a number inside the range given in the message.",
     CATEGORY,
 )
@@ -82,7 +146,13 @@ WRONG_SIZE = Rule(
     "wrong-size",
     E,
     "A string, list or mapping is too short or too long (for example an empty `prompts`).",
-    "prompts: {}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts: {}\n"
+    ),
     "Add the missing entries or shorten the value.",
     CATEGORY,
 )
@@ -93,7 +163,16 @@ NO_MATCHING_FORM = Rule(
     E,
     "A value matches none of the forms allowed at this place (for example a skill "
     "source that is neither a path, a path object nor an inline skill).",
-    "skills:\n  - {path: ./skills, name: x}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "skills:\n"
+        '  - {path: "@acme/faq-skills", name: faq}   # a path object has no name\n'
+    ),
     "Write the value in one of the forms described in the message.",
     CATEGORY,
 )
@@ -112,8 +191,24 @@ NEEDS_NEWER_VERSION = Rule(
     "pack-lsp does not know is checked with the features of the newest known version "
     'not above it, and the message says both: "declares 1.4.5 in `$schema` (checked '
     'as 1.4.1)".',
-    "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
-    "workflow:\n  states:\n    triage:\n      control: agent   # needs 1.7.0 (RFC 0014)",
+    (
+        "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: support\n"
+        "  states:\n"
+        "    support:\n"
+        "      prompt_task: support\n"
+        "      control: agent   # needs 1.7.0 (RFC 0014)\n"
+        "      on_event: {Done: done}\n"
+        "    done: {prompt_task: support, terminal: true}\n"
+    ),
     "Raise `$schema` to the version named (a quick fix does it) when the runtime "
     "supports it, or remove the property.",
     CATEGORY,
@@ -128,7 +223,21 @@ DEPRECATED_PROPERTY = Rule(
     "in 1.7.0 by RFC 0015) is ignored by runtimes: a triggered validator is always "
     "enforced. With `true` it is inert; with `false` the pack expected observation "
     "without enforcement, which an eval now provides.",
-    "validators:\n  - type: banned_words\n    fail_on_violation: true",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    validators:\n"
+        "      - {type: banned_words, params: {words: [guarantee]}, fail_on_violation"
+        ": true}\n"
+    ),
     "Remove an inert `fail_on_violation: true` (a quick fix does it); replace "
     "`fail_on_violation: false` by an eval in `evals`, or switch the validator off "
     "with `enabled: false`.",
@@ -144,7 +253,15 @@ NEWER_THAN_KNOWN = Rule(
     "pack-lsp knows (1.10.0, or any 2.x). The pack is checked with the features of the "
     "newest known version: keys the declared version added are reported as unknown, "
     "and a new major version may have changed the format in ways pack-lsp cannot check.",
-    "$schema: https://promptpack.org/schema/v1.10.0/promptpack.schema.json",
+    (
+        "$schema: https://promptpack.org/schema/v1.10.0/promptpack.schema.json\n"
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Nothing to change in the pack when the version is right: update pack-lsp to check "
     "it fully. Otherwise correct the version in `$schema`.",
     CATEGORY,
@@ -155,7 +272,17 @@ SCHEMA_VIOLATION = Rule(
     "schema-violation",
     E,
     "Any other schema constraint that the value breaks.",
-    "(depends on the constraint)",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    independent_of: {axes: [model, model]}   # each axis once\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Follow the message.",
     CATEGORY,
 )

@@ -19,7 +19,18 @@ UNUSED_SUPPRESSION = Rule(
     "A code in a suppression comment silences nothing: no diagnostic with that code "
     "starts on the comment's line (`ignore`) or in the file (`ignore-file`), or the "
     "configuration does not enable the code. Shown faded in editors.",
-    "prompts:\n  support:\n    id: support   # pack-lsp: ignore[PP201]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support   # pack-lsp: ignore[PP601]\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+    ),
     "Remove the code from the comment, or the whole comment when it names no other "
     "code. To keep a suppression that is only sometimes needed, add `PP801` to the "
     "same comment.",
@@ -34,7 +45,18 @@ MALFORMED_SUPPRESSION = Rule(
     "The forms are `# pack-lsp: ignore[CODE, ...]` at the end of a line and "
     "`# pack-lsp: ignore-file[CODE, ...]` before the first line of content. The "
     "comment silences nothing.",
-    "tools: [lookup]   # pack-lsp: ignore PP301",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support   # pack-lsp: ignore PP301\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+    ),
     "Put the codes in square brackets, separated by commas: `# pack-lsp: ignore[PP301]`.",
     CATEGORY,
 )
@@ -45,7 +67,18 @@ UNKNOWN_SUPPRESSION_CODE = Rule(
     W,
     "A suppression comment names a code that pack-lsp does not have; it silences "
     "nothing. Reported on the code, with a suggestion when a known code is close.",
-    "tools: [lookup]   # pack-lsp: ignore[PP3001]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support   # pack-lsp: ignore[PP3001]\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+    ),
     "Use the code shown by the diagnostic you want to silence (see the list of rules above).",
     CATEGORY,
 )
@@ -57,7 +90,15 @@ MISPLACED_FILE_SUPPRESSION = Rule(
     "An `ignore-file` comment comes after the first line of content. A file-wide "
     "suppression must sit in the comment block at the top of the file, so it is "
     "ignored here.",
-    "id: support\n# pack-lsp: ignore-file[PP501]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "# pack-lsp: ignore-file[PP501]\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
     "Move the comment above the first key of the pack, or use `ignore[...]` at the "
     "end of the line you mean.",
     CATEGORY,

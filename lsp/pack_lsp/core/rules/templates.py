@@ -34,8 +34,18 @@ UNDEFINED_FRAGMENT = Rule(
     "A fragment placeholder (`{{fragments.name}}`, `{{fragment:name}}`, or a bare "
     "`{{name}}` in the `promptkit` fragment dialect) names a fragment that is not a key "
     "of the pack's `fragments`.",
-    "fragments:\n  tone: Be friendly.\nprompts:\n  support:\n"
-    '    system_template: "{{fragments.tnoe}}"   # did you mean `tone`?',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}", features: [fragments]}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "Help. {{fragments.tone}}"   # the pack has no fragments\n'
+    ),
     "Correct the name (a quick fix offers the suggestions) or add the fragment under `fragments`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -53,8 +63,18 @@ UNDECLARED_VARIABLE = Rule(
     "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
     "transition). PromptKit refuses a prompt that uses variables and declares none: "
     "that case is an error under the `promptkit` profile.",
-    'prompts:\n  support:\n    system_template: "Hello {{customer}}"\n'
-    "    variables: [{name: company, type: string, required: true}]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "Hello {{customer}}"   # not declared\n'
+    ),
     "Declare the variable in the prompt's `variables` (a quick fix adds it) or correct "
     "the placeholder's name.",
     CATEGORY,
@@ -70,8 +90,19 @@ UNUSED_VARIABLE = Rule(
     Severity.HINT,
     "A prompt declares a variable that none of its templates (nor the fragments they "
     "include) uses.",
-    "prompts:\n  support:\n    system_template: Hello\n"
-    "    variables: [{name: company, type: string, required: false}]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Hello\n"
+        "    variables: [{name: company, type: string, required: false}]\n"
+    ),
     "Use the variable in the template (`{{company}}`) or remove its declaration.",
     CATEGORY,
 )
@@ -81,8 +112,20 @@ UNUSED_FRAGMENT = Rule(
     "unused-fragment",
     Severity.HINT,
     "A fragment is never included by any template of the pack.",
-    "fragments:\n  legal_notice: All calls are recorded.\nprompts:\n  support:\n"
-    "    system_template: Hello",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}", features: [fragments]}\n'
+        "fragments:\n"
+        "  legal_notice: All calls are recorded.   # no template includes it\n"
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Hello\n"
+    ),
     "Include it where it belongs (`{{fragments.legal_notice}}`) or remove it.",
     CATEGORY,
 )
@@ -93,7 +136,20 @@ REQUIRED_VARIABLE_WITH_DEFAULT = Rule(
     Severity.WARNING,
     "A variable is `required: true` and also has a `default`. A required variable must "
     "always be supplied, so its default is never used.",
-    "variables:\n  - {name: company, type: string, required: true, default: Acme}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "Hello from {{company}}"\n'
+        "    variables:\n"
+        "      - {name: company, type: string, required: true, default: Acme}\n"
+    ),
     "Set `required: false` to make the default apply, or remove the `default`.",
     CATEGORY,
 )
@@ -104,7 +160,20 @@ DEFAULT_TYPE_MISMATCH = Rule(
     Severity.WARNING,
     "A variable's `default` is not of the variable's `type` (`string`, `number`, "
     "`integer`, `boolean`, `array` or `object`; other types are not checked).",
-    'variables:\n  - {name: max_items, type: number, required: false, default: "ten"}',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "Show {{max_items}} items"\n'
+        "    variables:\n"
+        '      - {name: max_items, type: number, required: false, default: "ten"}\n'
+    ),
     "Give a default of the declared type, or correct the `type`.",
     CATEGORY,
 )
@@ -114,8 +183,24 @@ DEFAULT_NOT_IN_ENUM = Rule(
     "default-not-in-enum",
     Severity.WARNING,
     "A variable's `default` is not one of the values its `validation.enum` allows.",
-    "variables:\n  - name: tier\n    type: string\n    required: false\n    default: gold\n"
-    "    validation: {enum: [free, pro]}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "Plan: {{tier}}"\n'
+        "    variables:\n"
+        "      - name: tier\n"
+        "        type: string\n"
+        "        required: false\n"
+        "        default: gold\n"
+        "        validation: {enum: [free, pro]}\n"
+    ),
     "Use one of the allowed values as the default, or add the default to the enum.",
     CATEGORY,
 )
@@ -127,7 +212,18 @@ UNBALANCED_BRACES = Rule(
     "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
     "end of the text comes first), or closes `{name}}` with only one opening brace. "
     "The text is passed to the model literally instead of being substituted.",
-    'system_template: "Hello {{customer_name, how can I help?"',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "Hello {{customer_name, how can I help?"\n'
+    ),
     "Add the missing braces: `{{customer_name}}`.",
     CATEGORY,
 )
@@ -139,7 +235,21 @@ FRAGMENT_INCLUDE_CYCLE = Rule(
     "Fragments include each other in a circle (`a` includes `b`, `b` includes `a`, or a "
     "fragment includes itself): expanding them never ends, and runtimes either fail or "
     "leave a placeholder in the text.",
-    'fragments:\n  header: "{{fragments.footer}} Welcome"\n  footer: "Bye {{fragments.header}}"',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}", features: [fragments]}\n'
+        "fragments:\n"
+        '  header: "{{fragments.footer}} Welcome"\n'
+        '  footer: "Bye {{fragments.header}}"\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "{{fragments.header}}"\n'
+    ),
     "Remove one of the includes; move shared text into a third fragment both include.",
     CATEGORY,
 )

@@ -36,8 +36,19 @@ UNDEFINED_TOOL = Rule(
     "and it lies in no runtime namespace). "
     "A name that is the `name` of a pack tool with a different key is reported too: "
     "prompts list tools by key.",
-    "prompts:\n  support:\n    tools: [lookup_ordr]     # did you mean `lookup_order`?\n"
-    "tools:\n  lookup_order: {name: lookup_order, description: Find an order}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: [lookup_order]     # no such tool, and no such agent\n"
+    ),
     "Correct the name (a quick fix offers the suggestions), or declare the tool under "
     "the pack's `tools`.",
     CATEGORY,
@@ -53,8 +64,29 @@ UNDEFINED_A2A_AGENT = Rule(
     Severity.ERROR,
     "An `a2a__<member>` tool names an agent that is not a key of `agents.members`, or "
     "no agent at all (a bare `a2a__`).",
-    "prompts:\n  router:\n    tools: [a2a__biling]     # did you mean `a2a__billing`?\n"
-    "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "    tools: [a2a__biling]\n"
+        "  billing:\n"
+        "    id: billing\n"
+        "    name: Billing\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Billing agent\n"
+        "agents:\n"
+        "  entry: router\n"
+        "  members: {router: {}, billing: {}}\n"
+    ),
     "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -66,8 +98,23 @@ TOOL_NAME_DIFFERS_FROM_KEY = Rule(
     Severity.WARNING,
     "A pack tool's `name` is not its key. Prompts list tools by key while the model "
     "calls them by `name`, so the two should be the same.",
-    "tools:\n  web_search:\n    name: search           # the key is `web_search`\n"
-    "    description: Search the web",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: [web_search]\n"
+        "tools:\n"
+        "  web_search:\n"
+        "    name: search           # the key is `web_search`\n"
+        "    description: Search the web\n"
+    ),
     "Make `name` equal to the key (a quick fix does it), or rename the key and the "
     "prompts that list it.",
     CATEGORY,
@@ -79,8 +126,23 @@ UNKNOWN_BLOCKLISTED_TOOL = Rule(
     "unknown-blocklisted-tool",
     Severity.WARNING,
     "`tool_policy.blocklist` names a tool that does not exist, so it blocks nothing.",
-    "prompts:\n  support:\n    tool_policy:\n      blocklist: [delete_acount]   "
-    "# did you mean `delete_account`?",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: [delete_account]\n"
+        "    tool_policy:\n"
+        "      blocklist: [delete_acount]   # did you mean `delete_account`?\n"
+        "tools:\n"
+        "  delete_account: {name: delete_account, description: Close an account}\n"
+    ),
     "Correct the name or remove it from the blocklist.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -92,7 +154,23 @@ TOOL_LISTED_AND_BLOCKLISTED = Rule(
     Severity.INFORMATION,
     "A tool is both in the prompt's `tools` and in its `tool_policy.blocklist`; the "
     "blocklist wins, so the prompt cannot call it.",
-    "prompts:\n  support:\n    tools: [refund]\n    tool_policy:\n      blocklist: [refund]",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tools: [refund]\n"
+        "    tool_policy:\n"
+        "      blocklist: [refund]\n"
+        "tools:\n"
+        "  refund: {name: refund, description: Refund an order}\n"
+    ),
     "Remove the tool from one of the two lists.",
     CATEGORY,
 )
@@ -103,7 +181,20 @@ REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS = Rule(
     Severity.WARNING,
     "`tool_policy.tool_choice` is `required` but the prompt has no tool it may call "
     "(its `tools` list is missing or empty, or every tool is blocklisted).",
-    "prompts:\n  support:\n    tool_policy:\n      tool_choice: required   # no tools",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    tool_policy:\n"
+        "      tool_choice: required   # but the prompt has no tools\n"
+    ),
     "List the tools the prompt must use, or set `tool_choice` to `auto`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_VALUE,),
@@ -116,7 +207,17 @@ UNUSED_TOOL = Rule(
     "A pack tool that no prompt lists (by key or through a `*` pattern), nor any "
     "composition step. Reported on its key "
     "and shown faded.",
-    "tools:\n  legacy_lookup: {name: legacy_lookup, description: Old API}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+        "tools:\n"
+        "  legacy_lookup: {name: legacy_lookup, description: Old API}   # no prompt l"
+        "ists it\n"
+    ),
     "Add the tool to the `tools` of the prompts that should call it, or delete it.",
     CATEGORY,
 )
@@ -130,9 +231,31 @@ TOOL_AND_MEMBER = Rule(
     "and PromptKit offers the member as the tool `a2a__<key>`. Whether the pack tool "
     "is called too depends on the runtime: under the `promptkit` profile it stays "
     "callable under the bare name, under the `spec` profile it is not called.",
-    "prompts:\n  router:\n    tools: [billing]   # a tool and an agent\n"
-    "tools:\n  billing: {name: billing, description: Charge}\n"
-    "agents:\n  entry: router\n  members: {router: {}, billing: {}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  router:\n"
+        "    id: router\n"
+        "    name: Router\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Router agent\n"
+        "    tools: [billing]\n"
+        "  billing:\n"
+        "    id: billing\n"
+        "    name: Billing\n"
+        "    version: 1.0.0\n"
+        "    system_template: Help\n"
+        "    description: Billing agent\n"
+        "tools:\n"
+        "  billing: {name: billing, description: Charge a card}   # and a member\n"
+        "agents:\n"
+        "  entry: router\n"
+        "  members: {router: {}, billing: {}}\n"
+    ),
     "Rename the pack tool (or the agent) so that each name means one thing; to call "
     "the agent, `a2a__<key>` says so explicitly.",
     CATEGORY,

@@ -33,7 +33,19 @@ UNSUPPORTED_WORKFLOW_VERSION = Rule(
     Severity.WARNING,
     "`workflow.version` is neither 1 nor 2, the versions runtimes understand. PromptKit "
     "refuses such a pack: an error under the `promptkit` profile.",
-    "workflow:\n  version: 3\n  entry: triage\n  states: {triage: {prompt_task: triage}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 3\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, terminal: true}\n"
+    ),
     "Use `version: 1`.",
     CATEGORY,
 )
@@ -44,8 +56,19 @@ UNDEFINED_STATE = Rule(
     Severity.ERROR,
     "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
     "that is not a key of `workflow.states`.",
-    "workflow:\n  version: 1\n  entry: triag        # did you mean `triage`?\n"
-    "  states:\n    triage: {prompt_task: triage, on_event: {Done: closing}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triag   # did you mean `triage`?\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, terminal: true}\n"
+    ),
     "Correct the name (a quick fix offers the suggestions) or add the state.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -56,7 +79,19 @@ UNDEFINED_PROMPT_TASK = Rule(
     "undefined-prompt-task",
     Severity.ERROR,
     "A state's `prompt_task` is not a key of the pack's `prompts`.",
-    "workflow:\n  states:\n    billing: {prompt_task: biling}   # did you mean `billing`?",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triag, terminal: true}   # did you mean `triage`?\n"
+    ),
     "Use the key of a prompt, or add the prompt.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -68,8 +103,24 @@ TERMINAL_STATE_WITH_TRANSITIONS = Rule(
     Severity.WARNING,
     "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
     "in a terminal state, so the transitions can never fire.",
-    "states:\n  done:\n    prompt_task: summary\n    terminal: true\n"
-    "    on_event: {Reopen: triage}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, on_event: {Done: closing}}\n"
+        "    closing:\n"
+        "      prompt_task: closing\n"
+        "      terminal: true\n"
+        "      on_event: {Reopen: triage}\n"
+    ),
     "Remove the `on_event` transitions, or remove `terminal: true` if the state should continue.",
     CATEGORY,
 )
@@ -80,7 +131,23 @@ EVENT_NAME_NOT_PASCAL_CASE = Rule(
     Severity.INFORMATION,
     "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
     "convention runtimes use for workflow events.",
-    "on_event:\n  resolved: closing",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage:\n"
+        "      prompt_task: triage\n"
+        "      on_event: {resolved: closing}   # events are PascalCase: Resolved\n"
+        "    closing: {prompt_task: closing, terminal: true}\n"
+    ),
     "Rename the event (`Resolved`) here and wherever it is emitted.",
     CATEGORY,
     fixes=(FixKind.RENAME_EVENT,),
@@ -91,8 +158,21 @@ UNREACHABLE_STATE = Rule(
     "unreachable-state",
     Severity.WARNING,
     "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
-    "workflow:\n  entry: triage\n  states:\n    triage: {prompt_task: triage, on_event: {}}\n"
-    "    orphan: {prompt_task: triage}      # nothing leads here",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, terminal: true}\n"
+        "    closing: {prompt_task: closing, terminal: true}   # nothing leads here\n"
+    ),
     "Add a transition to the state, or remove it.",
     CATEGORY,
 )
@@ -103,8 +183,21 @@ NO_TERMINAL_STATE_REACHABLE = Rule(
     Severity.INFORMATION,
     "No terminal state (one with `terminal: true` or without transitions) can be reached "
     "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
-    "workflow:\n  entry: ping\n  states:\n    ping: {prompt_task: a, on_event: {Next: pong}}\n"
-    "    pong: {prompt_task: b, on_event: {Next: ping}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, on_event: {Next: closing}}\n"
+        "    closing: {prompt_task: closing, on_event: {Back: triage}}\n"
+    ),
     "Add a terminal state (`terminal: true`) and a transition that leads to it.",
     CATEGORY,
 )
@@ -116,7 +209,19 @@ UNKNOWN_PERSISTENCE = Rule(
     "A state's `persistence` is neither `transient` nor `persistent`. The specification's "
     "schema leaves the field open, but runtimes only know these two values (under the "
     "`promptkit` profile PromptKit's schema refuses other values: PP104).",
-    "states:\n  billing: {prompt_task: billing, persistence: permanent}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, terminal: true, persistence: permanent}\n"
+    ),
     "Use `persistent` (keep the conversation) or `transient` (start afresh).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -129,7 +234,20 @@ UNKNOWN_ORCHESTRATION = Rule(
     "A state's `orchestration` is not `internal`, `external` or `hybrid` (for packs "
     "targeting v1.5 or later, and under the `promptkit` profile, the schema itself "
     "reports it, as PP104, and also accepts `composition`).",
-    "states:\n  handoff: {prompt_task: handoff, orchestration: manual}",
+    (
+        "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, terminal: true, orchestration: manual}\n"
+    ),
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -143,8 +261,23 @@ UNDECLARED_ARTIFACT = Rule(
     "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
     "substituted. (Artifacts flow between states: one state declares and writes an "
     "artifact, the states after it may read it.)",
-    'states:\n  review:\n    prompt_task: review   # template: "Check {{artifacts.diff}}"\n'
-    "    artifacts: {summary: {type: text/plain}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        '  review: {id: review, name: Review, version: 1.0.0, system_template: "Check'
+        ' {{artifacts.diff}}"}\n'
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: review\n"
+        "  states:\n"
+        "    review:\n"
+        "      prompt_task: review\n"
+        "      terminal: true\n"
+        "      artifacts: {summary: {type: text/plain}}   # no `diff`\n"
+    ),
     "Declare the artifact under the `artifacts` of the state that produces it (with its "
     "media `type`), or correct the placeholder.",
     CATEGORY,
@@ -159,9 +292,22 @@ STATE_WITHOUT_TRANSITIONS = Rule(
     "`on_event`. PromptKit's schema asks only for the key (without it the state is "
     "PP101), so the pack loads, and the runtime then treats the state as terminal: the "
     "workflow ends there although the state does not say so.",
-    'states:\n  closing: {prompt_task: closing, on_event: {}}     # profile = "promptkit"',
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, on_event: {}}   # no event leaves it\n"
+    ),
     "Mark the state `terminal: true`, or give it `on_event` transitions.",
     CATEGORY,
+    example_config='profile = "promptkit"\n',
 )
 
 STATE_WITHOUT_EXIT = Rule(
@@ -171,7 +317,19 @@ STATE_WITHOUT_EXIT = Rule(
     "In a version 2 workflow, a state that is not `terminal: true` has no `on_event` "
     "transitions and no `on_max_visits`: version 2 marks the end of a workflow "
     "explicitly, so the conversation is stuck in this state.",
-    "workflow:\n  version: 2\n  states:\n    closing: {prompt_task: closing}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 2\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage}   # not terminal, no on_event\n"
+    ),
     "Mark the state `terminal: true`, or give it transitions.",
     CATEGORY,
 )
@@ -181,7 +339,22 @@ ON_MAX_VISITS_WITHOUT_MAX_VISITS = Rule(
     "on-max-visits-without-max-visits",
     Severity.WARNING,
     "A state declares `on_max_visits` but no `max_visits`, so the redirect never fires.",
-    "states:\n  retry: {prompt_task: retry, on_max_visits: give_up, on_event: {Again: retry}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, on_max_visits: closing, on_event: {Again: "
+        "triage, Done: closing}}\n"
+        "    closing: {prompt_task: closing, terminal: true}\n"
+    ),
     "Add `max_visits: <n>` to the state, or remove `on_max_visits`.",
     CATEGORY,
 )
@@ -193,8 +366,24 @@ ON_MAX_VISITS_CHAIN = Rule(
     "The `on_max_visits` target of a state itself has `max_visits`: when the budget of "
     "the first state runs out, the workflow is redirected to a state whose own budget "
     "may already be spent, a chain of redirects that is hard to follow.",
-    "states:\n  draft: {prompt_task: a, max_visits: 3, on_max_visits: review}\n"
-    "  review: {prompt_task: b, max_visits: 2, on_max_visits: done}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, max_visits: 3, on_max_visits: review, on_e"
+        "vent: {Done: closing}}\n"
+        "    review: {prompt_task: triage, max_visits: 2, on_max_visits: closing, on_"
+        "event: {Done: closing}}\n"
+        "    closing: {prompt_task: closing, terminal: true}\n"
+    ),
     "Redirect to a state without `max_visits` (a fallback or a terminal state).",
     CATEGORY,
 )
@@ -205,7 +394,21 @@ AGENT_CONTROL_ON_TERMINAL_STATE = Rule(
     Severity.WARNING,
     "A `terminal: true` state says `control: agent`; a terminal state ends the "
     "conversation whoever holds the turn, so the setting has no effect (RFC 0014).",
-    "states:\n  done: {prompt_task: closing, terminal: true, control: agent}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, on_event: {Done: closing}}\n"
+        "    closing: {prompt_task: closing, terminal: true, control: agent}\n"
+    ),
     "Remove `control: agent` (a quick fix does), or `terminal: true` if the state should continue.",
     CATEGORY,
     fixes=(FixKind.REMOVE_ENTRY,),
@@ -218,8 +421,23 @@ AGENT_CONTROL_LOOP = Rule(
     "States with `control: agent` form a cycle from which no `control: user` or terminal "
     "state can be reached and none of them has `max_visits`: the agent keeps the turn "
     "until a budget stops it (RFC 0014).",
-    "states:\n  plan: {prompt_task: a, control: agent, on_event: {Next: act}}\n"
-    "  act: {prompt_task: b, control: agent, on_event: {Next: plan}}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, on_event: {Plan: plan, Done: closing}}\n"
+        "    plan: {prompt_task: triage, control: agent, on_event: {Next: act}}\n"
+        "    act: {prompt_task: triage, control: agent, on_event: {Next: plan}}\n"
+        "    closing: {prompt_task: closing, terminal: true}\n"
+    ),
     "Give one of the states `max_visits` (with `on_max_visits`), or a transition to a "
     "`control: user` or terminal state.",
     CATEGORY,
@@ -232,9 +450,23 @@ BUDGET_BELOW_MAX_VISITS = Rule(
     "`engine.budget.max_total_visits` is smaller than the sum of the `max_visits` of the "
     "states reachable from `entry`: the global budget runs out first, so some per-state "
     "limits (and their `on_max_visits` redirects) can never be reached (RFC 0009).",
-    "workflow:\n  engine: {budget: {max_total_visits: 3}}\n  states:\n"
-    "    draft: {prompt_task: a, max_visits: 3, on_max_visits: review}\n"
-    "    review: {prompt_task: b, max_visits: 2, on_max_visits: done}",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
+        "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
+        "workflow:\n"
+        "  version: 1\n"
+        "  entry: triage\n"
+        "  engine: {budget: {max_total_visits: 2}}\n"
+        "  states:\n"
+        "    triage: {prompt_task: triage, max_visits: 3, on_event: {Again: triage, D"
+        "one: closing}}\n"
+        "    closing: {prompt_task: closing, terminal: true}\n"
+    ),
     "Raise the budget to at least the sum of the reachable limits, or lower the limits.",
     CATEGORY,
 )
