@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Located, Member, Pack, Prompt
-from pack_lsp.core.rules import tools
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
 from pack_lsp.core.suggest import hint_for, suggestions
+from pack_lsp.core.summary import PromptContext
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -335,10 +335,11 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
     )
 
 
-def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
-    pack = ctx.pack
+def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
+    summary = ctx.summary
+    names = summary.names
     for item in prompt.tools:
-        ref = resolve_tool(item.value, prompt.key, pack, ctx.config.tool_namespaces)
+        ref = resolve_tool(item.value, prompt.key, names)
         if ref.kind is RefKind.SELF:
             yield make(
                 AGENT_CALLS_ITSELF,
@@ -350,7 +351,7 @@ def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagno
         elif ref.kind is RefKind.NON_MEMBER_PROMPT:
             why = (
                 "the pack has no `agents` section"
-                if pack.agents is None
+                if not names.has_agents
                 else "it is not listed in `agents.members`"
             )
             yield make(
@@ -359,19 +360,12 @@ def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagno
                 f"`{item.value}`, which is not an agent ({why}); the runtime will not "
                 f"call it",
                 item.span,
-                related=[Related(pack.prompts[item.value].key_span, f"prompt `{item.value}`")],
+                related=[Related(summary.prompt_key_span(item.value), f"prompt `{item.value}`")],
                 data={"kind": "not-a-member", "prompt": item.value},
             )
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """What ``check_prompt`` reads outside the prompt: how its tool names resolve
-    (``tools.prompt_interface``, which covers the prompt keys it names as related
-    locations) and whether there is an ``agents`` section."""
-    return (tools.prompt_interface(ctx), ctx.pack.agents is None)
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_tool_references(ctx, prompt)
 
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.config import Profile
-from pack_lsp.core.context import CheckContext, Same
+from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
-from pack_lsp.core.model import Located
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -156,46 +155,6 @@ _CARD_RULES = {r.code: r for r in RULES}
 """Card problems carry a code (``cards.validate`` sits below the rules); these are theirs."""
 
 
-def _value(found: Located | None) -> object:
-    return found.value if found is not None else None
-
-
-def pack_interface(ctx: CheckContext) -> object:
-    """Everything ``check`` reads (besides the configuration, which an incremental
-    update never changes): the ``agents`` section; of each agent's prompt its name,
-    description, version and tools; which keys are prompts and tools; the workflow
-    and compositions (routes); the pack's id and version."""
-    pack = ctx.pack
-    agents = pack.agents
-    if agents is None:
-        return None
-    data = ctx.data if isinstance(ctx.data, dict) else {}
-    keys = [*agents.members, _value(agents.entry)]
-    prompts = []
-    for key in keys:
-        prompt = pack.prompts.get(key) if isinstance(key, str) else None
-        prompts.append(
-            None
-            if prompt is None
-            else (
-                _value(prompt.name),
-                _value(prompt.description),
-                _value(prompt.version),
-                tuple(item.value for item in prompt.tools),
-            )
-        )
-    return (
-        Same(data.get("agents")),
-        tuple(prompts),
-        frozenset(pack.prompts),
-        tuple(pack.tools),
-        Same(data.get("workflow")),
-        Same(data.get("compositions")),
-        _value(pack.id),
-        _value(pack.version),
-    )
-
-
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     if pack.agents is None:
@@ -238,9 +197,11 @@ def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
     """
     from pack_lsp.core.rules.tools import RefKind, resolve_tool
     from pack_lsp.core.suggest import suggestions
+    from pack_lsp.core.summary import ToolNames
 
     members = list(ctx.pack.agents.members) if ctx.pack.agents is not None else []
     unresolved = {RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.NON_MEMBER_PROMPT}
+    names = ToolNames.of(ctx.pack, ctx.config.tool_namespaces)
     meant: set[str] = set()
     for key in reachable:
         prompt = ctx.pack.prompts.get(key)
@@ -248,7 +209,7 @@ def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
             continue
         for item in prompt.tools:
             name = str(item.value)
-            ref = resolve_tool(name, key, ctx.pack, ctx.config.tool_namespaces)
+            ref = resolve_tool(name, key, names)
             if ref.kind in unresolved:
                 meant.update(suggestions(ref.target, members))
     return meant

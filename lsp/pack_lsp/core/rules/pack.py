@@ -10,6 +10,7 @@ from pathlib import Path
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Eval, Located, Prompt
+from pack_lsp.core.summary import PromptContext
 
 CATEGORY = "Pack"
 
@@ -179,12 +180,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """``check_prompt`` reads nothing outside the prompt."""
-    return ()
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_prompt_id(prompt)
     yield from _duplicate_evals(prompt.evals, f"the `evals` of prompt `{prompt.key}`")
 

@@ -19,8 +19,9 @@ from typing import Any
 from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
-from pack_lsp.core.model import Located, Pack, Prompt
+from pack_lsp.core.model import Located, Prompt
 from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
+from pack_lsp.core.summary import PromptContext, ToolNames
 
 CATEGORY = "Tools"
 MCP_PREFIX = "mcp__"
@@ -148,27 +149,23 @@ class ToolRef:
     target: str  # the tool key, prompt/member key or namespace the name resolved to
 
 
-def _members(pack: Pack) -> dict[str, Any]:
-    return dict(pack.agents.members) if pack.agents is not None else {}
-
-
-def resolve_tool(name: str, owner: str | None, pack: Pack, namespaces: Iterable[str]) -> ToolRef:
-    """What a name in the ``tools`` list of prompt ``owner`` refers to."""
-    members = _members(pack)
-    if name in pack.tools:
+def resolve_tool(name: str, owner: str | None, names: ToolNames) -> ToolRef:
+    """What a name in the ``tools`` list of prompt ``owner`` refers to (``names``: the
+    pack's tools, members and prompts and the namespaces, ``ToolNames.of(pack, ...)``)."""
+    if names.is_tool(name):
         return ToolRef(RefKind.PACK_TOOL, name)
     if owner is not None and name == owner:
         return ToolRef(RefKind.SELF, name)
-    if name in members:
+    if names.is_member(name):
         return ToolRef(RefKind.MEMBER, name)
-    if name in pack.prompts:
+    if names.is_prompt(name):
         return ToolRef(RefKind.NON_MEMBER_PROMPT, name)
-    spaces = tuple(namespaces)
+    spaces = names.namespaces
     if A2A_PREFIX in spaces and name.startswith(A2A_PREFIX):
         agent = name[len(A2A_PREFIX) :]
         if owner is not None and agent == owner:
             return ToolRef(RefKind.SELF, agent)
-        if agent in members:
+        if names.is_member(agent):
             return ToolRef(RefKind.A2A_MEMBER, agent)
         return ToolRef(RefKind.A2A_UNKNOWN, agent)
     for space in spaces:
@@ -183,12 +180,10 @@ def resolve_tool(name: str, owner: str | None, pack: Pack, namespaces: Iterable[
     return ToolRef(RefKind.UNDEFINED, name)
 
 
-def _undefined_tool(item: Located, prompt: Prompt, pack: Pack) -> Diagnostic:
+def _undefined_tool(item: Located, prompt: Prompt, names: ToolNames) -> Diagnostic:
     name = item.value
-    by_name = [
-        key for key, tool in pack.tools.items() if tool.name is not None and tool.name.value == name
-    ]
-    candidates = list(pack.tools) + list(_members(pack))
+    by_name = names.keys_named(name)
+    candidates = names.tool_keys() + names.member_keys()
     found = by_name + [s for s in suggestions(name, candidates) if s not in by_name]
     if by_name:
         hint = (
@@ -206,13 +201,12 @@ def _undefined_tool(item: Located, prompt: Prompt, pack: Pack) -> Diagnostic:
     )
 
 
-def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
-    pack = ctx.pack
-    namespaces = ctx.config.tool_namespaces
+def _check_prompt_tools(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
+    names = ctx.summary.names
     for item in prompt.tools:
-        ref = resolve_tool(item.value, prompt.key, pack, namespaces)
+        ref = resolve_tool(item.value, prompt.key, names)
         if ref.kind is RefKind.UNDEFINED:
-            yield _undefined_tool(item, prompt, pack)
+            yield _undefined_tool(item, prompt, names)
         elif ref.kind is RefKind.INCOMPLETE:
             form = "mcp__<server>__<tool>" if ref.target == MCP_PREFIX else f"{ref.target}<name>"
             yield make(
@@ -223,12 +217,12 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
                 data={"kind": "incomplete-tool-name", "name": item.value, "namespace": ref.target},
             )
         elif ref.kind is RefKind.A2A_UNKNOWN:
-            members = list(_members(pack))
+            members = names.member_keys()
             found = [A2A_PREFIX + s for s in suggestions(ref.target, members)]
             hint = did_you_mean(item.value, [A2A_PREFIX + m for m in members])
             where = (
                 "there is no `agents` section"
-                if pack.agents is None
+                if not names.has_agents
                 else "it is not a key of `agents.members`"
             )
             yield make(
@@ -245,11 +239,11 @@ def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnosti
             )
 
 
-def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
+def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
     policy = prompt.tool_policy
     if policy is None:
         return
-    pack = ctx.pack
+    names = ctx.summary.names
     listed = {item.value: item for item in prompt.tools}
     blocked: set[str] = set()
     for item in policy.blocklist:
@@ -265,9 +259,9 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 data={"kind": "listed-and-blocklisted", "name": name},
             )
             continue
-        ref = resolve_tool(name, None, pack, ctx.config.tool_namespaces)
+        ref = resolve_tool(name, None, names)
         if ref.kind in (RefKind.UNDEFINED, RefKind.A2A_UNKNOWN, RefKind.INCOMPLETE):
-            candidates = list(pack.tools) + list(_members(pack))
+            candidates = names.tool_keys() + names.member_keys()
             found = suggestions(name, candidates)
             yield make(
                 UNKNOWN_BLOCKLISTED_TOOL,
@@ -294,10 +288,10 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
             )
 
 
-def _composition_tool_names(data: Any) -> set[str]:
-    """Tool keys that composition steps use (``tool``, ``tools``, ``tool_called``)."""
+def _composition_tool_names(compositions: Any) -> set[str]:
+    """Tool keys that composition steps use (``tool``, ``tools``, ``tool_called``), from
+    the plain data of the ``compositions`` section."""
     found: set[str] = set()
-    compositions = data.get("compositions") if isinstance(data, dict) else None
     if not isinstance(compositions, dict):
         return found
     stack: list[Any] = list(compositions.values())
@@ -324,7 +318,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
     used: set[str] = set()
     for prompt in pack.prompts.values():
         used.update(item.value for item in prompt.tools)
-    used |= _composition_tool_names(ctx.data)
+    used |= _composition_tool_names(ctx.part("compositions"))
     for key, tool in pack.tools.items():
         if (
             tool.name is not None and tool.name.value != key and TOOL_NAME.match(tool.name.value)
@@ -347,23 +341,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """What ``check_prompt`` reads outside the prompt: how names resolve (the pack's
-    tool keys in order and their ``name``s, the agents members in order, whether
-    there is an ``agents`` section, the prompt keys) and the tool namespaces."""
-    pack = ctx.pack
-    return (
-        tuple(
-            (key, tool.name.value if tool.name is not None else None)
-            for key, tool in pack.tools.items()
-        ),
-        tuple(pack.agents.members) if pack.agents is not None else None,
-        frozenset(pack.prompts),
-        tuple(ctx.config.tool_namespaces),
-    )
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_prompt_tools(ctx, prompt)
     yield from _check_policy(ctx, prompt)
 
