@@ -513,7 +513,7 @@ def run_rules(
         or edit is None
         or previous.summary is None
         or summary is None
-        or not same_after(previous.summary, summary, edit.start, edit.end, edit.delta)
+        or not same_after(previous.summary, summary, *edit.compared())
     ):
         previous = None
     units: dict[str, PromptUnit] = {}

@@ -287,6 +287,18 @@ class RuleEdit:
     start: int
     end: int
     delta: int
+    changed: tuple[int, ...] = ()
+    """The old ``[start, end)`` of the text that did change (the common prefix and
+    suffix of the two versions), within the block; empty: the whole block. What is
+    compared across the edit (the pack summary) is compared with this finer map;
+    results keep the block's (``moved``), so a reused result never points into the
+    re-parsed block."""
+
+    def compared(self) -> tuple[int, int, int]:
+        """``(start, end, delta)`` for comparing values across the edit (``same_after``)."""
+        if len(self.changed) == 2:
+            return self.changed[0], self.changed[1], self.delta
+        return self.start, self.end, self.delta
 
     def moved_span(self, span: Span) -> Span | None:
         """``span`` in the new text, or ``None`` when it reaches into the edited block."""

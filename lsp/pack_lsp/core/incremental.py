@@ -122,7 +122,11 @@ def reanalyze(
         )
     parsed, data, known, models, extent = spliced
     units = previous.rule_units
-    rule_edit = RuleEdit(units, *extent) if units is not None and extent is not None else None
+    rule_edit = (
+        RuleEdit(units, *extent[:4], changed=extent[4:])
+        if units is not None and extent is not None
+        else None
+    )
     elapsed = time.perf_counter() - t0
     if current == reuse.VERIFY:
         _verify_splice(parsed, data)
@@ -429,8 +433,9 @@ def _models_before(previous: Analysis, prompts: MappingNode, count: int) -> dict
 #: What an edit changed, for reusing rule results (the fields of ``RuleEdit`` after
 #: ``previous``): the edited prompt (``None``: another top-level block), the old
 #: offsets between which the text may differ (from the end of the block's key to
-#: the end of the block), and how far what follows moved.
-Extent = tuple[str | None, int, int, int]
+#: the end of the block), how far what follows moved, and the old offsets between
+#: which the text did differ (the common prefix and suffix of the two versions).
+Extent = tuple[str | None, int, int, int, int, int]
 
 
 def _splice(
@@ -467,7 +472,7 @@ def _splice(
             previous.data,
             known,
             reuse,
-            (None, 0, 0, 0),
+            (None, 0, 0, 0, 0, 0),
         )
     delta = len(text) - len(old_text)
     start = common_prefix(old_text, text)
@@ -507,6 +512,8 @@ def _splice(
             prompts.pairs[p_index].key.span.end,
             p_end,
             delta,
+            start,
+            old_end,
         )
     else:
         pair = _reparse(text, top, block_start, block_end, delta, 1)
@@ -517,7 +524,9 @@ def _splice(
         data = dict(previous.data)
         data[pair.key_text] = to_data(pair.value)
         edited = pair.key_text if pair.key_text == "prompts" else None
-        extent = (None, top.key.span.end, block_end, delta) if edited is None else None
+        extent = (
+            (None, top.key.span.end, block_end, delta, start, old_end) if edited is None else None
+        )
         known = (
             _known_schema(previous, data, config, edited, block_end, delta)
             if edited is None

@@ -17,10 +17,9 @@ from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
-from pack_lsp.core.summary import Owner, PackSummary, PromptContext
+from pack_lsp.core.summary import Owner, PackSummary, PromptContext, Use
 from pack_lsp.core.templates import (
     PackTemplates,
-    Placeholder,
     TemplateInfo,
     implicit_variables,
 )
@@ -265,7 +264,7 @@ def _declared(prompt: Prompt) -> dict[str, Variable]:
 
 def _undeclared_variables(
     summary: PackSummary,
-    reached: list[tuple[Owner, str, Placeholder]],
+    reached: list[tuple[Owner, str, Use]],
     prompt: Prompt,
     promptkit: bool,
 ) -> Iterator[Diagnostic]:
@@ -389,7 +388,7 @@ def _cycle_from(start: str, edges: dict[str, list[tuple[str, Span]]]) -> list[st
 
 
 def _unused_variables(
-    own: Sequence[TemplateInfo], reached: list[tuple[Owner, str, Placeholder]], prompt: Prompt
+    own: Sequence[TemplateInfo], reached: list[tuple[Owner, str, Use]], prompt: Prompt
 ) -> Iterator[Diagnostic]:
     key = prompt.key
     if not own:
