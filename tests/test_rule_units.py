@@ -303,13 +303,11 @@ EVERY_PROMPT = {"pack", "tools", "templates", "compositions", "providers", "gove
     [
         # `helper` is neither an agent nor run by a state
         ("Help with {{topic}}.", "Help with {{topic}} now.", EVERY_PROMPT),
-        # `billing` is an agent (its card) and run by a state (artifacts)
-        (
-            "Billing for {{company}}.",
-            "Billing for {{company}} now.",
-            EVERY_PROMPT | {"agents", "cards", "workflow"},
-        ),
-        ("name: Triage\n", "name: Router\n", EVERY_PROMPT | {"agents", "cards", "workflow"}),
+        # `billing` is an agent, but its template is not on its card nor read by the
+        # agents check; a state runs it (the workflow reads its artifact placeholders)
+        ("Billing for {{company}}.", "Billing for {{company}} now.", EVERY_PROMPT | {"workflow"}),
+        # a name on the card of `triage`, which a state runs
+        ("name: Triage\n", "name: Router\n", EVERY_PROMPT | {"cards", "workflow"}),
         # a tool: the tools' own check and the cards (skills from tools)
         ("Look something up.", "Look it up.", {"tools", "cards"}),
         # the workflow: routes between agents, and the checks that read states

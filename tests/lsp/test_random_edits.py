@@ -10,6 +10,7 @@ the core analysis of the client's copy.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from lsp_helpers import diagnostics_for, encoding_of, open_doc, pulls_diagnostic
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from pack_lsp.core import reuse
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import load_for
 from pack_lsp.core.recognize import detect
@@ -51,6 +53,14 @@ PIECES = (
     "}",
     "#",
 )
+
+
+@pytest.fixture(autouse=True)
+def _verified() -> None:
+    """The server these sessions start inherits ``PACK_LSP_INCREMENTAL=verify``
+    (``conftest.py``): every reused result is recomputed and compared, and a difference
+    fails the analysis, so the diagnostics compared below would be missing."""
+    assert os.environ.get(reuse.ENV) == reuse.VERIFY
 
 
 def corpus_packs() -> list[Path]:

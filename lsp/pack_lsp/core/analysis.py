@@ -595,7 +595,8 @@ def _pack_part(
         except Exception:
             log.exception("the fingerprint of what %s read failed", m.name)
             now = None
-        moved = edit.moved((results,)) if now is not None and now == fingerprint_before else None
+        same = now is not None and same_after(fingerprint_before, now, *edit.compared())
+        moved = edit.moved((results,)) if same else None
         if moved is not None:
             if verifying:
                 fresh = _run_pack_part(m, ctx, failed, Reads())

@@ -21,9 +21,9 @@ recorded by construction, not declared (docs/decisions.md, D31).
 from __future__ import annotations
 
 from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from pack_lsp.core.model import Pack
+from pack_lsp.core.model import Pack, Prompt
 from pack_lsp.core.templates import PackTemplates, Placeholder, TemplateInfo
 
 V = TypeVar("V")
@@ -60,7 +60,7 @@ ENTRIES: dict[str, str] = {
 class Reads:
     """What one pack-wide check read (see the module docstring)."""
 
-    __slots__ = ("entries", "keys", "sections", "values", "volatile")
+    __slots__ = ("entries", "fields", "keys", "present", "sections", "values", "volatile")
 
     def __init__(self) -> None:
         self.sections: set[str] = set()
@@ -68,6 +68,10 @@ class Reads:
         self.keys: set[str] = set()
         self.values: dict[str, Callable[[], object]] = {}
         self.volatile = False
+        # Prompts looked up by key: whether each is there, and which of its
+        # attributes were read (``RecordedPrompt``).
+        self.present: set[str] = set()
+        self.fields: dict[str, set[str]] = {}
 
     def entry(self, section: str, key: object) -> None:
         if section not in self.sections:
@@ -84,13 +88,15 @@ class Reads:
             tuple(sorted(self.keys)),
             tuple(sorted(self.values)),
             self.volatile,
+            tuple(sorted(self.present)),
+            tuple((key, tuple(sorted(names))) for key, names in sorted(self.fields.items())),
         )
 
 
 class FrozenReads:
     """``Reads`` once the check has finished, kept with its results."""
 
-    __slots__ = ("entries", "keys", "sections", "values", "volatile")
+    __slots__ = ("entries", "fields", "keys", "present", "sections", "values", "volatile")
 
     def __init__(
         self,
@@ -99,12 +105,16 @@ class FrozenReads:
         keys: tuple[str, ...],
         values: tuple[str, ...],
         volatile: bool,
+        present: tuple[str, ...],
+        fields: tuple[tuple[str, tuple[str, ...]], ...],
     ) -> None:
         self.sections = sections
         self.entries = entries
         self.keys = keys
         self.values = values
         self.volatile = volatile
+        self.present = present
+        self.fields = fields
 
 
 class Same:
@@ -164,6 +174,14 @@ def fingerprint(
                 out.append(_ABSENT)
     out.extend(tuple(getattr(pack, attribute)) for attribute in reads.keys)
     out.extend(values[name]() for name in reads.values)
+    if "prompts" not in reads.sections:
+        prompts = pack.prompts
+        out.extend(key in prompts for key in reads.present)
+        for key, names in reads.fields:
+            prompt = prompts.get(key)
+            out.append(
+                tuple(getattr(prompt, name) for name in names) if prompt is not None else _ABSENT
+            )
     return tuple(out)
 
 
@@ -181,17 +199,29 @@ class RecordedEntries(Mapping[str, V]):
         self._section = section
         self._attribute = attribute
 
+    def _one(self, key: object) -> None:
+        if self._section == "prompts":
+            self._reads.present.add(str(key))
+        else:
+            self._reads.entry(self._section, key)
+
+    def _recorded(self, key: str, found: V) -> V:
+        if self._section == "prompts" and isinstance(found, Prompt):
+            return cast(V, RecordedPrompt(found, self._reads, key))
+        return found
+
     def __getitem__(self, key: str) -> V:
-        self._reads.entry(self._section, key)
-        return self._entries[key]
+        self._one(key)
+        return self._recorded(key, self._entries[key])
 
     def __contains__(self, key: object) -> bool:
-        self._reads.entry(self._section, key)
+        self._one(key)
         return key in self._entries
 
     def get(self, key: str, default: Any = None) -> Any:
-        self._reads.entry(self._section, key)
-        return self._entries.get(key, default)
+        self._one(key)
+        found = self._entries.get(key)
+        return self._recorded(key, found) if found is not None else default
 
     def __iter__(self) -> Iterator[str]:
         self._reads.keys.add(self._attribute)
@@ -208,6 +238,23 @@ class RecordedEntries(Mapping[str, V]):
     def items(self) -> ItemsView[str, V]:
         self._reads.sections.add(self._section)
         return self._entries.items()
+
+
+class RecordedPrompt:
+    """A prompt of the pack, looked up by key, that records which attributes are read:
+    their values are the fingerprint (compared with spans moved, ``same_after``), so
+    that a check reading an agent's name does not run again when its template changes."""
+
+    __slots__ = ("_key", "_prompt", "_reads")
+
+    def __init__(self, prompt: Prompt, reads: Reads, key: str) -> None:
+        self._prompt = prompt
+        self._reads = reads
+        self._key = key
+
+    def __getattr__(self, name: str) -> Any:
+        self._reads.fields.setdefault(self._key, set()).add(name)
+        return getattr(self._prompt, name)
 
 
 class RecordedPack:
