@@ -24,6 +24,7 @@ from pack_lsp.core.model import build_pack
 from pack_lsp.core.profiles import PROFILE_SEVERITY, apply_profile, profile_schema
 from pack_lsp.core.rules.agents import ENTRY_NOT_A_MEMBER, MEDIA_TYPE, media_type_replacement
 from pack_lsp.core.rules.tools import RefKind, resolve_tool
+from pack_lsp.core.summary import ToolNames
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import parse
 from paths import SHARED
@@ -221,13 +222,13 @@ NS = Config().tool_namespaces
     ],
 )
 def test_resolution_order(name: str, owner: str, kind: RefKind) -> None:
-    assert resolve_tool(name, owner, _pack(PACK), NS).kind is kind
+    assert resolve_tool(name, owner, ToolNames.of(_pack(PACK), NS)).kind is kind
 
 
 def test_namespaces_come_from_the_configuration() -> None:
-    pack = _pack(PACK)
-    assert resolve_tool("acme_x", "router", pack, ("acme_",)).kind is RefKind.NAMESPACE
-    assert resolve_tool("mcp__a__b", "router", pack, ("acme_",)).kind is RefKind.UNDEFINED
+    names = ToolNames.of(_pack(PACK), ("acme_",))
+    assert resolve_tool("acme_x", "router", names).kind is RefKind.NAMESPACE
+    assert resolve_tool("mcp__a__b", "router", names).kind is RefKind.UNDEFINED
 
 
 # ----------------------------------------------------------------- profiles

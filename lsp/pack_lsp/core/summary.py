@@ -209,18 +209,17 @@ class PromptContext:
 # --------------------------------------------------------------------- comparison
 
 
-def moved_span(span: Span, start: int, end: int, delta: int) -> tuple[int, int] | None:
-    """Where ``span`` of the old text is in the new one, when an edit replaced the old
-    ``[start, end)`` and moved what follows by ``delta``; None when it reaches into
-    the replaced text."""
-    if span.end <= start:
-        return span.start, span.end
-    if span.start >= end:
-        return span.start + delta, span.end + delta
-    return None
+#: Types compared with ``==``: no spans inside (the configuration holds none).
+_EQUAL = frozenset({str, int, float, bool, type(None), frozenset, Config})
+#: The compared fields of each dataclass met so far.
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-_PLAIN = (str, int, float, bool, type(None))
+def _fields(kind: type) -> tuple[str, ...]:
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(f.name for f in fields(kind) if f.compare)
+    return found
 
 
 def same_after(old: object, new: object, start: int, end: int, delta: int) -> bool:
@@ -228,26 +227,35 @@ def same_after(old: object, new: object, start: int, end: int, delta: int) -> bo
     what follows by ``delta``: equal, with every span of ``old`` moved to the span at
     the same place of ``new`` (a span inside the edit is never the same).
 
-    Walks tuples, lists, dicts, frozensets and dataclasses (compared fields only);
-    anything else is compared with ``==``.
+    Walks tuples, lists, dicts and dataclasses (compared fields only); anything else
+    is compared with ``==``.
     """
+    if old is new:
+        # One object in both versions: only what lies before the edit is shared (the
+        # nodes, plain data and prompt models before it), and its spans are the same.
+        return True
     kind = type(old)
     if kind is not type(new):
         return False
-    if kind in _PLAIN:
+    if kind in _EQUAL:
         return old == new
     if kind is Span:
         assert isinstance(old, Span) and isinstance(new, Span)
-        return moved_span(old, start, end, delta) == (new.start, new.end)
+        a, b = old.start, old.end
+        if b <= start:
+            return a == new.start and b == new.end
+        if a >= end:
+            return a + delta == new.start and b + delta == new.end
+        return False
     if kind is tuple or kind is list:
         assert isinstance(old, tuple | list) and isinstance(new, tuple | list)
         if len(old) != len(new):
             return False
-        for a, b in zip(old, new, strict=True):
-            if type(a) is str:
-                if a != b:
+        for x, y in zip(old, new, strict=True):
+            if type(x) in _EQUAL:
+                if type(y) is not type(x) or x != y:
                     return False
-            elif not same_after(a, b, start, end, delta):
+            elif not same_after(x, y, start, end, delta):
                 return False
         return True
     if kind is dict:
@@ -257,8 +265,7 @@ def same_after(old: object, new: object, start: int, end: int, delta: int) -> bo
         )
     if is_dataclass(old):
         return all(
-            same_after(getattr(old, f.name), getattr(new, f.name), start, end, delta)
-            for f in fields(old)
-            if f.compare
+            same_after(getattr(old, name), getattr(new, name), start, end, delta)
+            for name in _fields(kind)
         )
     return old == new
