@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import genpack
+import reuse_mode
 
 from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.incremental import INCREMENTAL, reanalyze
@@ -62,6 +63,7 @@ def bench(lines: int, runs: int) -> None:
 
 
 def main() -> None:
+    reuse_mode.not_verifying()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1500,10000,70000")
     parser.add_argument("--runs", type=int, default=5)

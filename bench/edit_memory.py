@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import reuse_mode
 from lspclient import LspClient, position
 
 
@@ -115,6 +116,7 @@ def rss(client: LspClient) -> str:
 
 
 def main() -> None:
+    reuse_mode.not_verifying()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pack", type=Path, required=True)
     parser.add_argument("--edits", type=int, default=1000)

@@ -38,6 +38,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import reuse_mode  # noqa: E402
 from lspclient import LspClient, position  # noqa: E402
 from run import find_spots  # noqa: E402
 
@@ -141,6 +142,7 @@ async def measure(path: Path, rounds: int, python: str) -> None:
 
 
 def main() -> None:
+    reuse_mode.not_verifying()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, nargs="*", default=[1500, 10_000, 70_000])
     parser.add_argument("--rounds", type=int, default=20)

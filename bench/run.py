@@ -49,6 +49,7 @@ REPO_ROOT = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
 
 import genpack  # noqa: E402
+import reuse_mode  # noqa: E402
 from lspclient import LspClient, LspError, kill_live, position  # noqa: E402
 from run_check_bench import child_env, run_measured  # noqa: E402
 
@@ -973,6 +974,7 @@ def measure_all(
 
 
 def main(argv: list[str] | None = None) -> int:
+    reuse_mode.not_verifying()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--quick", action="store_true", help="smoke run: 1.5k pack, few repetitions")
     ap.add_argument(

@@ -102,7 +102,15 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.rules.suppressions",
         ),
     ),
-    ("tree", ("pack_lsp.core.yamltree", "pack_lsp.core.scalars", "pack_lsp.core.jsontree")),
+    (
+        "tree",
+        (
+            "pack_lsp.core.yamltree",
+            "pack_lsp.core.scalars",
+            "pack_lsp.core.jsontree",
+            "pack_lsp.core.reuse",
+        ),
+    ),
     (
         "model",
         (
@@ -113,6 +121,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.profiles",
             "pack_lsp.core.context",
             "pack_lsp.core.resolve",
+            "pack_lsp.core.summary",
+            "pack_lsp.core.recording",
             "pack_lsp.core.discover",
             "pack_lsp.core.hosts",
             "pack_lsp.core.recognize",

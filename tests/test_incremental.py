@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from pack_lsp.core import reuse
 from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
 from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
 from pack_lsp.core.kinds import PROMPTPACK
@@ -245,6 +246,12 @@ def run_edits(text: str, steps: int, seed: int, path: str | None = None) -> tupl
 def _generated(lines: int, seed: int) -> str:
     text, _ = genpack.generate(lines, seed=seed)
     return text
+
+
+@pytest.fixture(autouse=True)
+def _verified() -> None:
+    """Every edit here also recomputes what it reused and compares (``conftest.py``)."""
+    assert reuse.mode() == reuse.VERIFY
 
 
 def test_generated_pack_random_edits() -> None:

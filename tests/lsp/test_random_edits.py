@@ -14,6 +14,7 @@ never the one the client waits on).
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from lsp_helpers import (
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from pack_lsp.core import reuse
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.config import load_for
 from pack_lsp.core.recognize import detect
@@ -64,6 +66,14 @@ PIECES = (
     "}",
     "#",
 )
+
+
+@pytest.fixture(autouse=True)
+def _verified() -> None:
+    """The server these sessions start inherits ``PACK_LSP_INCREMENTAL=verify``
+    (``conftest.py``): every reused result is recomputed and compared, and a difference
+    fails the analysis, so the diagnostics compared below would be missing."""
+    assert os.environ.get(reuse.ENV) == reuse.VERIFY
 
 
 def corpus_packs() -> list[Path]:

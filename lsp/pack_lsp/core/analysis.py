@@ -17,9 +17,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pack_lsp.core import hosts, kinds
+from pack_lsp.core import hosts, kinds, reuse
 from pack_lsp.core.config import Config
-from pack_lsp.core.context import CheckContext, Derived, PromptUnit, RuleEdit, RuleUnits
+from pack_lsp.core.context import (
+    CheckContext,
+    Derived,
+    PackUnit,
+    PromptUnit,
+    RuleEdit,
+    RuleUnits,
+)
 from pack_lsp.core.diagnostics import Diagnostic, make
 from pack_lsp.core.jsontree import is_json_path, parse_json
 from pack_lsp.core.manifest.check import analyze_manifest
@@ -28,11 +35,13 @@ from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Pack, Prompt, build_pack
 from pack_lsp.core.profiles import apply_profile, schema_units
 from pack_lsp.core.recognize import Recognition, recognize
+from pack_lsp.core.recording import TARGET, TEMPLATE_CONTEXT, Reads, fingerprint
 from pack_lsp.core.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
 from pack_lsp.core.rules import kubernetes
 from pack_lsp.core.rules.document import INTERNAL_ERROR, NOT_A_PACK
 from pack_lsp.core.schema import merge_units
 from pack_lsp.core.source import strip_bom
+from pack_lsp.core.summary import PackSummary, PromptContext, same_after, summarize
 from pack_lsp.core.suppress import apply_suppressions
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import Node, ParseResult, parse, to_data
@@ -235,6 +244,17 @@ def complete(
     (see ``run_rules``).
     """
     text = parsed.text
+    verifying = False
+    if (
+        known_schema is not None
+        or reuse_prompts
+        or previous_derived is not None
+        or rule_edit is not None
+    ):
+        current = reuse.mode()
+        verifying = current == reuse.VERIFY
+        if current == reuse.OFF:
+            known_schema = reuse_prompts = previous_derived = rule_edit = None
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     pack: Pack | None = None
     manifest: Manifest | None = None
@@ -256,6 +276,8 @@ def complete(
         if data is _UNSET:
             data = to_data(parsed.root)
         pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
+        if verifying and reuse_prompts and pack is not None:
+            _verify_models(pack, build_pack(parsed.root))
         derived = derive(pack, text, config, previous_derived)
         timings["model"] = time.perf_counter() - t0
         listener = _structure_listener.get()
@@ -280,12 +302,17 @@ def complete(
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
             units = schema_units(config, parsed.root, data, known_schema)
+            if verifying and known_schema:
+                fresh = dict(schema_units(config, parsed.root, data))
+                for key, kept in units:
+                    if key in known_schema:
+                        reuse.verify("schema diagnostics", f"prompt `{key}`", kept, fresh[key])
             diagnostics.extend(merge_units(units))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
                 found, rule_units = run_rules(
-                    pack, parsed, data, config, file_path, derived, rule_edit, timings
+                    pack, parsed, data, config, file_path, derived, rule_edit, timings, verifying
                 )
                 diagnostics.extend(found)
                 timings["rules"] = time.perf_counter() - t0
@@ -317,6 +344,17 @@ def complete(
         schema_units=tuple(units) if units is not None else None,
         rule_units=rule_units,
     )
+
+
+def _verify_models(pack: Pack, fresh: Pack | None) -> None:
+    """Raise ``ReuseMismatch`` when ``pack`` (built reusing prompt models) is not the
+    pack built from scratch."""
+    if pack == fresh:
+        return
+    for key, prompt in pack.prompts.items():
+        built = fresh.prompts.get(key) if fresh is not None else None
+        reuse.verify("prompt model", f"prompt `{key}`", prompt, built)
+    reuse.verify("pack model", "the pack", pack, fresh)
 
 
 def _finish(
@@ -442,6 +480,7 @@ def run_rules(
     derived: Derived,
     edit: RuleEdit | None = None,
     timings: dict[str, float] | None = None,
+    verifying: bool = False,
 ) -> tuple[list[Diagnostic], RuleUnits | None]:
     """Every semantic check of ``MODULE_CHECKS`` on one pack; a failing check is reported.
 
@@ -450,26 +489,32 @@ def run_rules(
     per-prompt part's results come first (prompt by prompt, in the pack's order),
     then its pack-wide part's: one order whether results are computed or reused.
     With ``edit`` (incremental analysis), a prompt other than the edited one keeps
-    its previous results, moved, when the modules' interface fingerprint is
-    unchanged and none of them points into the edited block; so does a pack-wide
-    part whose ``pack_interface`` is unchanged.
+    its previous results, moved, when the pack's summary (``core.summary``) is the
+    same after the edit and none of them points into the edited block; a pack-wide
+    part keeps its results while what it read last time is unchanged
+    (``core.recording``). ``verifying``: compute every reused result again and raise
+    ``reuse.ReuseMismatch`` when it differs.
     """
     ctx = CheckContext(
         pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
     )
     failed: set[str] = set()
-    interface: list[object] = []
-    for m in PROMPT_CHECKS:
-        assert m.interface is not None
-        try:
-            interface.append(m.interface(ctx))
-        except Exception:
-            log.exception("rule interface of %s failed", m.name)
-            failed.add(m.name)
-            interface.append(None)
-    fingerprint = tuple(interface)
+    templates = derived.templates
+    summary: PackSummary | None = None
+    try:
+        assert templates is not None  # a pack has templates
+        summary = summarize(pack, config, templates)
+    except Exception:  # a broken summary must not hide the pack-wide rules
+        log.exception("the summary of the pack failed")
+        failed.update(m.name for m in PROMPT_CHECKS)
     previous = edit.previous if edit is not None and not failed else None
-    if previous is not None and previous.interface != fingerprint:
+    if (
+        previous is None
+        or edit is None
+        or previous.summary is None
+        or summary is None
+        or not same_after(previous.summary, summary, *edit.compared())
+    ):
         previous = None
     units: dict[str, PromptUnit] = {}
     reused = 0
@@ -478,14 +523,29 @@ def run_rules(
         if previous is not None and edit is not None and key != edit.edited:
             before = previous.prompts.get(key)
             unit = edit.moved(before) if before is not None else None
-        if unit is None:
-            unit = tuple(_prompt_part(m, ctx, prompt, failed) for m in PROMPT_CHECKS)
+        if unit is None or verifying:
+            scope = (
+                PromptContext(summary, tuple(templates.of_prompt(key)))
+                if summary is not None and templates is not None
+                else None
+            )
+            fresh = tuple(_prompt_part(m, scope, prompt, failed) for m in PROMPT_CHECKS)
+            if unit is None:
+                unit = fresh
+            else:
+                for m, kept, found in zip(PROMPT_CHECKS, unit, fresh, strict=True):
+                    reuse.verify("per-prompt results", f"{m.name} on prompt `{key}`", kept, found)
+                reused += 1
         else:
             reused += 1
         units[key] = unit
     out: list[Diagnostic] = []
-    pack_units: dict[str, tuple[object, tuple[Diagnostic, ...]]] = {}
+    pack_units: dict[str, PackUnit] = {}
     reused_parts: list[str] = []
+    values: dict[str, Callable[[], object]] = {
+        TEMPLATE_CONTEXT: ctx.template_context,
+        TARGET: ctx.target_value,
+    }
     index = 0
     for m in MODULE_CHECKS:
         reported = False
@@ -497,9 +557,9 @@ def run_rules(
                 out.append(_internal_error(m.name))
                 reported = True
         if m.check is not None:
-            found = _pack_part(m, ctx, edit, failed, pack_units, reused_parts)
-            if found is not None:
-                out.extend(found)
+            part = _pack_part(m, ctx, edit, failed, pack_units, reused_parts, values, verifying)
+            if part is not None:
+                out.extend(part)
             elif not reported:
                 out.append(_internal_error(m.name))
     if timings is not None:
@@ -507,7 +567,7 @@ def run_rules(
         timings[RULES_REUSED_PACK] = float(len(reused_parts))
     if failed:
         return out, None
-    return out, RuleUnits(fingerprint, units, MappingProxyType(pack_units))
+    return out, RuleUnits(summary, units, MappingProxyType(pack_units))
 
 
 def _pack_part(
@@ -515,50 +575,69 @@ def _pack_part(
     ctx: CheckContext,
     edit: RuleEdit | None,
     failed: set[str],
-    pack_units: dict[str, tuple[object, tuple[Diagnostic, ...]]],
+    pack_units: dict[str, PackUnit],
     reused: list[str],
+    values: Mapping[str, Callable[[], object]],
+    verifying: bool,
 ) -> tuple[Diagnostic, ...] | None:
-    """The pack-wide part of ``m``: its previous results, moved, when its
-    ``pack_interface`` is unchanged and none of them points into the edited block;
-    else computed (``None`` when it fails). Adds what a next version may reuse to
-    ``pack_units`` and the names of the modules whose results were reused to ``reused``."""
+    """The pack-wide part of ``m``: its previous results, moved, when what it read
+    last time is unchanged and none of them points into the edited block; else
+    computed with its reads recorded (``None`` when it fails). Adds what a next
+    version may reuse to ``pack_units`` and the names of the modules whose results
+    were reused to ``reused``."""
     assert m.check is not None
-    fingerprint: object = None
-    if m.pack_interface is not None:
+    pack, data = ctx.pack, ctx.data
+    before = edit.previous.pack.get(m.name) if edit is not None else None
+    if edit is not None and before is not None and before[1] is not None:
+        reads, fingerprint_before, results = before
         try:
-            fingerprint = m.pack_interface(ctx)
+            now = fingerprint(reads, pack, data, values)
         except Exception:
-            log.exception("rule interface of %s failed", m.name)
-            failed.add(m.name)
-            return None
-        before = edit.previous.pack.get(m.name) if edit is not None else None
-        if edit is not None and before is not None and before[0] == fingerprint:
-            moved = edit.moved((before[1],))
-            if moved is not None:
-                pack_units[m.name] = (fingerprint, moved[0])
-                reused.append(m.name)
-                return moved[0]
+            log.exception("the fingerprint of what %s read failed", m.name)
+            now = None
+        same = now is not None and same_after(fingerprint_before, now, *edit.compared())
+        moved = edit.moved((results,)) if same else None
+        if moved is not None:
+            if verifying:
+                fresh = _run_pack_part(m, ctx, failed, Reads())
+                reuse.verify("pack-wide results", m.name, moved[0], fresh)
+            pack_units[m.name] = (reads, now, moved[0])
+            reused.append(m.name)
+            return moved[0]
+    recorder = Reads()
+    found = _run_pack_part(m, ctx, failed, recorder)
+    if found is None:
+        return None
+    frozen = recorder.frozen()
     try:
-        found = tuple(m.check(ctx))
+        pack_units[m.name] = (frozen, fingerprint(frozen, pack, data, values), found)
+    except Exception:
+        log.exception("the fingerprint of what %s read failed", m.name)
+    return found
+
+
+def _run_pack_part(
+    m: ModuleChecks, ctx: CheckContext, failed: set[str], reads: Reads
+) -> tuple[Diagnostic, ...] | None:
+    assert m.check is not None
+    try:
+        return tuple(m.check(ctx.recording(reads)))
     except Exception:  # a broken rule must not hide the others
         log.exception("rule %s failed", m.name)
         failed.add(m.name)
         return None
-    if m.pack_interface is not None:
-        pack_units[m.name] = (fingerprint, found)
-    return found
 
 
 def _prompt_part(
-    m: ModuleChecks, ctx: CheckContext, prompt: Prompt, failed: set[str]
+    m: ModuleChecks, scope: PromptContext | None, prompt: Prompt, failed: set[str]
 ) -> tuple[Diagnostic, ...]:
     """The per-prompt part of ``m`` on ``prompt`` (nothing when it fails: the module's
     failure is reported once, after its results)."""
     assert m.check_prompt is not None
-    if m.name in failed:
+    if m.name in failed or scope is None:
         return ()
     try:
-        return tuple(m.check_prompt(ctx, prompt))
+        return tuple(m.check_prompt(scope, prompt))
     except Exception:  # a broken rule must not hide the others
         log.exception("rule %s failed on prompt %s", m.name, prompt.key)
         failed.add(m.name)

@@ -7,14 +7,26 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from pack_lsp.core import reuse
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Related
 from pack_lsp.core.model import Pack
+from pack_lsp.core.recording import (
+    TARGET,
+    FrozenReads,
+    Reads,
+    RecordedPack,
+    RecordedTemplates,
+)
+from pack_lsp.core.summary import PackSummary
 from pack_lsp.core.templates import PackTemplates, TemplateScans, pack_templates
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import Node
+
+if TYPE_CHECKING:
+    from pack_lsp.core.versions import Target
 
 T = TypeVar("T")
 
@@ -53,10 +65,12 @@ class Derived:
         """The pack's templates and placeholders (``None`` without a pack)."""
         if self.pack is None:
             return None
-        result = pack_templates(
-            self.pack, self.text, self.config.fragment_dialect, self._previous_scans
-        )
+        previous = self._previous_scans
+        result = pack_templates(self.pack, self.text, self.config.fragment_dialect, previous)
         self._previous_scans = None
+        if previous is not None and reuse.mode() == reuse.VERIFY:
+            fresh = pack_templates(self.pack, self.text, self.config.fragment_dialect)
+            reuse.verify("template scans", "the pack", _scan_facts(result), _scan_facts(fresh))
         return result
 
     def template_scans(self) -> TemplateScans | None:
@@ -78,23 +92,134 @@ class Derived:
         return cast(T, self._memo[key])
 
 
-@dataclass(frozen=True, slots=True)
 class CheckContext:
-    pack: Pack
-    root: Node | None
-    data: Any
-    config: Config
-    lines: LineIndex
-    text: str
-    path: Path | None  # the file on disk, when there is one
-    derived: Derived
+    """What a pack-wide check (a rule module's ``check``) receives.
+
+    Made with ``reads`` (``recording.Reads``), it records what the check reads, for
+    reusing its results (``core.recording``): the pack and its templates record the
+    sections and entries read, ``part`` a top-level section of the plain data,
+    ``target`` the targeted version; ``root``, ``data``, ``lines``, ``text`` and
+    ``derived`` have no fingerprint, and reading them means the results are never
+    reused. ``config`` and ``path`` are those of the analysis (incremental analysis
+    only reuses results under the same ones).
+    """
+
+    __slots__ = (
+        "_data",
+        "_derived",
+        "_lines",
+        "_pack",
+        "_reads",
+        "_root",
+        "_text",
+        "config",
+        "path",
+    )
+
+    def __init__(
+        self,
+        pack: Pack,
+        root: Node | None,
+        data: Any,
+        config: Config,
+        lines: LineIndex,
+        text: str,
+        path: Path | None,  # the file on disk, when there is one
+        derived: Derived,
+        reads: Reads | None = None,
+    ) -> None:
+        self._pack = pack
+        self._root = root
+        self._data = data
+        self.config = config
+        self._lines = lines
+        self._text = text
+        self.path = path
+        self._derived = derived
+        self._reads = reads
+
+    def _unrecorded(self) -> None:
+        if self._reads is not None:
+            self._reads.volatile = True
+
+    @property
+    def pack(self) -> Pack:
+        if self._reads is None:
+            return self._pack
+        return cast(Pack, RecordedPack(self._pack, self._reads))
+
+    @property
+    def root(self) -> Node | None:
+        self._unrecorded()
+        return self._root
+
+    @property
+    def data(self) -> Any:
+        self._unrecorded()
+        return self._data
+
+    @property
+    def lines(self) -> LineIndex:
+        self._unrecorded()
+        return self._lines
+
+    @property
+    def text(self) -> str:
+        self._unrecorded()
+        return self._text
+
+    @property
+    def derived(self) -> Derived:
+        self._unrecorded()
+        return self._derived
+
+    def part(self, section: str) -> Any:
+        """The plain data of the top-level ``section`` (None when absent)."""
+        if self._reads is not None:
+            self._reads.sections.add(section)
+        return self._data.get(section) if isinstance(self._data, dict) else None
+
+    @property
+    def target(self) -> Target:
+        """The version the pack is checked against."""
+        if self._reads is not None:
+            self._reads.values[TARGET] = self.target_value
+        return self.target_value()
+
+    def target_value(self) -> Target:
+        from pack_lsp.core.profiles import target_of
+
+        return target_of(self.config, self._data)
 
     @property
     def templates(self) -> PackTemplates:
         """The pack's templates and placeholders, computed once per analysis."""
-        templates = self.derived.templates
+        templates = self._derived.templates
         assert templates is not None  # a check context always has a pack
-        return templates
+        if self._reads is None:
+            return templates
+        return cast(
+            PackTemplates, RecordedTemplates(templates, self._reads, lambda: templates.context)
+        )
+
+    def recording(self, reads: Reads) -> CheckContext:
+        """This context for a check whose reads are recorded into ``reads``."""
+        return CheckContext(
+            self._pack,
+            self._root,
+            self._data,
+            self.config,
+            self._lines,
+            self._text,
+            self.path,
+            self._derived,
+            reads,
+        )
+
+    def template_context(self) -> object:
+        """The template context of this version (a value ``Reads`` may list)."""
+        templates = self._derived.templates
+        return templates.context if templates is not None else None
 
 
 # ------------------------------------------------------------ per-prompt rule results
@@ -104,44 +229,45 @@ PromptUnit = tuple[tuple[Diagnostic, ...], ...]
 module that has a per-prompt part (``registry.PROMPT_CHECKS``), in that order."""
 
 
-class Same:
-    """A part of a fingerprint that equals another only when both hold the very same
-    object: incremental analysis shares the plain data of every block an edit did
-    not touch, so identity says "unchanged" exactly, without comparing contents
-    (plain data would also take ``1``, ``1.0`` and ``true`` for equal)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Same) and other.value is self.value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-    def __repr__(self) -> str:
-        return f"Same(<{type(self.value).__name__} at {id(self.value):#x}>)"
+def _scan_facts(templates: PackTemplates) -> list[tuple[object, ...]]:
+    """What two scans of the same templates must agree on (verify mode)."""
+    out: list[tuple[object, ...]] = [(templates.dialect, templates.context)]
+    for t in templates.templates:
+        smap = t.smap
+        out.append(
+            (
+                t.owner,
+                t.key,
+                t.template.field,
+                t.template.span,
+                tuple(t.placeholders),
+                tuple(t.unbalanced),
+                (smap.value, smap.style, smap.content, smap.exact, smap.reach),
+                (tuple(smap.starts), tuple(smap.ends)),
+            )
+        )
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class RuleUnits:
     """The rule results of one analysis that the next version may reuse.
 
-    ``interface`` is the fingerprint of everything the per-prompt parts read outside
-    the prompt they check (one value per module, from its ``prompt_interface``):
-    while it is unchanged, a prompt whose model is unchanged (up to a shift) has
-    the same results (up to the same shift). ``pack`` holds, per module whose
-    pack-wide part declares a ``pack_interface``, that fingerprint (of everything
-    the part reads) and the part's results.
+    ``summary`` is everything the per-prompt parts may read outside the prompt they
+    check (``core.summary``): while it is unchanged (spans moved with the text), a
+    prompt whose model is unchanged (up to a shift) has the same results (up to the
+    same shift). ``pack`` holds, per module with a pack-wide part, what that part
+    read (``core.recording``), the fingerprint of it (None: never reusable) and the
+    part's results.
     """
 
-    interface: tuple[object, ...]
+    summary: PackSummary | None
     prompts: Mapping[str, PromptUnit]
-    pack: Mapping[str, tuple[object, tuple[Diagnostic, ...]]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    pack: Mapping[str, PackUnit] = field(default_factory=lambda: MappingProxyType({}))
+
+
+PackUnit = tuple[FrozenReads, tuple[object, ...] | None, tuple[Diagnostic, ...]]
+"""What a pack-wide part read, the fingerprint of it and the part's results."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +287,18 @@ class RuleEdit:
     start: int
     end: int
     delta: int
+    changed: tuple[int, ...] = ()
+    """The old ``[start, end)`` of the text that did change (the common prefix and
+    suffix of the two versions), within the block; empty: the whole block. What is
+    compared across the edit (the pack summary) is compared with this finer map;
+    results keep the block's (``moved``), so a reused result never points into the
+    re-parsed block."""
+
+    def compared(self) -> tuple[int, int, int]:
+        """``(start, end, delta)`` for comparing values across the edit (``same_after``)."""
+        if len(self.changed) == 2:
+            return self.changed[0], self.changed[1], self.delta
+        return self.start, self.end, self.delta
 
     def moved_span(self, span: Span) -> Span | None:
         """``span`` in the new text, or ``None`` when it reaches into the edited block."""

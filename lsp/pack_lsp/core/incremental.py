@@ -39,7 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pack_lsp.core import kinds
+from pack_lsp.core import kinds, reuse
 from pack_lsp.core.analysis import Analysis, _gc_paused, analyze, complete
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import RuleEdit
@@ -49,6 +49,7 @@ from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Prompt
 from pack_lsp.core.profiles import target_of
 from pack_lsp.core.recognize import detect
+from pack_lsp.core.reuse import tree_facts
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.core.yamltree import (
@@ -98,6 +99,9 @@ def reanalyze(
         detected = detect(str(path) if path is not None else None, text, config.manifests)
     t0 = time.perf_counter()
     spliced = None
+    current = reuse.mode()
+    if current == reuse.OFF:
+        return analyze(original, path=path, config=config, kind=kind, workspace=workspace)
     if (
         detected == kinds.PROMPTPACK
         and previous.kind == detected
@@ -116,10 +120,16 @@ def reanalyze(
             workspace=workspace,
             previous_derived=previous.derived,
         )
-    parsed, data, known, reuse, extent = spliced
+    parsed, data, known, models, extent = spliced
     units = previous.rule_units
-    rule_edit = RuleEdit(units, *extent) if units is not None and extent is not None else None
+    rule_edit = (
+        RuleEdit(units, *extent[:4], changed=extent[4:])
+        if units is not None and extent is not None
+        else None
+    )
     elapsed = time.perf_counter() - t0
+    if current == reuse.VERIFY:
+        _verify_splice(parsed, data)
     timings = {"parse": elapsed, INCREMENTAL: elapsed}
     return complete(
         parsed,
@@ -130,10 +140,41 @@ def reanalyze(
         data=data,
         plain_tree=True,
         known_schema=known,
-        reuse_prompts=reuse,
+        reuse_prompts=models,
         previous_derived=previous.derived,
         rule_edit=rule_edit,
     )
+
+
+def _verify_splice(parsed: ParseResult, data: Any) -> None:
+    """Raise ``ReuseMismatch`` unless the spliced tree, data and line index are those
+    of a full parse of the new text."""
+    full = parse(parsed.text)
+    reuse.verify("parse problems", "the spliced text", [], [*full.diagnostics])
+    reuse.verify("syntax error flag", "the spliced text", False, full.syntax_error)
+    facts, fresh = tree_facts(parsed.root), tree_facts(full.root)
+    if facts != fresh:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(facts, fresh, strict=False)) if a != b),
+            min(len(facts), len(fresh)),
+        )
+        reuse.verify("tree", f"the spliced text (node {at} in walk order)", facts[at:], fresh[at:])
+    reuse.verify("plain data", "the spliced text", _strict(data), _strict(to_data(full.root)))
+    reuse.verify("line index", "the spliced text", _starts(parsed.lines), _starts(full.lines))
+
+
+def _starts(lines: LineIndex) -> list[int]:
+    return [lines.line_start(line) for line in range(lines.line_count)]
+
+
+def _strict(value: Any) -> Any:
+    """``value`` with the type of every scalar made part of it (``1``, ``1.0`` and
+    ``true`` are equal plain data, not the same)."""
+    if isinstance(value, dict):
+        return [(_strict(k), _strict(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_strict(v) for v in value]
+    return (type(value).__name__, repr(value))
 
 
 # ------------------------------------------------------------------- changed region
@@ -392,8 +433,9 @@ def _models_before(previous: Analysis, prompts: MappingNode, count: int) -> dict
 #: What an edit changed, for reusing rule results (the fields of ``RuleEdit`` after
 #: ``previous``): the edited prompt (``None``: another top-level block), the old
 #: offsets between which the text may differ (from the end of the block's key to
-#: the end of the block), and how far what follows moved.
-Extent = tuple[str | None, int, int, int]
+#: the end of the block), how far what follows moved, and the old offsets between
+#: which the text did differ (the common prefix and suffix of the two versions).
+Extent = tuple[str | None, int, int, int, int, int]
 
 
 def _splice(
@@ -430,7 +472,7 @@ def _splice(
             previous.data,
             known,
             reuse,
-            (None, 0, 0, 0),
+            (None, 0, 0, 0, 0, 0),
         )
     delta = len(text) - len(old_text)
     start = common_prefix(old_text, text)
@@ -470,6 +512,8 @@ def _splice(
             prompts.pairs[p_index].key.span.end,
             p_end,
             delta,
+            start,
+            old_end,
         )
     else:
         pair = _reparse(text, top, block_start, block_end, delta, 1)
@@ -480,7 +524,9 @@ def _splice(
         data = dict(previous.data)
         data[pair.key_text] = to_data(pair.value)
         edited = pair.key_text if pair.key_text == "prompts" else None
-        extent = (None, top.key.span.end, block_end, delta) if edited is None else None
+        extent = (
+            (None, top.key.span.end, block_end, delta, start, old_end) if edited is None else None
+        )
         known = (
             _known_schema(previous, data, config, edited, block_end, delta)
             if edited is None

@@ -32,6 +32,7 @@ from pack_lsp.core.rules import (
     workflow,
 )
 from pack_lsp.core.suggest import hint_for, suggestions
+from pack_lsp.core.summary import PromptContext
 
 RULE_MODULES: tuple[ModuleType, ...] = (
     document,
@@ -130,42 +131,38 @@ def check_codes(config: Config) -> Config:
 
 
 Check = Callable[[CheckContext], Iterable[Diagnostic]]
-PromptCheck = Callable[[CheckContext, Prompt], Iterable[Diagnostic]]
-Interface = Callable[[CheckContext], object]
+PromptCheck = Callable[[PromptContext, Prompt], Iterable[Diagnostic]]
 
 
 @dataclass(frozen=True, slots=True)
 class ModuleChecks:
     """The semantic checks of one rule module.
 
-    ``check`` is its pack-wide part (run once per analysis), ``check_prompt`` its
-    per-prompt part (run once per prompt; incremental analysis reuses its results
-    for prompts an edit did not touch) and ``interface`` the fingerprint of what
-    ``check_prompt`` reads outside the prompt it is given: the results of an
-    unchanged prompt are reused only while that fingerprint is unchanged too.
-    ``pack_interface``, when a module declares it, is the fingerprint of everything
-    ``check`` reads: while it is unchanged, the pack-wide results are reused too.
+    ``check`` is its pack-wide part (run once per analysis, with a context that
+    records what it reads: ``core.recording``), ``check_prompt`` its per-prompt part
+    (run once per prompt with the prompt and a ``summary.PromptContext``, which holds
+    all it may read outside the prompt). Incremental analysis reuses a per-prompt
+    result while the prompt and the summary are unchanged, and a pack-wide result
+    while what it read is (docs/decisions.md, D23 and D31).
     """
 
     name: str
     check: Check | None
     check_prompt: PromptCheck | None
-    interface: Interface | None
-    pack_interface: Interface | None = None
 
 
 def _checks(module: ModuleType) -> ModuleChecks | None:
+    for declared in ("prompt_interface", "pack_interface"):
+        if hasattr(module, declared):
+            raise ValueError(
+                f"{module.__name__} declares {declared}: what checks read is recorded, "
+                f"not declared (see CONTRIBUTING.md, Adding a rule)"
+            )
     check = getattr(module, "check", None)
     check_prompt = getattr(module, "check_prompt", None)
-    interface = getattr(module, "prompt_interface", None)
-    if check_prompt is not None and interface is None:
-        raise ValueError(f"{module.__name__} has check_prompt but no prompt_interface")
     if check is None and check_prompt is None:
         return None
-    pack_interface = getattr(module, "pack_interface", None)
-    if pack_interface is not None and check is None:
-        raise ValueError(f"{module.__name__} has pack_interface but no check")
-    return ModuleChecks(module.__name__, check, check_prompt, interface, pack_interface)
+    return ModuleChecks(module.__name__, check, check_prompt)
 
 
 MODULE_CHECKS: tuple[ModuleChecks, ...] = tuple(

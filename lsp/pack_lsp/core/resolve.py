@@ -34,13 +34,13 @@ namespaces, hence whether ``a2a__`` names are valid, and the profile).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pack_lsp.core.config import A2A_PREFIX, Config, Profile
-from pack_lsp.core.model import Member as Member_
 from pack_lsp.core.model import Pack
 from pack_lsp.core.suggest import suggestions
+from pack_lsp.core.summary import ToolNames
 
 MCP_PREFIX = "mcp__"
 WILDCARD = "*"
@@ -204,18 +204,24 @@ ToolResolution = (
 UNRESOLVED = (Incomplete, UndefinedAgent, Undefined)
 
 
-def _members(pack: Pack) -> Mapping[str, Member_]:
-    return pack.agents.members if pack.agents is not None else {}
+def _names(source: Pack | ToolNames, settings: ToolSettings) -> ToolNames:
+    """The names tools items resolve against: a per-prompt check has them in its
+    summary (``core.summary``); other callers pass the pack."""
+    return source if isinstance(source, ToolNames) else ToolNames.of(source, settings.namespaces)
 
 
-def members_except(pack: Pack, owner: str | None) -> list[str]:
+def members_except(source: Pack | ToolNames, owner: str | None) -> list[str]:
     """The agents members a prompt may call (all but itself, RFC 0007 rule 5)."""
-    return [key for key in _members(pack) if key != owner]
+    if isinstance(source, ToolNames):
+        return [key for key in source.member_keys() if key != owner]
+    members = source.agents.members if source.agents is not None else {}
+    return [key for key in members if key != owner]
 
 
-def wildcard(pattern: str, pack: Pack, settings: ToolSettings) -> Wildcard:
+def wildcard(pattern: str, source: Pack | ToolNames, settings: ToolSettings) -> Wildcard:
     prefix = pattern[: -len(WILDCARD)]
-    matches = tuple(key for key in pack.tools if key.startswith(prefix))
+    keys = source.tool_keys() if isinstance(source, ToolNames) else list(source.tools)
+    matches = tuple(key for key in keys if key.startswith(prefix))
     # `mcp__kb__*` lies in `mcp__`; `mcp__*`, `m*` and `*` cover it.
     namespace = next(
         (
@@ -229,31 +235,35 @@ def wildcard(pattern: str, pack: Pack, settings: ToolSettings) -> Wildcard:
 
 
 def resolve_tool(
-    name: str, owner: str | None, pack: Pack, settings: ToolSettings = DEFAULT_SETTINGS
+    name: str,
+    owner: str | None,
+    source: Pack | ToolNames,
+    settings: ToolSettings = DEFAULT_SETTINGS,
 ) -> ToolResolution:
     """What a name in the ``tools`` list of prompt ``owner`` refers to (``owner``
-    None: a name outside any prompt's list, such as a blocklist entry)."""
+    None: a name outside any prompt's list, such as a blocklist entry). ``source``
+    is the pack, or the names of a per-prompt check's summary (``ToolNames``)."""
+    names = _names(source, settings)
     if name.endswith(WILDCARD):
-        return wildcard(name, pack, settings)
-    members = _members(pack)
-    if name in pack.tools:
-        if name in members:
+        return wildcard(name, names, settings)
+    if names.is_tool(name):
+        if names.is_member(name):
             return ToolAndMember(name, settings.profile is Profile.PROMPTKIT)
         return PackTool(name)
     if owner is not None and name == owner:
         return SelfCall(name, False)
-    if name in members:
+    if names.is_member(name):
         return Member(name)
-    if name in pack.prompts:
+    if names.is_prompt(name):
         return NonMemberPrompt(name)
     if settings.a2a and name.startswith(A2A_PREFIX):
         agent = name[len(A2A_PREFIX) :]
-        callable_ = members_except(pack, owner)
+        callable_ = members_except(names, owner)
         if not agent:
             return Incomplete(A2A_PREFIX, tuple(A2A_PREFIX + m for m in callable_))
         if owner is not None and agent == owner:
             return SelfCall(agent, True)
-        if agent in members:
+        if names.is_member(agent):
             return A2A(agent)
         return UndefinedAgent(agent, tuple(A2A_PREFIX + s for s in suggestions(agent, callable_)))
     for space in settings.namespaces:
@@ -265,10 +275,8 @@ def resolve_tool(
             else:
                 complete = bool(rest)
             return RuntimeNamespace(space) if complete else Incomplete(space)
-    by_name = tuple(
-        key for key, tool in pack.tools.items() if tool.name is not None and tool.name.value == name
-    )
-    candidates = [*pack.tools, *members_except(pack, owner)]
+    by_name = tuple(names.keys_named(name))
+    candidates = [*names.tool_keys(), *members_except(names, owner)]
     found = by_name + tuple(s for s in suggestions(name, candidates) if s not in by_name)
     return Undefined(name, found, by_name)
 

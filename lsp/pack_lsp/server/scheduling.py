@@ -46,6 +46,7 @@ from lsprotocol import types
 
 from pack_lsp.core.analysis import Analysis, structure_listener
 from pack_lsp.core.config import Config
+from pack_lsp.core.reuse import ReuseMismatch
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server.documents import DocumentStore
 from pack_lsp.server.memory import trim
@@ -378,6 +379,12 @@ class AnalysisScheduler(DocumentStore):
             f"pack-lsp: analysis failed for {uri}: {type(exc).__name__}: {exc}",
             types.MessageType.Error,
         )
+        if isinstance(exc, ReuseMismatch):  # PACK_LSP_INCREMENTAL=verify found a stale reuse
+            self.show_once(
+                f"pack-lsp: incremental analysis reused a stale result ({uri}); the details "
+                f"are in the output log. Please report it.",
+                types.MessageType.Error,
+            )
         if track.analysed < generation:
             track.error, track.analysed = exc, generation
         track.notify()

@@ -18,6 +18,7 @@ from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severi
 from pack_lsp.core.model import Located, Member, Pack, Prompt
 from pack_lsp.core.rules import tools
 from pack_lsp.core.suggest import hint_for, suggestions
+from pack_lsp.core.summary import PromptContext
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -513,11 +514,12 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
     )
 
 
-def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
-    pack = ctx.pack
-    settings = resolve.ToolSettings.of(ctx.config)
+def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
+    summary = ctx.summary
+    names = summary.names
+    settings = resolve.ToolSettings.of(summary.config)
     for item in prompt.tools:
-        ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
+        ref = resolve.resolve_tool(item.value, prompt.key, names, settings)
         if isinstance(ref, resolve.SelfCall):
             shared = tools.through_alias(item, prompt)
             yield make(
@@ -539,7 +541,7 @@ def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagno
         elif isinstance(ref, resolve.NonMemberPrompt):
             why = (
                 "the pack has no `agents` section"
-                if pack.agents is None
+                if not names.has_agents
                 else "it is not listed in `agents.members`"
             )
             yield make(
@@ -548,19 +550,12 @@ def _check_tool_references(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagno
                 f"`{item.value}`, which is not an agent ({why}); the runtime will not "
                 f"call it",
                 item.span,
-                related=[Related(pack.prompts[item.value].key_span, f"prompt `{item.value}`")],
+                related=[Related(summary.prompt_key_span(item.value), f"prompt `{item.value}`")],
                 data={"kind": "not-a-member", "prompt": item.value},
             )
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """What ``check_prompt`` reads outside the prompt: how its tool names resolve
-    (``tools.prompt_interface``, which covers the prompt keys it names as related
-    locations) and whether there is an ``agents`` section."""
-    return (tools.prompt_interface(ctx), ctx.pack.agents is None)
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_tool_references(ctx, prompt)
 
 

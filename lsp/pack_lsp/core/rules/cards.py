@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.config import Profile
-from pack_lsp.core.context import CheckContext, Same
+from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
-from pack_lsp.core.model import Located
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -329,46 +328,6 @@ RULES = (
 
 _CARD_RULES = {r.code: r for r in RULES}
 """Card problems carry a code (``cards.problems`` sits below the rules); these are theirs."""
-
-
-def _value(found: Located | None) -> object:
-    return found.value if found is not None else None
-
-
-def pack_interface(ctx: CheckContext) -> object:
-    """Everything ``check`` reads (besides the configuration, which an incremental
-    update never changes): the ``agents`` section; of each agent's prompt its name,
-    description, version and tools; which keys are prompts and tools; the workflow
-    and compositions (routes); the pack's id and version."""
-    pack = ctx.pack
-    agents = pack.agents
-    if agents is None:
-        return None
-    data = ctx.data if isinstance(ctx.data, dict) else {}
-    keys = [*agents.members, _value(agents.entry)]
-    prompts = []
-    for key in keys:
-        prompt = pack.prompts.get(key) if isinstance(key, str) else None
-        prompts.append(
-            None
-            if prompt is None
-            else (
-                _value(prompt.name),
-                _value(prompt.description),
-                _value(prompt.version),
-                tuple(item.value for item in prompt.tools),
-            )
-        )
-    return (
-        Same(data.get("agents")),
-        tuple(prompts),
-        frozenset(pack.prompts),
-        tuple(pack.tools),
-        Same(data.get("workflow")),
-        Same(data.get("compositions")),
-        _value(pack.id),
-        _value(pack.version),
-    )
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:

@@ -13,6 +13,7 @@ from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.model import Eval, Located, Prompt
+from pack_lsp.core.summary import PromptContext
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref
 
@@ -384,36 +385,36 @@ def _prompt_node(ctx: CheckContext, key: str) -> MappingNode | None:
     return node if isinstance(node, MappingNode) else None
 
 
-def _check_prompt_params(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
+def _check_prompt_params(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """The parameters of each prompt's validators and evals (promptkit profile). Read
+    from the tree, so this is a pack-wide part: a per-prompt check sees no tree."""
     if ctx.config.profile is not Profile.PROMPTKIT:
         return
-    node = _prompt_node(ctx, prompt.key)
-    if node is None:
-        return
     release = ctx.config.promptkit_version
-    where = f"prompt `{prompt.key}`"
-    yield from _refused_params(_checks(node.get("validators")), "validator", where, release)
-    yield from _refused_params(_checks(node.get("evals")), "eval", where, release)
+    for key in ctx.pack.prompts:
+        node = _prompt_node(ctx, key)
+        if node is None:
+            continue
+        where = f"prompt `{key}`"
+        yield from _refused_params(_checks(node.get("validators")), "validator", where, release)
+        yield from _refused_params(_checks(node.get("evals")), "eval", where, release)
 
 
 def _check_pack_params(ctx: CheckContext) -> Iterator[Diagnostic]:
+    # The profile first: reading the tree makes the pack-wide part rerun on every edit.
+    if ctx.config.profile is not Profile.PROMPTKIT:
+        return
     root = deref(ctx.root)
-    if ctx.config.profile is not Profile.PROMPTKIT or not isinstance(root, MappingNode):
+    if not isinstance(root, MappingNode):
         return
     yield from _refused_params(
         _checks(root.get("evals")), "eval", "the pack", ctx.config.promptkit_version
     )
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """``check_prompt`` reads nothing outside the prompt but the configuration."""
-    return ()
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_prompt_id(prompt)
     yield from _duplicate_evals(prompt.evals, f"the `evals` of prompt `{prompt.key}`")
-    yield from _check_prompt_params(ctx, prompt)
 
 
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
@@ -421,3 +422,4 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _duplicate_evals(ctx.pack.evals, "the pack's `evals`")
     yield from _check_skills(ctx)
     yield from _check_pack_params(ctx)
+    yield from _check_prompt_params(ctx)

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
+from pack_lsp.core.summary import Owner, PackSummary, PromptContext, Use
 from pack_lsp.core.templates import (
     PackTemplates,
     TemplateInfo,
     implicit_variables,
-    workflow_tasks,
 )
 from pack_lsp.core.text import Span
 
@@ -288,40 +288,16 @@ def templates_of(ctx: CheckContext) -> PackTemplates:
 # ----------------------------------------------------------------------------- check
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """What ``check_prompt`` reads outside the prompt: what placeholders depend on
-    besides the template text (dialect, delimiters, fragment names), the fragment
-    keys in order, the placeholders of every fragment (without their spans, which
-    are moved), the prompts a workflow state runs and the profile."""
-    info = templates_of(ctx)
-    fragments = tuple(
-        (t.key, tuple((p.kind, p.name, p.syntax, p.scoped) for p in t.placeholders))
-        for t in info.templates
-        if t.owner == "fragment"
-    )
-    return (
-        info.dialect,
-        info.context,
-        tuple(ctx.pack.fragments),
-        fragments,
-        _tasks(ctx),
-        ctx.config.profile,
-    )
-
-
-def _tasks(ctx: CheckContext) -> frozenset[str]:
-    return ctx.derived.memo(_tasks, lambda: workflow_tasks(ctx.pack))
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
-    pack = ctx.pack
-    info = templates_of(ctx)
-    own = info.of_prompt(prompt.key)
-    yield from _undefined_fragments(pack, own)
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
+    summary = ctx.summary
+    own = ctx.templates
+    fragments = summary.fragment_keys()
+    yield from _undefined_fragments(fragments, own)
+    reached = list(summary.reached(own))
     yield from _undeclared_variables(
-        pack, info, prompt, _tasks(ctx), ctx.config.profile == "promptkit"
+        summary, reached, prompt, summary.config.profile == "promptkit"
     )
-    yield from _unused_variables(info, prompt)
+    yield from _unused_variables(own, reached, prompt)
     for variable in prompt.variables:
         yield from _variable_defaults(prompt, variable)
     yield from _unbalanced(own)
@@ -331,7 +307,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     pack = ctx.pack
     info = templates_of(ctx)
     fragments = [t for t in info.templates if t.owner == "fragment"]
-    yield from _undefined_fragments(pack, fragments)
+    yield from _undefined_fragments(list(pack.fragments), fragments)
     yield from _unused_fragments(pack, info)
     yield from _include_cycles(pack, info)
     yield from _unbalanced(fragments)
@@ -362,11 +338,14 @@ def _where(owner: str, key: str) -> str:
     return f"prompt `{key}`" if owner == "prompt" else f"fragment `{key}`"
 
 
-def _undefined_fragments(pack: Pack, templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
-    names = list(pack.fragments)
+def _undefined_fragments(
+    names: list[str], templates: Iterable[TemplateInfo]
+) -> Iterator[Diagnostic]:
+    """Fragment placeholders of ``templates`` naming none of the fragment keys ``names``."""
+    known = set(names)
     for t in templates:
         for p in t.placeholders:
-            if p.kind != "fragment" or p.name in pack.fragments:
+            if p.kind != "fragment" or p.name in known:
                 continue
             found = suggestions(p.name, names)
             if not names:
@@ -394,22 +373,25 @@ def _declared(prompt: Prompt) -> dict[str, Variable]:
 
 
 def _undeclared_variables(
-    pack: Pack, info: PackTemplates, prompt: Prompt, tasks: frozenset[str], promptkit: bool
+    summary: PackSummary,
+    reached: list[tuple[Owner, str, Use]],
+    prompt: Prompt,
+    promptkit: bool,
 ) -> Iterator[Diagnostic]:
     key = prompt.key
     declared = _declared(prompt)
-    implicit = implicit_variables(key, tasks)
-    for t, p in info.placeholders_of_prompt(key):
+    implicit = implicit_variables(key, summary.tasks)
+    for owner, owner_key, p in reached:
         if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
             continue
         found = suggestions(p.name, declared)
         message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
-        if t.owner == "fragment":
-            message += f" (it is used in fragment `{t.key}`, which the prompt includes)"
+        if owner == "fragment":
+            message += f" (it is used in fragment `{owner_key}`, which the prompt includes)"
         message += hint_for(found)
-        if info.dialect != "promptkit" and p.name in pack.fragments and p.syntax == "bare":
+        if summary.dialect != "promptkit" and summary.is_fragment(p.name) and p.syntax == "bare":
             message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
-        related = [Related(prompt.key_span, f"prompt `{key}`")] if t.owner == "fragment" else []
+        related = [Related(prompt.key_span, f"prompt `{key}`")] if owner == "fragment" else []
         diagnostic = make(
             UNDECLARED_VARIABLE,
             message,
@@ -515,12 +497,14 @@ def _cycle_from(start: str, edges: dict[str, list[tuple[str, Span]]]) -> list[st
     return None
 
 
-def _unused_variables(info: PackTemplates, prompt: Prompt) -> Iterator[Diagnostic]:
+def _unused_variables(
+    own: Sequence[TemplateInfo], reached: list[tuple[Owner, str, Use]], prompt: Prompt
+) -> Iterator[Diagnostic]:
     key = prompt.key
-    if not info.of_prompt(key):
+    if not own:
         return  # no template to compare with (the schema reports a missing one)
-    used = info.variables_used_by(key)
-    scoped = any(p.scoped for _, p in info.placeholders_of_prompt(key))
+    used = {p.name for _, _, p in reached if p.kind == "variable"}
+    scoped = any(p.scoped for _, _, p in reached)
     for name, variable in _declared(prompt).items():
         if name in used or scoped:
             continue

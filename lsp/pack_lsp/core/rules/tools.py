@@ -20,6 +20,7 @@ from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severi
 from pack_lsp.core.model import Located, Prompt
 from pack_lsp.core.resolve import ToolSettings
 from pack_lsp.core.suggest import hint_for, suggestions
+from pack_lsp.core.summary import PromptContext, ToolNames
 
 CATEGORY = "Tools"
 TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
@@ -318,12 +319,14 @@ def through_alias(item: Located, prompt: Prompt) -> bool:
     return not (prompt.key_span.start <= item.span.start < prompt.span.end)
 
 
-def _check_prompt_tools(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
+def _check_prompt_tools(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
+    names = ctx.summary.names
+    settings = ToolSettings.of(ctx.summary.config)
     for item in prompt.tools:
         # A list shared through an alias is reported once, where it is written: by the
         # prompt that holds it, or by the pack-wide part (``_check_shared_tools``).
         if not through_alias(item, prompt):
-            yield from _tool_problems(ctx, item, prompt)
+            yield from _tool_problems(names, settings, item, prompt)
 
 
 def _check_shared_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -338,20 +341,22 @@ def _check_shared_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
                 not through_alias(item, other) for other in prompts
             ):
                 users.setdefault((item.span.start, item.span.end), []).append((prompt, item))
+    names = ToolNames.of(ctx.pack, ctx.config.tool_namespaces)
+    settings = ToolSettings.of(ctx.config)
     for found in users.values():
         first, item = found[0]
         others = [p.key for p, _ in found[1:]]
-        for diag in _tool_problems(ctx, item, first):
+        for diag in _tool_problems(names, settings, item, first):
             if others:
                 also = ", ".join(f"`{k}`" for k in others)
                 diag = replace(diag, message=f"{diag.message} (the list is shared with {also})")
             yield diag
 
 
-def _tool_problems(ctx: CheckContext, item: Located, prompt: Prompt) -> Iterator[Diagnostic]:
-    pack = ctx.pack
-    settings = ToolSettings.of(ctx.config)
-    ref = resolve.resolve_tool(item.value, prompt.key, pack, settings)
+def _tool_problems(
+    names: ToolNames, settings: ToolSettings, item: Located, prompt: Prompt
+) -> Iterator[Diagnostic]:
+    ref = resolve.resolve_tool(item.value, prompt.key, names, settings)
     if isinstance(ref, resolve.Undefined):
         yield _undefined_tool(item, prompt, ref)
     elif isinstance(ref, resolve.ToolAndMember):
@@ -393,7 +398,7 @@ def _tool_problems(ctx: CheckContext, item: Located, prompt: Prompt) -> Iterator
     elif isinstance(ref, resolve.UndefinedAgent):
         where = (
             "there is no `agents` section"
-            if pack.agents is None
+            if not names.has_agents
             else "it is not a key of `agents.members`"
         )
         yield make(
@@ -410,17 +415,17 @@ def _tool_problems(ctx: CheckContext, item: Located, prompt: Prompt) -> Iterator
         )
 
 
-def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
+def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
     policy = prompt.tool_policy
     if policy is None:
         return
-    pack = ctx.pack
-    settings = ToolSettings.of(ctx.config)
+    names = ctx.summary.names
+    settings = ToolSettings.of(ctx.summary.config)
     listed = {item.value: item for item in prompt.tools}
     blocked: set[str] = set()
     for item in policy.blocklist:
         name = item.value
-        ref = resolve.resolve_tool(name, None, pack, settings)
+        ref = resolve.resolve_tool(name, None, names, settings)
         if not isinstance(ref, resolve.Wildcard):  # a pattern blocks nothing
             blocked.add(name)
         if name in listed and not isinstance(ref, resolve.Wildcard):
@@ -440,7 +445,7 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"blocks nothing: a blocklist matches names exactly"
             )
         elif isinstance(ref, resolve.UNRESOLVED):
-            found = suggestions(name, [*pack.tools, *resolve.members_except(pack, None)])
+            found = suggestions(name, [*names.tool_keys(), *resolve.members_except(names, None)])
             message = (
                 f"The blocklist of prompt `{prompt.key}` names `{name}`, which is not a "
                 f"known tool, so it blocks nothing"
@@ -467,10 +472,10 @@ def _check_policy(ctx: CheckContext, prompt: Prompt) -> Iterator[Diagnostic]:
             )
 
 
-def _composition_tool_names(data: Any) -> set[str]:
-    """Tool keys that composition steps use (``tool``, ``tools``, ``tool_called``)."""
+def _composition_tool_names(compositions: Any) -> set[str]:
+    """Tool keys that composition steps use (``tool``, ``tools``, ``tool_called``), from
+    the plain data of the ``compositions`` section."""
     found: set[str] = set()
-    compositions = data.get("compositions") if isinstance(data, dict) else None
     if not isinstance(compositions, dict):
         return found
     stack: list[Any] = list(compositions.values())
@@ -501,7 +506,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
             used.add(item.value)
             if item.value.endswith(resolve.WILDCARD):  # a pattern uses what it matches
                 used.update(resolve.wildcard(item.value, pack, settings).matches)
-    used |= _composition_tool_names(ctx.data)
+    used |= _composition_tool_names(ctx.part("compositions"))
     for key, tool in pack.tools.items():
         if (
             tool.name is not None and tool.name.value != key and TOOL_NAME.match(tool.name.value)
@@ -524,25 +529,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
             )
 
 
-def prompt_interface(ctx: CheckContext) -> object:
-    """What ``check_prompt`` reads outside the prompt: how names resolve (the pack's
-    tool keys in order and their ``name``s, the agents members in order, whether
-    there is an ``agents`` section, the prompt keys), the tool namespaces and the
-    profile (which decides what a tool that is also a member means)."""
-    pack = ctx.pack
-    return (
-        tuple(
-            (key, tool.name.value if tool.name is not None else None)
-            for key, tool in pack.tools.items()
-        ),
-        tuple(pack.agents.members) if pack.agents is not None else None,
-        frozenset(pack.prompts),
-        tuple(ctx.config.tool_namespaces),
-        ctx.config.profile,
-    )
-
-
-def check_prompt(ctx: CheckContext, prompt: Prompt) -> Iterable[Diagnostic]:
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
     yield from _check_prompt_tools(ctx, prompt)
     yield from _check_policy(ctx, prompt)
 

@@ -13,10 +13,9 @@ from collections.abc import Iterable, Iterator
 
 from pack_lsp.core import versions
 from pack_lsp.core.config import Profile
-from pack_lsp.core.context import CheckContext, Same
+from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.model import Located, State, Workflow
-from pack_lsp.core.profiles import target_of
 from pack_lsp.core.rules.templates import templates_of
 from pack_lsp.core.suggest import hint_for, suggestions
 
@@ -494,32 +493,6 @@ RULES = (
 MAX_LISTED = 8
 
 
-def pack_interface(ctx: CheckContext) -> object:
-    """Everything ``check`` reads (besides the configuration, which an incremental
-    update never changes): the workflow, the prompt keys in order, the targeted
-    version, and what the artifact placeholders of the prompts states run depend on
-    (those prompts, the fragments, the dialect and delimiters)."""
-    if ctx.pack.workflow is None:
-        return None
-    data = ctx.data if isinstance(ctx.data, dict) else {}
-    prompts = data.get("prompts")
-    prompts = prompts if isinstance(prompts, dict) else {}
-    info = templates_of(ctx)
-    return (
-        Same(data.get("workflow")),
-        tuple(ctx.pack.prompts),
-        target_of(ctx.config, ctx.data),
-        tuple(
-            Same(prompts.get(state.prompt_task.value))
-            for state in ctx.pack.workflow.states.values()
-            if state.prompt_task is not None
-        ),
-        Same(data.get("fragments")),
-        info.dialect,
-        info.context,
-    )
-
-
 def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     wf = ctx.pack.workflow
     if wf is None:
@@ -684,7 +657,7 @@ def _schema_closes(ctx: CheckContext, field: str) -> bool:
         return True
     if field != "orchestration":
         return False
-    target = target_of(ctx.config, ctx.data)
+    target = ctx.target
     return versions.key(target.version) >= versions.key("1.5.0")
 
 
