@@ -21,10 +21,10 @@ from pack_lsp.core import resolve as refs
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.language import schema_docs
-from pack_lsp.core.language.completion import (
-    _matches,
-    _prompt_summary,
-    _tool_summary,
+from pack_lsp.core.language.completion.context import path_matches
+from pack_lsp.core.language.completion.summaries import (
+    prompt_summary,
+    tool_summary,
     wildcard_summary,
 )
 from pack_lsp.core.language.semantic_tokens import ResolvedPlaceholder, placeholder_at
@@ -73,12 +73,12 @@ def _key(pack: Pack | None, path: tuple[PathItem, ...], schema: str) -> str:
     parts: list[str] = []
     key = path[-1]
     if pack is not None and isinstance(key, str):
-        if _matches(path, ("agents", "members", "*")):
+        if path_matches(path, ("agents", "members", "*")):
             parts.append(agent_skill(pack, key))
-        elif _matches(path, ("prompts", "*")):
-            parts.append(_prompt_summary(pack, key))
-        elif _matches(path, ("tools", "*")):
-            parts.append(_tool_summary(pack, key))
+        elif path_matches(path, ("prompts", "*")):
+            parts.append(prompt_summary(pack, key))
+        elif path_matches(path, ("tools", "*")):
+            parts.append(tool_summary(pack, key))
     if not parts:
         doc = schema_docs.property_doc(path, schema)
         if doc is not None:
@@ -97,12 +97,12 @@ def _tool_reference(pack: Pack, name: str, owner: str | None, settings: ToolSett
     """A tools item or blocklist entry, as ``core/resolve.py`` reads it."""
     ref = refs.resolve_tool(name, owner, pack, settings)
     if isinstance(ref, refs.PackTool):
-        return _tool_summary(pack, ref.key)
+        return tool_summary(pack, ref.key)
     if isinstance(ref, refs.Member | refs.NonMemberPrompt | refs.SelfCall):
         return (
             agent_skill(pack, ref.key)
             if isinstance(ref, refs.Member)
-            else _prompt_summary(pack, ref.key)
+            else prompt_summary(pack, ref.key)
         )
     if isinstance(ref, refs.A2A):
         return agent_skill(pack, ref.member)
@@ -117,7 +117,7 @@ def _tool_reference(pack: Pack, name: str, owner: str | None, settings: ToolSett
                 f"**`{name}` is a pack tool and an agents member** — the runtime calls the "
                 "agent over A2A (RFC 0007); the pack tool is not called"
             )
-        return "\n\n".join([head, agent_skill(pack, name), _tool_summary(pack, name)])
+        return "\n\n".join([head, agent_skill(pack, name), tool_summary(pack, name)])
     if isinstance(ref, refs.Wildcard):
         return wildcard_summary(ref)
     if isinstance(ref, refs.RuntimeNamespace):
@@ -133,19 +133,19 @@ def _value(
 ) -> str:
     name = node.value if isinstance(node.value, str) else None
     if pack is not None and name is not None:
-        if _matches(path, ("prompts", "*", "tools", "#")) or _matches(
+        if path_matches(path, ("prompts", "*", "tools", "#")) or path_matches(
             path, ("prompts", "*", "tool_policy", "blocklist", "#")
         ):
             owner = str(path[1]) if path[2] == "tools" else None
             return _tool_reference(pack, name, owner, settings)
-        if _matches(path, ("agents", "entry")):
+        if path_matches(path, ("agents", "entry")):
             return (
                 agent_skill(pack, name)
                 if name in pack.prompts or (pack.agents is not None and name in pack.agents.members)
                 else ""
             )
-        if _matches(path, ("workflow", "states", "*", "prompt_task")):
-            return _prompt_summary(pack, name)
+        if path_matches(path, ("workflow", "states", "*", "prompt_task")):
+            return prompt_summary(pack, name)
         if _any_match(
             path,
             (
@@ -155,9 +155,9 @@ def _value(
             ),
         ):
             return _state(pack, name)
-        if _matches(path, ("agents", "members", "*", "state")):
+        if path_matches(path, ("agents", "members", "*", "state")):
             return _state(pack, name)
-        if _matches(path, ("workflow", "states", "*", "composition")):
+        if path_matches(path, ("workflow", "states", "*", "composition")):
             return _composition(pack, name)
         if path and path[-1] == "provider":
             return _provider(pack, name)
@@ -207,7 +207,7 @@ def _step(pack: Pack, composition: str, step_id: str) -> str:
 
 
 def _any_match(path: Sequence[PathItem], patterns: Sequence[Sequence[str]]) -> bool:
-    return any(_matches(path, p) for p in patterns)
+    return any(path_matches(path, p) for p in patterns)
 
 
 def _state(pack: Pack, key: str) -> str:
@@ -257,7 +257,7 @@ def agent_skill(pack: Pack, key: str) -> str:
     if prompt is None:
         lines.append(f"No prompt `{key}` in this pack.")
     else:
-        summary = _prompt_summary(pack, key)
+        summary = prompt_summary(pack, key)
         if summary:
             lines.append(summary)
     skill = [
