@@ -9,20 +9,29 @@ from lsprotocol import types
 from pack_lsp.core.language import completion as core_completion
 from pack_lsp.core.language import hover as core_hover
 from pack_lsp.core.language import semantic_tokens as core_tokens
+from pack_lsp.core.language.completion import CompletionKind
 from pack_lsp.server import manifests
 from pack_lsp.server.app import DocumentContext, PackServer
 
-_KINDS = {
-    "property": types.CompletionItemKind.Property,
-    "value": types.CompletionItemKind.Value,
-    "prompt": types.CompletionItemKind.Class,
-    "tool": types.CompletionItemKind.Function,
-    "member": types.CompletionItemKind.Interface,
-    "state": types.CompletionItemKind.EnumMember,
-    "variable": types.CompletionItemKind.Variable,
-    "fragment": types.CompletionItemKind.Module,
-    "artifact": types.CompletionItemKind.File,
-    "snippet": types.CompletionItemKind.Snippet,
+#: Every kind has an entry (a test checks it). Composition, provider, step, eval,
+#: validator and extension ids have no closer LSP kind than plain text.
+_KINDS: dict[CompletionKind, types.CompletionItemKind] = {
+    CompletionKind.PROPERTY: types.CompletionItemKind.Property,
+    CompletionKind.VALUE: types.CompletionItemKind.Value,
+    CompletionKind.PROMPT: types.CompletionItemKind.Class,
+    CompletionKind.TOOL: types.CompletionItemKind.Function,
+    CompletionKind.MEMBER: types.CompletionItemKind.Interface,
+    CompletionKind.STATE: types.CompletionItemKind.EnumMember,
+    CompletionKind.VARIABLE: types.CompletionItemKind.Variable,
+    CompletionKind.FRAGMENT: types.CompletionItemKind.Module,
+    CompletionKind.ARTIFACT: types.CompletionItemKind.File,
+    CompletionKind.SNIPPET: types.CompletionItemKind.Snippet,
+    CompletionKind.COMPOSITION: types.CompletionItemKind.Text,
+    CompletionKind.PROVIDER: types.CompletionItemKind.Text,
+    CompletionKind.STEP: types.CompletionItemKind.Text,
+    CompletionKind.EVAL: types.CompletionItemKind.Text,
+    CompletionKind.VALIDATOR: types.CompletionItemKind.Text,
+    CompletionKind.EXTENSION: types.CompletionItemKind.Text,
 }
 
 LEGEND = types.SemanticTokensLegend(

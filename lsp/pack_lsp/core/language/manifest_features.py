@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.language.completion import Completion
+from pack_lsp.core.language.completion import Completion, CompletionKind
 from pack_lsp.core.language.rename import Edit
 from pack_lsp.core.manifest.model import Manifest
 from pack_lsp.core.manifest.workspace import ManifestIndex
@@ -110,7 +110,7 @@ def complete_ids(analysis: Analysis, offset: int, index: ManifestIndex) -> list[
         out.append(
             Completion(
                 label=ext_id,
-                kind="extension",
+                kind=CompletionKind.EXTENSION,
                 detail=_summary(target),
                 documentation=target.description.text if target.description else "",
                 replace=replace,

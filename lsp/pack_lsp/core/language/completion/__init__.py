@@ -10,19 +10,20 @@ snippets for a new prompt, a new tool and an ``agents`` section.
 - ``references``: the names a reference may take (asking ``core/resolve.py`` for tools);
 - ``templates``: placeholders;
 - ``summaries``: the markdown of prompts, tools and tool patterns, shared with hover;
-- ``items``: the ``Completion`` item, also returned by manifest completion.
+- ``items``: the ``Completion`` item and its ``CompletionKind``, also returned by
+  manifest completion.
 """
 
 from __future__ import annotations
 
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language.completion.context import KEY, place_at
-from pack_lsp.core.language.completion.items import Completion
+from pack_lsp.core.language.completion.items import Completion, CompletionKind
 from pack_lsp.core.language.completion.references import reference_items
 from pack_lsp.core.language.completion.schema_items import key_items, value_items
 from pack_lsp.core.language.completion.templates import placeholder_items
 
-__all__ = ["Completion", "complete"]
+__all__ = ["Completion", "CompletionKind", "complete"]
 
 
 def complete(analysis: Analysis, offset: int) -> list[Completion]:

@@ -14,7 +14,7 @@ from pack_lsp.core import resolve as refs
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.language.completion.context import Place, path_matches
-from pack_lsp.core.language.completion.items import Completion
+from pack_lsp.core.language.completion.items import Completion, CompletionKind
 from pack_lsp.core.language.completion.summaries import (
     prompt_summary,
     tool_summary,
@@ -43,7 +43,7 @@ def member_key_items(pack: Pack, place: Place) -> list[Completion]:
         out.append(
             Completion(
                 label=key,
-                kind="prompt",
+                kind=CompletionKind.PROMPT,
                 detail="prompt",
                 documentation=prompt_summary(pack, key),
                 insert_text=key + ("" if place.quoted else ":"),
@@ -64,7 +64,7 @@ def reference_items(analysis: Analysis, pack: Pack, place: Place) -> list[Comple
         return [
             Completion(
                 key,
-                "state",
+                CompletionKind.STATE,
                 "workflow state",
                 state.description.text if state.description else "",
                 key,
@@ -80,7 +80,7 @@ def reference_items(analysis: Analysis, pack: Pack, place: Place) -> list[Comple
         return [
             Completion(
                 key,
-                "prompt",
+                CompletionKind.PROMPT,
                 "prompt",
                 prompt_summary(pack, key),
                 key,
@@ -95,7 +95,7 @@ def reference_items(analysis: Analysis, pack: Pack, place: Place) -> list[Comple
         return [
             Completion(
                 key,
-                "member" if key in members else "prompt",
+                CompletionKind.MEMBER if key in members else CompletionKind.PROMPT,
                 "agent member" if key in members else "prompt",
                 prompt_summary(pack, key),
                 key,
@@ -108,7 +108,11 @@ def reference_items(analysis: Analysis, pack: Pack, place: Place) -> list[Comple
 
 
 def _names(
-    place: Place, names: Sequence[str], kind: str, detail: str, docs: dict[str, str] | None = None
+    place: Place,
+    names: Sequence[str],
+    kind: CompletionKind,
+    detail: str,
+    docs: dict[str, str] | None = None,
 ) -> list[Completion]:
     return [
         Completion(
@@ -128,34 +132,36 @@ def _rfc_values(pack: Pack, place: Place) -> list[Completion] | None:
             k: c.steps[0].kind.text if c.steps and c.steps[0].kind else ""
             for k, c in pack.compositions.items()
         }
-        return _names(place, list(pack.compositions), "composition", "composition", docs)
+        return _names(
+            place, list(pack.compositions), CompletionKind.COMPOSITION, "composition", docs
+        )
     if last == "provider" and (path_matches(path, ("prompts", "*", "provider")) or in_step):
         keys = ["default", *pack.provider_keys()]
         docs = {k: f"role `{r.role_name}`" for k, r in pack.provider_keys().items()}
-        return _names(place, keys, "provider", "provider requirement", docs)
+        return _names(place, keys, CompletionKind.PROVIDER, "provider requirement", docs)
     if in_step:
         comp = pack.compositions.get(str(path[1]))
         steps = [s.id.text for s in comp.all_steps() if s.id is not None] if comp else []
         if last in ("then", "else") or (len(path) >= 2 and path[-2] == "depends_on"):
-            return _names(place, steps, "step", "step of this composition")
+            return _names(place, steps, CompletionKind.STEP, "step of this composition")
         if last == "prompt_task":
-            return _names(place, list(pack.prompts), "prompt", "prompt")
+            return _names(place, list(pack.prompts), CompletionKind.PROMPT, "prompt")
         if last == "tool" or (len(path) >= 2 and path[-2] == "tools"):
-            return _names(place, list(pack.tools), "tool", "tool")
+            return _names(place, list(pack.tools), CompletionKind.TOOL, "tool")
         if len(path) >= 2 and path[-2] == "eval":
-            return _names(place, sorted(_eval_ids(pack)), "eval", "eval")
+            return _names(place, sorted(_eval_ids(pack)), CompletionKind.EVAL, "eval")
     if path_matches(path, ("compositions", "*", "output")):
         comp = pack.compositions.get(str(path[1]))
         steps = [s.id.text for s in comp.all_steps() if s.id is not None] if comp else []
-        return _names(place, steps, "step", "step of this composition")
+        return _names(place, steps, CompletionKind.STEP, "step of this composition")
     governance = len(path) >= 3 and (
         path[:2] == ("metadata", "governance") or (path[0] == "agents" and "governance" in path)
     )
     if governance and last == "validator":
         ids = [v.id.text for p in pack.prompts.values() for v in p.validators if v.id is not None]
-        return _names(place, ids, "validator", "validator id")
+        return _names(place, ids, CompletionKind.VALIDATOR, "validator id")
     if governance and last == "eval":
-        return _names(place, sorted(_eval_ids(pack)), "eval", "eval id")
+        return _names(place, sorted(_eval_ids(pack)), CompletionKind.EVAL, "eval id")
     return None
 
 
@@ -200,7 +206,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
         return [
             Completion(
                 ref.pattern,
-                "tool",
+                CompletionKind.TOOL,
                 "tool pattern",
                 wildcard_summary(ref),
                 ref.pattern,
@@ -212,7 +218,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
         return [
             Completion(
                 A2A_PREFIX + key,
-                "member",
+                CompletionKind.MEMBER,
                 "agent member called over A2A",
                 prompt_summary(pack, key),
                 A2A_PREFIX + key,
@@ -230,7 +236,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
         out.append(
             Completion(
                 every,
-                "tool",
+                CompletionKind.TOOL,
                 f"every tool of MCP server `{server.group(1)}`",
                 wildcard_summary(ref),
                 every,
@@ -244,7 +250,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
         out.append(
             Completion(
                 key,
-                "tool",
+                CompletionKind.TOOL,
                 "tool: " + (tool.description.text if tool.description else "(no description)"),
                 tool_summary(pack, key),
                 key,
@@ -262,7 +268,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
         out.append(
             Completion(
                 key,
-                "member",
+                CompletionKind.MEMBER,
                 "agent member: " + (description or "(no description)"),
                 prompt_summary(pack, key),
                 key,

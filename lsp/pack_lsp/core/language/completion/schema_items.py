@@ -5,7 +5,7 @@ from __future__ import annotations
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language import schema_docs
 from pack_lsp.core.language.completion.context import Place, path_matches, present_keys
-from pack_lsp.core.language.completion.items import Completion
+from pack_lsp.core.language.completion.items import Completion, CompletionKind
 from pack_lsp.core.language.completion.references import member_key_items
 from pack_lsp.core.language.completion.snippets import snippet_items
 
@@ -31,7 +31,7 @@ def key_items(analysis: Analysis, place: Place) -> list[Completion]:
         out.append(
             Completion(
                 label=name,
-                kind="property",
+                kind=CompletionKind.PROPERTY,
                 detail=detail.strip(),
                 documentation=doc.description,
                 insert_text=name + ("" if place.quoted else ": "),
@@ -53,7 +53,7 @@ def value_items(analysis: Analysis, place: Place) -> list[Completion]:
         out.append(
             Completion(
                 label=value.text,
-                kind="value",
+                kind=CompletionKind.VALUE,
                 detail={
                     "enum": "allowed value",
                     "example": "documented example",

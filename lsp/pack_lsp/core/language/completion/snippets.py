@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language.completion.context import Place, in_flow, path_matches
-from pack_lsp.core.language.completion.items import Completion
+from pack_lsp.core.language.completion.items import Completion, CompletionKind
 
 
 def snippet_items(analysis: Analysis, place: Place) -> list[Completion]:
@@ -28,7 +28,7 @@ def snippet_items(analysis: Analysis, place: Place) -> list[Completion]:
         out.append(
             Completion(
                 "new prompt",
-                "snippet",
+                CompletionKind.SNIPPET,
                 "snippet: a prompt with required fields",
                 "A prompt with id, name, version and a system template.",
                 _indent(body, pad),
@@ -52,7 +52,7 @@ def snippet_items(analysis: Analysis, place: Place) -> list[Completion]:
         out.append(
             Completion(
                 "new tool",
-                "snippet",
+                CompletionKind.SNIPPET,
                 "snippet: a tool with parameters",
                 "A tool with a name, a description and JSON Schema parameters.",
                 _indent(body, pad),
@@ -73,7 +73,7 @@ def snippet_items(analysis: Analysis, place: Place) -> list[Completion]:
         out.append(
             Completion(
                 "agents section",
-                "snippet",
+                CompletionKind.SNIPPET,
                 "snippet: expose prompts as agents",
                 "An `agents` section with an entry agent and one member per prompt.",
                 _indent(body, pad),

@@ -6,7 +6,7 @@ import re
 
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language.completion.context import parent_path, word_end
-from pack_lsp.core.language.completion.items import Completion
+from pack_lsp.core.language.completion.items import Completion, CompletionKind
 from pack_lsp.core.language.completion.summaries import code_block
 from pack_lsp.core.templates import artifact_names
 from pack_lsp.core.text import Span
@@ -36,7 +36,7 @@ def placeholder_items(analysis: Analysis, offset: int, before: str) -> list[Comp
             out.append(
                 Completion(
                     f"fragments{sep}{key}" if sep == "." else f"fragment:{key}",
-                    "fragment",
+                    CompletionKind.FRAGMENT,
                     "fragment",
                     code_block(text),
                     None,
@@ -50,7 +50,7 @@ def placeholder_items(analysis: Analysis, offset: int, before: str) -> list[Comp
             out.append(
                 Completion(
                     f"artifacts.{name}",
-                    "artifact",
+                    CompletionKind.ARTIFACT,
                     "workflow artifact",
                     "",
                     replace=replace,
@@ -76,7 +76,7 @@ def placeholder_items(analysis: Analysis, offset: int, before: str) -> list[Comp
         out.append(
             Completion(
                 name,
-                "variable",
+                CompletionKind.VARIABLE,
                 f"variable ({detail})" if detail else "variable",
                 documentation,
                 replace=replace,
@@ -88,7 +88,7 @@ def placeholder_items(analysis: Analysis, offset: int, before: str) -> list[Comp
         out.append(
             Completion(
                 f"fragments.{key}",
-                "fragment",
+                CompletionKind.FRAGMENT,
                 "fragment",
                 code_block(text),
                 replace=replace,
@@ -99,7 +99,7 @@ def placeholder_items(analysis: Analysis, offset: int, before: str) -> list[Comp
         out.append(
             Completion(
                 f"artifacts.{name}",
-                "artifact",
+                CompletionKind.ARTIFACT,
                 "workflow artifact",
                 "",
                 replace=replace,
