@@ -6,7 +6,8 @@ states, the names of RFCs 0010–0017), placeholders inside ``{{`` in templates,
 snippets for a new prompt, a new tool and an ``agents`` section.
 
 - ``context``: where the cursor is (a key or a value, at which data path);
-- ``schema_items`` and ``snippets``: what the schema documents at that place;
+- ``schema_items``: the keys and values the schema documents at that place;
+- ``snippets``: a new prompt, a new tool, an ``agents`` section;
 - ``references``: the names a reference may take (asking ``core/resolve.py`` for tools);
 - ``templates``: placeholders;
 - ``summaries``: the markdown of prompts, tools and tool patterns, shared with hover;
