@@ -6,7 +6,7 @@ from pack_lsp.core.analysis import analyze
 from pack_lsp.core.language.completion import CompletionKind, complete
 from pack_lsp.core.language.manifest_features import complete_ids
 from pack_lsp.core.manifest.files import index_files
-from pack_lsp.server.language import _KINDS
+from pack_lsp.server.completion import _KINDS
 from paths import HERE
 
 EXAMPLE = HERE.parent / "examples" / "support.promptpack.yaml"

@@ -36,12 +36,15 @@ from packs import PACK
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from pack_lsp.core import analysis as analysis_module
+from pack_lsp.core import context as context_module
 from pack_lsp.core.analysis import Analysis, analyze, run_rules
 from pack_lsp.core.language import completion as core_completion
 from pack_lsp.core.recognize import detect
 from pack_lsp.core.text import LineIndex
 from pack_lsp.server import scheduling
-from pack_lsp.server.app import create_server
+from pack_lsp.server.app import PackServer, create_server
+from pack_lsp.server.positions import PositionConverter
+from pack_lsp.server.semantic_tokens import semantic_tokens
 
 PROFILES = ("visual-studio-code", "neovim@v0.11.0")
 
@@ -486,3 +489,58 @@ async def test_a_request_is_answered_from_the_structure_while_the_rules_run(
     assert {c.label for c in core_completion.complete(analysed, offset)} == early
     server.untrack_document(uri)
     server.close_document(uri)
+
+
+async def test_a_slow_scan_of_one_document_does_not_hold_up_a_request_on_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In process: while the template scan of one document is held in its analysis
+    thread, a request on another document that reads its templates (semantic tokens,
+    on a new version answered from its structure) is answered. With the scan done
+    on first use behind ``functools.cached_property`` (one lock for every instance
+    on Python 3.11), the request waited for the other document's scan, blocking the
+    event loop."""
+    server = create_server()
+    server.pull_diagnostics = True  # nothing to push: no client is connected
+    server.freeze_gc = False  # would freeze the test process's objects
+    # No client initialised the workspace: positions in UTF-16, as most clients ask.
+    monkeypatch.setattr(PackServer, "converter", property(lambda _: PositionConverter(None)))
+    marker = "# this document's template scan is slow\n"
+    held = threading.Event()
+    started = threading.Event()
+    scan = context_module.pack_templates
+
+    def slow_scan(pack: Any, source: str, *args: Any, **kwargs: Any) -> Any:
+        if source.startswith(marker):
+            started.set()
+            held.wait()
+        return scan(pack, source, *args, **kwargs)
+
+    monkeypatch.setattr(context_module, "pack_templates", slow_scan)
+    watchdog = threading.Timer(30, held.set)  # never leave the slow thread waiting
+    watchdog.start()
+    fast = (tmp_path / "fast.promptpack.yaml").as_uri()
+    slow = (tmp_path / "slow.promptpack.yaml").as_uri()
+    try:
+        server.open_document(types.TextDocumentItem(fast, "yaml", 1, PACK))
+        server.track_document(fast)
+        assert (await server.current_analysis(fast))[0] is not None
+        server.open_document(types.TextDocumentItem(slow, "yaml", 1, marker + PACK))
+        server.track_document(slow)
+        assert await asyncio.to_thread(started.wait, 30), "the slow scan never started"
+        doc = server.documents[fast]
+        doc.text, doc.version = "#\n" + PACK, 2
+        server.document_changed(fast)
+        params = types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=fast))
+        tokens = await semantic_tokens(server, params)
+        answered_while_held = not held.is_set()
+        assert tokens.data  # the placeholders of the new version
+        assert tokens.data[0] == 1 + PACK[: PACK.index("Hello {{")].count("\n")  # one line down
+    finally:
+        held.set()
+        watchdog.cancel()
+    assert answered_while_held, "the request waited for the other document's scan"
+    assert (await server.current_analysis(slow))[0] is not None
+    for uri in (fast, slow):
+        server.untrack_document(uri)
+        server.close_document(uri)

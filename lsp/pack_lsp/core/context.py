@@ -1,10 +1,10 @@
-"""What a semantic check receives, and the data derived from a pack on first use."""
+"""What a semantic check receives, and the data derived from a pack for rules and features."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -32,18 +32,38 @@ T = TypeVar("T")
 
 
 class Derived:
-    """Data computed from one analysed document when first asked for.
+    """Data derived from one analysed document, shared by the rules and the features.
 
     One object per analysis, shared by the rules (through ``CheckContext``) and the
     editor features (through ``Analysis``), so the templates of a pack are scanned
     once however many rules and features read them. It lives and dies with its
-    analysis: no global cache keyed by identity. Not slotted, so that
-    ``cached_property`` can store its results; layers above the core add their own
-    derived data with ``memo`` (the symbol index of ``core.language.index``).
+    analysis: no global cache keyed by identity.
+
+    Everything a rule or a request reads is computed when the object is made, in
+    the analysis thread, before the structure of the version is handed to the
+    server's event loop (``analysis.structure_listener``): the template scan
+    (``templates``), which the rules need at once anyway. A request therefore never
+    fills a cache that the analysis thread is reading, and never waits for another
+    document's scan (``functools.cached_property`` took one lock shared by every
+    instance on Python 3.11). What is too costly to compute on every edit and only
+    read by editor features (the symbol index of ``core.language.index``) is added
+    by the layers above with ``memo``: computed on first use under this object's
+    own lock, so one document's computation never holds up another's.
 
     ``previous``, the ``Derived`` of an earlier version of the same document, lets
     the template scans of unchanged templates be reused (``TemplateScans``).
     """
+
+    __slots__ = (
+        "__weakref__",
+        "_lock",
+        "_memo",
+        "_previous_scans",
+        "config",
+        "pack",
+        "templates",
+        "text",
+    )
 
     def __init__(
         self,
@@ -56,40 +76,49 @@ class Derived:
         self.text = text
         self.config = config
         self._memo: dict[object, Any] = {}
+        self._lock = threading.RLock()
         # What this version may reuse of ``previous`` (its template scans), taken
         # now so that ``previous`` itself is not kept alive; dropped once used.
-        self._previous_scans = previous.template_scans() if previous is not None else None
-
-    @cached_property
-    def templates(self) -> PackTemplates | None:
-        """The pack's templates and placeholders (``None`` without a pack)."""
-        if self.pack is None:
-            return None
-        previous = self._previous_scans
-        result = pack_templates(self.pack, self.text, self.config.fragment_dialect, previous)
+        scans = previous.template_scans() if previous is not None else None
+        #: The pack's templates and placeholders (``None`` without a pack).
+        self.templates: PackTemplates | None = None
+        if pack is None:
+            # Kept for the next version: one with a syntax error has no pack, and
+            # the version after it should not start from nothing.
+            self._previous_scans = scans
+            return
         self._previous_scans = None
-        if previous is not None and reuse.mode() == reuse.VERIFY:
-            fresh = pack_templates(self.pack, self.text, self.config.fragment_dialect)
-            reuse.verify("template scans", "the pack", _scan_facts(result), _scan_facts(fresh))
-        return result
+        self.templates = pack_templates(pack, text, config.fragment_dialect, scans)
+        if scans is not None and reuse.mode() == reuse.VERIFY:
+            fresh = pack_templates(pack, text, config.fragment_dialect)
+            reuse.verify(
+                "template scans", "the pack", _scan_facts(self.templates), _scan_facts(fresh)
+            )
 
     def template_scans(self) -> TemplateScans | None:
         """The template scans a later version of the document can reuse.
 
-        This version's own when its templates were computed; otherwise those it
-        was given itself (a version with a syntax error has no pack, and the next
-        one should not start from nothing).
+        This version's own when it has a pack; otherwise those it was given itself.
         """
-        templates = self.__dict__.get("templates")
-        if isinstance(templates, PackTemplates):
-            return templates.reusable(self.text)
+        if self.templates is not None:
+            return self.templates.reusable(self.text)
         return self._previous_scans
 
     def memo(self, key: object, build: Callable[[], T]) -> T:
-        """``build()``, computed once per analysis for ``key``."""
-        if key not in self._memo:
-            self._memo[key] = build()
-        return cast(T, self._memo[key])
+        """``build()``, computed once per analysis for ``key``.
+
+        The first caller builds it under this object's lock (re-entrant: ``build``
+        may ask for another key); a caller in another thread meanwhile waits for that
+        value, for this document only. Once built, it is read without the lock.
+        """
+        try:
+            return cast(T, self._memo[key])
+        except KeyError:
+            pass
+        with self._lock:
+            if key not in self._memo:
+                self._memo[key] = build()
+            return cast(T, self._memo[key])
 
 
 class CheckContext:

@@ -488,15 +488,21 @@ class PackTemplates:
     templates: list[TemplateInfo] = field(default_factory=list)
     # What the placeholders depend on besides the template text (see TemplateScans).
     context: tuple[object, ...] = field(default=(), repr=False, compare=False)
-    # (owner, key) → templates, rebuilt when ``templates`` grew: every rule asks for
-    # the templates of every prompt, so a scan of all templates per question made
+    # (owner, key) → templates, built by ``pack_templates`` once every template is
+    # in (and rebuilt should ``templates`` grow later): every rule asks for the
+    # templates of every prompt, so a scan of all templates per question made
     # checking a pack quadratic in its number of prompts.
     _index: dict[tuple[str, str], list[TemplateInfo]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     _indexed: int = field(default=-1, init=False, repr=False, compare=False)
     # Per-prompt results that several rules ask for (the placeholders a prompt
-    # reaches through its fragments): computed once, dropped with the index.
+    # reaches through its fragments): computed once, dropped with the index. The
+    # rules (in the analysis thread) and editor features (on the server's event
+    # loop) may ask at the same time: an entry is a pure function of the frozen
+    # templates, computed whole and then stored in one step, so a reader sees it
+    # complete or not at all, and two threads at worst compute it twice; neither
+    # waits for the other.
     _reached: dict[tuple[str, bool], list[tuple[TemplateInfo, Placeholder]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -682,6 +688,7 @@ def pack_templates(
             else:
                 found, problems = list(before.placeholders), list(before.unbalanced)
         result.templates.append(TemplateInfo(owner, key, template, found, problems, smap))
+    result._refresh()  # complete before any reader (another thread may be one)
     return result
 
 

@@ -6,21 +6,27 @@ Every feature lives in a module of ``pack_lsp.server`` that exposes
 ``register(server: PackServer) -> None``; the modules are listed once, in
 ``FEATURE_MODULES``, and ``create_server()`` calls each ``register``.
 
-Handlers stay thin (and ``async``): they resolve the document, await the ``Analysis``
-of its current version, call a pure function of ``pack_lsp.core`` and convert the result
-with ``pack_lsp.server.positions``. ``PackServer.answer`` does all of that except
-the core call, and turns an exception into a ``window/logMessage`` plus the empty
-result::
+Handlers are module-level ``async`` functions, registered by ``register``. They stay
+thin: ``PackServer.answer`` resolves the document, awaits the ``Analysis`` of its
+current version, builds the request's ``DocumentSnapshot`` (``snapshot``) and calls
+the feature's handler for the snapshot's kind (a ``ByKind``), which calls a pure
+function of ``pack_lsp.core`` and converts the result with the snapshot's position
+converter; an exception becomes a ``window/logMessage`` plus the empty result::
+
+    def _hover(ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams) -> ...:
+        found = core_hover(snap.analysis, snap.offset(params.position))
+        if found is None:
+            return None
+        return types.Hover(contents=..., range=snap.range(found.span))
+
+    HOVER = ByKind(pack=_hover, manifest=_manifest_hover)
+
+    async def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
+        uri = params.text_document.uri
+        return await ls.answer(uri, HOVER, params, None, feature="hover", at=params.position)
 
     def register(server: PackServer) -> None:
-        @server.feature(types.TEXT_DOCUMENT_HOVER)
-        async def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
-            def compute(doc: DocumentContext) -> types.Hover | None:
-                found = core_hover(doc.analysis, doc.offset(params.position))
-                if found is None:
-                    return None
-                return types.Hover(contents=..., range=doc.range(found.span))
-            return await ls.answer(params.text_document.uri, compute, None, feature="hover")
+        server.feature(types.TEXT_DOCUMENT_HOVER)(hover)
 
 ``answer`` returns the empty result for documents that are not PromptPacks.
 
@@ -39,93 +45,43 @@ import importlib
 import logging
 import sys
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 
 from pack_lsp import __version__
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.diagnostics import DiagnosticsMixin
 from pack_lsp.server.documents import OpenDocument as OpenDocument
 from pack_lsp.server.lifecycle import PARENT_POLL_INTERVAL as PARENT_POLL_INTERVAL
 from pack_lsp.server.lifecycle import ParentWatch, _register_lifecycle
-from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.protocol import InvalidMessage as InvalidMessage
 from pack_lsp.server.protocol import PackProtocol
 from pack_lsp.server.scheduling import Track
 from pack_lsp.server.settings import CHANGE_DELAY, DEFAULT_RULES_URL
 from pack_lsp.server.settings import SERVER_SETTINGS as SERVER_SETTINGS
 from pack_lsp.server.settings import SETTINGS_SECTION as SETTINGS_SECTION
+from pack_lsp.server.snapshot import ByKind, DocumentSnapshot, PositionOutsideDocument
 from pack_lsp.server.transport import max_message_size, read_messages, stdio_reader
 
 log = logging.getLogger(__name__)
 
+P = TypeVar("P")
 T = TypeVar("T")
 
 #: Feature modules; each exposes ``register(server: PackServer) -> None``.
 FEATURE_MODULES: tuple[str, ...] = (
-    "pack_lsp.server.language",
+    "pack_lsp.server.completion",
+    "pack_lsp.server.hover",
+    "pack_lsp.server.semantic_tokens",
     "pack_lsp.server.navigation",
+    "pack_lsp.server.rename",
+    "pack_lsp.server.symbols",
+    "pack_lsp.server.ranges",
+    "pack_lsp.server.codeactions",
     "pack_lsp.server.cards",
     "pack_lsp.server.manifests",
 )
-
-
-class PositionOutsideDocument(JsonRpcInvalidParams):
-    """A request position on a line the document does not have.
-
-    LSP clamps a character past the end of its line to the line end, but a line
-    beyond the last one means the client and server disagree about the text (a lost
-    or refused change); answering "nothing here" would hide that, so the request
-    gets an ``InvalidParams`` error instead.
-    """
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentContext:
-    """One document version, its analysis and the position conversion to use.
-
-    Built by ``PackServer.answer``/``PackServer.document_context``; offsets are core
-    code-point offsets into ``analysis.text``.
-    """
-
-    server: PackServer
-    uri: str
-    version: int | None
-    analysis: Analysis
-    converter: PositionConverter
-
-    @property
-    def lines(self) -> LineIndex:
-        return self.analysis.lines
-
-    def offset(self, position: types.Position) -> int:
-        """The core offset of an LSP position in this document.
-
-        Raises ``PositionOutsideDocument`` for a line past the document's last line.
-        """
-        lines = self.analysis.lines
-        if position.line >= lines.line_count:
-            raise PositionOutsideDocument(
-                f"position {position.line}:{position.character} is outside {self.uri} "
-                f"({lines.line_count} lines)"
-            )
-        return self.converter.from_lsp(lines, position)
-
-    def position(self, offset: int) -> types.Position:
-        return self.converter.to_lsp(self.analysis.lines, offset)
-
-    def range(self, span: Span) -> types.Range:
-        return self.converter.range(self.analysis.lines, span)
-
-    def location(self, span: Span) -> types.Location:
-        return types.Location(uri=self.uri, range=self.range(span))
 
 
 class PackServer(DiagnosticsMixin, ParentWatch):
@@ -215,57 +171,59 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         finally:
             self.shutdown()  # type: ignore[no-untyped-call]
 
-    async def document_context(
-        self, uri: str, *, diagnostics: bool = True
-    ) -> DocumentContext | None:
-        """Document + analysis of its current text + converter, or None for files that
-        are not PromptPacks. Awaits the analysis (``scheduling``): never on the event loop.
+    async def snapshot(
+        self, uri: str, *, diagnostics: bool = True, at: types.Position | None = None
+    ) -> DocumentSnapshot | None:
+        """The snapshot of ``uri``'s current version, or None for files that are not
+        PromptPacks. Awaits the analysis (``scheduling``): never on the event loop.
+
         With ``diagnostics=False`` the analysis may be the structure of the current
-        text without its diagnostics (``current_analysis``).
+        text without its diagnostics (``current_analysis``). ``at`` is the request's
+        position: in a Kubernetes manifest, the snapshot is that of the pack embedded
+        there (None outside every embedded pack).
         """
         result, version = await self.current_analysis(uri, diagnostics=diagnostics)
         if result is None:
             return None
-        return DocumentContext(self, uri, version, result, self.converter)
+        snap = DocumentSnapshot.of(uri, version, result, self.converter)
+        return snap.at(at) if at is not None else snap
 
     async def answer(
         self,
         uri: str,
-        compute: Callable[[DocumentContext], T],
+        handlers: ByKind[P, T],
+        params: P,
         empty: T,
         *,
         feature: str = "request",
         diagnostics: bool = False,
         at: types.Position | None = None,
     ) -> T:
-        """Run ``compute`` on the document's context; the shared body of thin handlers.
+        """Answer a request with the handler for the document's kind; the shared body
+        of the feature handlers.
 
         Awaited by ``async def`` handlers: the analysis of the current version is
         awaited (started at once if needed) while the event loop serves other
-        messages; ``compute`` itself runs on the event loop and must stay cheap.
-        Unless ``diagnostics`` is set, ``compute`` may get the structure of the
-        current version before its schema validation and rules have run: everything
-        but ``analysis.diagnostics``, which is then empty (``scheduling``). Features
-        that read diagnostics (code actions, a diagnostics pull) set it.
+        messages; the handler itself runs on the event loop, with ``params``, and
+        must stay cheap. Unless ``diagnostics`` is set, it may get the structure of
+        the current version before its schema validation and rules have run:
+        everything but ``analysis.diagnostics``, which is then empty
+        (``scheduling``). Features that read diagnostics (code actions, a
+        diagnostics pull) set it.
         Returns ``empty`` when the document is unknown or not a PromptPack, and when
-        ``compute`` raises (the error is logged with ``window/logMessage``), except for
-        a position outside the document: that is the client's error and is answered
-        as one (``PositionOutsideDocument``, InvalidParams).
-        ``at`` is the request's position: in a Kubernetes manifest, ``compute`` gets
-        the analysis of the pack embedded there (at the manifest's offsets), and
+        the handler raises (the error is logged with ``window/logMessage``), except
+        for a position outside the document: that is the client's error and is
+        answered as one (``PositionOutsideDocument``, InvalidParams).
+        ``at`` is the request's position: in a Kubernetes manifest, the handler gets
+        the snapshot of the pack embedded there (at the manifest's offsets), and
         ``empty`` is the answer outside every embedded pack.
         """
         done = self.structure_reader(uri) if not diagnostics else None
         try:
-            ctx = await self.document_context(uri, diagnostics=diagnostics)
-            if ctx is None:
+            snap = await self.snapshot(uri, diagnostics=diagnostics, at=at)
+            if snap is None:
                 return empty
-            if at is not None and ctx.analysis.kind == kinds.KUBERNETES:
-                inner = ctx.analysis.at(ctx.offset(at))
-                if inner is None:
-                    return empty
-                ctx = DocumentContext(self, uri, ctx.version, inner, self.converter)
-            return compute(ctx)
+            return handlers.handler(snap.kind)(self, snap, params)
         except PositionOutsideDocument:
             raise
         except Exception as exc:

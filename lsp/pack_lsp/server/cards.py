@@ -21,7 +21,8 @@ from lsprotocol import types
 from pack_lsp.core.cards import CardsConfigError, cards_for, describe
 from pack_lsp.core.cards.topology import build, to_dot, to_mermaid
 from pack_lsp.core.resolve import ToolSettings
-from pack_lsp.server.app import DocumentContext, PackServer
+from pack_lsp.server.app import PackServer
+from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 AGENT_CARDS = "promptpack/agentCards"
 TOPOLOGY = "promptpack/topology"
@@ -45,15 +46,15 @@ def _uri(params: Any) -> str | None:
 
 
 def agent_cards(
-    doc: DocumentContext, version: str | None = None, profile: str | None = None
+    snap: DocumentSnapshot, version: str | None = None, profile: str | None = None
 ) -> dict[str, Any]:
-    pack = doc.analysis.pack
+    pack = snap.analysis.pack
     if pack is None:
         return {"entry": None, "cards": {}}
     try:
         cards = cards_for(
             pack,
-            doc.analysis.config,
+            snap.analysis.config,
             version=version,
             profile="promptkit"
             if profile == "promptkit"
@@ -67,11 +68,11 @@ def agent_cards(
     return describe(cards)
 
 
-def topology(doc: DocumentContext) -> dict[str, Any]:
-    pack = doc.analysis.pack
+def topology(snap: DocumentSnapshot) -> dict[str, Any]:
+    pack = snap.analysis.pack
     if pack is None:
         return {"entry": None, "nodes": [], "edges": []}
-    config = doc.analysis.config
+    config = snap.analysis.config
     topo = build(pack, include_entry=config.profile == "spec", settings=ToolSettings.of(config))
     out = topo.to_json()
     out["mermaid"] = to_mermaid(topo)
@@ -79,8 +80,8 @@ def topology(doc: DocumentContext) -> dict[str, Any]:
     return out
 
 
-def code_lenses(doc: DocumentContext) -> list[types.CodeLens]:
-    pack = doc.analysis.pack
+def code_lenses(snap: DocumentSnapshot) -> list[types.CodeLens]:
+    pack = snap.analysis.pack
     if pack is None or pack.agents is None:
         return []
     entry = pack.agents.entry.value if pack.agents.entry is not None else None
@@ -89,53 +90,71 @@ def code_lenses(doc: DocumentContext) -> list[types.CodeLens]:
         title = "Agent Card · entry agent" if key == entry else "Agent Card"
         lenses.append(
             types.CodeLens(
-                range=doc.range(member.key_span),
-                command=types.Command(title=title, command=SHOW_CARD, arguments=[doc.uri, key]),
+                range=snap.range(member.key_span),
+                command=types.Command(title=title, command=SHOW_CARD, arguments=[snap.uri, key]),
             )
         )
     return lenses
 
 
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _cards(ls: PackServer, snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
+    return agent_cards(snap, _string(_get(params, "a2aVersion")), _string(_get(params, "profile")))
+
+
+def _card(ls: PackServer, snap: DocumentSnapshot, key: str) -> dict[str, Any] | None:
+    card = agent_cards(snap)["cards"].get(key)
+    return card if isinstance(card, dict) else None
+
+
+def _topology(ls: PackServer, snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
+    return topology(snap)
+
+
+def _lenses(
+    ls: PackServer, snap: DocumentSnapshot, params: types.CodeLensParams
+) -> list[types.CodeLens]:
+    return code_lenses(snap)
+
+
+_CARDS = ByKind(pack=_cards)
+_TOPOLOGY = ByKind(pack=_topology)
+_LENSES = ByKind(pack=_lenses)
+_SHOW_CARD = ByKind(pack=_card)
+
+
+async def on_agent_cards(ls: PackServer, params: Any) -> dict[str, Any]:
+    uri = _uri(params)
+    empty: dict[str, Any] = {"entry": None, "cards": {}}
+    if uri is None:
+        return empty
+    return await ls.answer(uri, _CARDS, params, empty, feature="agent cards")
+
+
+async def on_topology(ls: PackServer, params: Any) -> dict[str, Any]:
+    uri = _uri(params)
+    empty: dict[str, Any] = {"entry": None, "nodes": [], "edges": []}
+    if uri is None:
+        return empty
+    return await ls.answer(uri, _TOPOLOGY, params, empty, feature="topology")
+
+
+async def on_code_lens(ls: PackServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    return await ls.answer(params.text_document.uri, _LENSES, params, [], feature="code lens")
+
+
+async def on_show_card(ls: PackServer, *args: Any) -> dict[str, Any] | None:
+    if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+        return None
+    uri, key = args[0], args[1]
+    return await ls.answer(uri, _SHOW_CARD, key, None, feature="show agent card")
+
+
 def register(server: PackServer) -> None:
-    @server.feature(AGENT_CARDS)
-    async def on_agent_cards(ls: PackServer, params: Any) -> dict[str, Any]:
-        uri = _uri(params)
-        empty: dict[str, Any] = {"entry": None, "cards": {}}
-        if uri is None:
-            return empty
-        version = _get(params, "a2aVersion")
-        profile = _get(params, "profile")
-        return await ls.answer(
-            uri,
-            lambda doc: agent_cards(
-                doc,
-                version if isinstance(version, str) else None,
-                profile if isinstance(profile, str) else None,
-            ),
-            empty,
-            feature="agent cards",
-        )
-
-    @server.feature(TOPOLOGY)
-    async def on_topology(ls: PackServer, params: Any) -> dict[str, Any]:
-        uri = _uri(params)
-        empty: dict[str, Any] = {"entry": None, "nodes": [], "edges": []}
-        if uri is None:
-            return empty
-        return await ls.answer(uri, topology, empty, feature="topology")
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    async def on_code_lens(ls: PackServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        return await ls.answer(params.text_document.uri, code_lenses, [], feature="code lens")
-
-    @server.command(SHOW_CARD)
-    async def on_show_card(ls: PackServer, *args: Any) -> dict[str, Any] | None:
-        if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
-            return None
-        uri, key = args[0], args[1]
-
-        def compute(doc: DocumentContext) -> dict[str, Any] | None:
-            card = agent_cards(doc)["cards"].get(key)
-            return card if isinstance(card, dict) else None
-
-        return await ls.answer(uri, compute, None, feature="show agent card")
+    server.feature(AGENT_CARDS)(on_agent_cards)
+    server.feature(TOPOLOGY)(on_topology)
+    server.feature(types.TEXT_DOCUMENT_CODE_LENS)(on_code_lens)
+    server.command(SHOW_CARD)(on_show_card)

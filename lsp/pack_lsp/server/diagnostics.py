@@ -18,9 +18,10 @@ from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.protocol import PackProtocol
 from pack_lsp.server.scheduling import AnalysisScheduler
+from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 if TYPE_CHECKING:
-    from pack_lsp.server.app import DocumentContext, PackServer
+    from pack_lsp.server.app import PackServer
 
 log = logging.getLogger(__name__)
 
@@ -182,25 +183,34 @@ def choose_diagnostics_channel(ls: PackServer, caps: types.ClientCapabilities) -
         _register_pull(ls)
 
 
+def _pulled(
+    ls: PackServer, snap: DocumentSnapshot, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=ls.lsp_diagnostics(snap.uri, snap.analysis)
+    )
+
+
+_PULLED = ByKind(pack=_pulled)
+
+
+async def pull_diagnostics(
+    ls: PackServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
+    """``textDocument/diagnostic``: the diagnostics of the current version."""
+    empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
+    return await ls.answer(
+        params.text_document.uri, _PULLED, params, empty, feature="diagnostics", diagnostics=True
+    )
+
+
 def _register_pull(server: PackServer) -> None:
-    @server.feature(
+    server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
             identifier="pack-lsp", inter_file_dependencies=False, workspace_diagnostics=False
         ),
-    )
-    async def pull_diagnostics(
-        ls: PackServer, params: types.DocumentDiagnosticParams
-    ) -> types.DocumentDiagnosticReport:
-        def compute(doc: DocumentContext) -> types.DocumentDiagnosticReport:
-            return types.RelatedFullDocumentDiagnosticReport(
-                items=ls.lsp_diagnostics(doc.uri, doc.analysis)
-            )
-
-        empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
-        return await ls.answer(
-            params.text_document.uri, compute, empty, feature="diagnostics", diagnostics=True
-        )
+    )(pull_diagnostics)
 
 
 def _plain(value: Any) -> Any:

@@ -9,9 +9,10 @@ with the open buffers), and:
 - after a manifest is opened, changed, saved or closed, puts its text into the
   index first and re-checks the manifests whose diagnostics depend on it, opened
   or not (published for push clients, a refresh request for pull clients);
-- answers completion, definition, references, hover and rename for manifests with
-  ``core.language.manifest_features``, converting spans of *other* files with
-  those files' own text, so that a location in another manifest lands right.
+- gives the feature modules (completion, hover, navigation, rename) the index a
+  manifest's ids are looked up in (``index_of``) and converts spans of *other*
+  files with those files' own text, so that a location in another manifest lands
+  right (``located``).
 """
 
 from __future__ import annotations
@@ -27,15 +28,14 @@ from pygls.uris import from_fs_path, to_fs_path
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.discover import find_packs
-from pack_lsp.core.language import manifest_features as features
-from pack_lsp.core.language.completion import Completion
 from pack_lsp.core.manifest.check import update_index
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.recognize import detect
 from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.server.app import DocumentContext, PackServer
+from pack_lsp.server.app import PackServer
+from pack_lsp.server.snapshot import DocumentSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def workspace_for(server: PackServer, uri: str) -> ManifestIndex | None:
 # ------------------------------------------------------------------ re-checks
 
 
-def _text_of(server: PackServer, path: str) -> str | None:
+def text_of(server: PackServer, path: str) -> str | None:
     """The open buffer of ``path``, else the file on disk (read safely), else None."""
     uri = from_fs_path(path) or Path(path).as_uri()
     doc = server.documents.get(uri)
@@ -138,7 +138,7 @@ def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
     if text is None and index.get(path) is None:
         return  # not a manifest of the index
     if text is None:
-        on_disk = _text_of(server, path)
+        on_disk = text_of(server, path)
         if on_disk is None or detect(path, on_disk) != kinds.MANIFEST:
             to_recheck = index.remove(path)
         else:
@@ -159,7 +159,7 @@ def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
 
 
 def _publish_unopened(server: PackServer, uri: str, path: str, index: ManifestIndex) -> None:
-    text = _text_of(server, path)
+    text = text_of(server, path)
     if text is None:
         return
     try:
@@ -187,109 +187,29 @@ def location(server: PackServer, path: str, span: Span) -> types.Location:
     The text is the open buffer when there is one, else the file on disk.
     """
     uri = from_fs_path(path) or Path(path).as_uri()
-    text = _text_of(server, path)
+    text = text_of(server, path)
     if text is None:
         start = types.Position(line=0, character=0)
         return types.Location(uri=uri, range=types.Range(start=start, end=start))
     return types.Location(uri=uri, range=server.converter.range(LineIndex(text), span))
 
 
-def _location(doc: DocumentContext, path: str | None, span: Span) -> types.Location:
-    if path is None or path == to_fs_path(doc.uri):
-        return doc.location(span)
-    return location(doc.server, path, span)
-
-
 # ------------------------------------------------------------------ features
 
 
-def is_manifest(doc: DocumentContext) -> bool:
-    return doc.analysis.kind == kinds.MANIFEST
-
-
-def _index(doc: DocumentContext) -> ManifestIndex:
-    found = workspace_for(doc.server, doc.uri)
+def index_of(server: PackServer, uri: str) -> ManifestIndex:
+    """The index the features of the manifest at ``uri`` look ids up in."""
+    found = workspace_for(server, uri)
     return found if found is not None else ManifestIndex()
 
 
-def complete(doc: DocumentContext, offset: int) -> list[Completion]:
-    return features.complete_ids(doc.analysis, offset, _index(doc))
-
-
-def definition(doc: DocumentContext, offset: int) -> list[types.Location]:
-    found = features.definition(doc.analysis, offset, _index(doc))
-    return [_location(doc, f.path, f.span) for f in found]
-
-
-def references(doc: DocumentContext, offset: int, declaration: bool) -> list[types.Location]:
-    index = _index(doc)
-    found = list(features.references(doc.analysis, offset, index))
-    if declaration:
-        found = features.definition(doc.analysis, offset, index) + found
-    return [_location(doc, f.path, f.span) for f in found]
-
-
-def hover(doc: DocumentContext, offset: int) -> str | None:
-    return features.hover(doc.analysis, offset, _index(doc))
-
-
-def prepare_rename(doc: DocumentContext, offset: int) -> types.PrepareRenamePlaceholder | str:
-    """The id under ``offset`` and its range, or the reason it cannot be renamed."""
-    try:
-        edits = features.rename(doc.analysis, offset, "_", _index(doc))
-    except ValueError as exc:
-        return str(exc)
-    own = to_fs_path(doc.uri)
-    for file_edits in edits:
-        if file_edits.path is not None and file_edits.path != own:
-            continue
-        for edit in file_edits.edits:
-            if edit.span.start <= offset <= edit.span.end:
-                name = doc.analysis.text[edit.span.start : edit.span.end]
-                return types.PrepareRenamePlaceholder(range=doc.range(edit.span), placeholder=name)
-    return "no extension id here"
-
-
-def rename(doc: DocumentContext, offset: int, new_id: str) -> types.WorkspaceEdit | str:
-    """A workspace edit renaming the id under ``offset`` in every manifest naming it."""
-    try:
-        found = features.rename(doc.analysis, offset, new_id, _index(doc))
-    except ValueError as exc:
-        return str(exc)
-    server = doc.server
-    own = to_fs_path(doc.uri)
-    changes: dict[str, list[types.TextEdit]] = {}
-    versions: dict[str, int | None] = {}
-    for file_edits in found:
-        if file_edits.path is None or file_edits.path == own:
-            uri, lines = doc.uri, doc.lines
-        else:
-            text = _text_of(server, file_edits.path)
-            if text is None:
-                return f"cannot read {file_edits.path}"
-            uri = from_fs_path(file_edits.path) or Path(file_edits.path).as_uri()
-            lines = LineIndex(text)
-        open_doc = server.documents.get(uri)
-        versions[uri] = open_doc.version if open_doc is not None else None
-        changes.setdefault(uri, []).extend(
-            types.TextEdit(range=server.converter.range(lines, e.span), new_text=e.text)
-            for e in file_edits.edits
-        )
-    caps = server.client_capabilities.workspace
-    edit_caps = caps.workspace_edit if caps is not None else None
-    if not (edit_caps is not None and edit_caps.document_changes):
-        return types.WorkspaceEdit(changes=changes)
-    return types.WorkspaceEdit(
-        document_changes=[
-            types.TextDocumentEdit(
-                text_document=types.OptionalVersionedTextDocumentIdentifier(
-                    uri=uri, version=versions[uri]
-                ),
-                edits=list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit](edits),
-            )
-            for uri, edits in changes.items()
-        ]
-    )
+def located(
+    server: PackServer, snap: DocumentSnapshot, path: str | None, span: Span
+) -> types.Location:
+    """The location of ``span`` in the manifest ``path`` (None: the snapshot's own)."""
+    if path is None or path == to_fs_path(snap.uri):
+        return snap.location(span)
+    return location(server, path, span)
 
 
 def register(server: PackServer) -> None:

@@ -20,9 +20,11 @@ driver task that brings the analysis up to date:
   blocking the event loop;
 - requests that read only the document's structure (completion, hover, navigation:
   everything but diagnostics and code actions) are answered as soon as the new
-  version's pack model is built, before its schema validation and rules
-  (``structure_listener`` of the core); the analysis waits in its thread until they
-  are answered, so that the event loop does not compete with it for the GIL;
+  version's pack model is built and its templates scanned, before its schema
+  validation and rules (``structure_listener`` of the core; what they read is
+  complete by then, ``core.context.Derived``); the analysis waits in its thread
+  until they are answered, so that the event loop does not compete with it for the
+  GIL;
 - a result that is already superseded when it finishes is neither published nor
   served for the newer version; it is kept as the base (``previous``) of the next
   analysis, which the core can update instead of starting over.

@@ -1,0 +1,45 @@
+"""Edits of the document a request was made on, as an LSP workspace edit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from pack_lsp.core.language.rename import Edit
+from pack_lsp.server.snapshot import DocumentSnapshot
+
+if TYPE_CHECKING:
+    from pack_lsp.server.app import PackServer
+
+
+def document_changes(ls: PackServer) -> bool:
+    """The client takes versioned ``documentChanges`` in a workspace edit."""
+    caps = ls.client_capabilities.workspace
+    edit = caps.workspace_edit if caps is not None else None
+    return bool(edit is not None and edit.document_changes)
+
+
+def text_edits(snap: DocumentSnapshot, edits: list[Edit]) -> list[types.TextEdit]:
+    return [types.TextEdit(range=snap.range(e.span), new_text=e.text) for e in edits]
+
+
+def workspace_edit(
+    ls: PackServer, snap: DocumentSnapshot, edits: list[Edit]
+) -> types.WorkspaceEdit:
+    """A versioned document change, or plain ``changes`` for clients without them."""
+    if not document_changes(ls):
+        return types.WorkspaceEdit(changes={snap.uri: text_edits(snap, edits)})
+    changed: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(
+        text_edits(snap, edits)
+    )
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=snap.uri, version=snap.version
+                ),
+                edits=changed,
+            )
+        ]
+    )

@@ -1,0 +1,51 @@
+"""Hover: PromptPack keys, references and placeholders; manifest ids."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lsprotocol import types
+
+from pack_lsp.core.language import hover as core_hover
+from pack_lsp.core.language import manifest_features
+from pack_lsp.server import manifests
+from pack_lsp.server.app import PackServer
+from pack_lsp.server.markup import markup
+from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
+
+
+def _formats(ls: PackServer) -> Sequence[types.MarkupKind] | None:
+    td = ls.client_capabilities.text_document
+    return td.hover.content_format if td and td.hover else None
+
+
+def _pack(ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams) -> types.Hover | None:
+    found = core_hover.hover(snap.analysis, snap.offset(params.position))
+    if found is None:
+        return None
+    content = markup(found.markdown, _formats(ls))
+    if content is None:
+        return None
+    return types.Hover(contents=content, range=snap.range(found.span))
+
+
+def _manifest(
+    ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams
+) -> types.Hover | None:
+    index = manifests.index_of(ls, snap.uri)
+    text = manifest_features.hover(snap.analysis, snap.offset(params.position), index)
+    content = markup(text or "", _formats(ls))
+    return types.Hover(contents=content) if content is not None else None
+
+
+HOVER = ByKind(pack=_pack, manifest=_manifest)
+
+
+async def hover(ls: PackServer, params: types.HoverParams) -> types.Hover | None:
+    return await ls.answer(
+        params.text_document.uri, HOVER, params, None, feature="hover", at=params.position
+    )
+
+
+def register(server: PackServer) -> None:
+    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)

@@ -1,0 +1,124 @@
+"""What a request reads: one frozen snapshot of a document, and handlers by kind.
+
+``PackServer.answer`` builds a ``DocumentSnapshot`` once per request: the document's
+uri and version, the analysis that answers (for a position in a Kubernetes manifest,
+that of the pack embedded there), its kind and the position converter. Everything in
+it was computed in the analysis thread before it was handed to the event loop
+(``core.context.Derived``); handlers only read it.
+
+A feature declares its handlers in a ``ByKind``: one for PromptPacks (and for every
+kind without a handler of its own, whose analysis has no pack and mostly answers
+nothing) and, when manifests are answered differently, one for agent-extension
+manifests. ``answer`` picks the handler from the snapshot's kind: that is the one
+place where the kinds are told apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from pack_lsp.core import kinds
+from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.server.positions import PositionConverter
+
+if TYPE_CHECKING:
+    from pack_lsp.server.app import PackServer
+
+P = TypeVar("P")
+T = TypeVar("T")
+
+
+class PositionOutsideDocument(JsonRpcInvalidParams):
+    """A request position on a line the document does not have.
+
+    LSP clamps a character past the end of its line to the line end, but a line
+    beyond the last one means the client and server disagree about the text (a lost
+    or refused change); answering "nothing here" would hide that, so the request
+    gets an ``InvalidParams`` error instead.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSnapshot:
+    """One document version as a request sees it.
+
+    ``analysis`` is the analysis that answers (``kind`` is its kind); offsets are
+    core code-point offsets into ``analysis.text``, which for a pack embedded in a
+    Kubernetes manifest is the manifest's text (other parts blanked), so spans and
+    positions are the manifest's own.
+    """
+
+    uri: str
+    version: int | None
+    kind: str | None
+    analysis: Analysis
+    converter: PositionConverter
+
+    @classmethod
+    def of(
+        cls, uri: str, version: int | None, analysis: Analysis, converter: PositionConverter
+    ) -> DocumentSnapshot:
+        return cls(uri, version, analysis.kind, analysis, converter)
+
+    def at(self, position: types.Position) -> DocumentSnapshot | None:
+        """The snapshot that answers at ``position``: this one, except in a Kubernetes
+        manifest, where it is that of the pack embedded there (None outside them)."""
+        if self.kind != kinds.KUBERNETES:
+            return self
+        inner = self.analysis.at(self.offset(position))
+        if inner is None:
+            return None
+        return DocumentSnapshot.of(self.uri, self.version, inner, self.converter)
+
+    @property
+    def lines(self) -> LineIndex:
+        return self.analysis.lines
+
+    def offset(self, position: types.Position) -> int:
+        """The core offset of an LSP position in this document.
+
+        Raises ``PositionOutsideDocument`` for a line past the document's last line.
+        """
+        lines = self.analysis.lines
+        if position.line >= lines.line_count:
+            raise PositionOutsideDocument(
+                f"position {position.line}:{position.character} is outside {self.uri} "
+                f"({lines.line_count} lines)"
+            )
+        return self.converter.from_lsp(lines, position)
+
+    def position(self, offset: int) -> types.Position:
+        return self.converter.to_lsp(self.analysis.lines, offset)
+
+    def range(self, span: Span) -> types.Range:
+        return self.converter.range(self.analysis.lines, span)
+
+    def location(self, span: Span) -> types.Location:
+        return types.Location(uri=self.uri, range=self.range(span))
+
+
+Handler = Callable[["PackServer", DocumentSnapshot, P], T]
+"""A feature's answer for one kind: ``(server, snapshot, request params) -> result``;
+it runs on the event loop and must stay cheap."""
+
+
+@dataclass(frozen=True, slots=True)
+class ByKind(Generic[P, T]):
+    """A feature's handlers by document kind (see the module docstring)."""
+
+    pack: Handler[P, T]
+    """PromptPacks, packs embedded in a Kubernetes manifest, and every other kind
+    without a handler here (their analyses have no pack)."""
+    manifest: Handler[P, T] | None = None
+    """Agent-extension manifests (None: ``pack``, which reads their tree)."""
+
+    def handler(self, kind: str | None) -> Handler[P, T]:
+        if kind == kinds.MANIFEST and self.manifest is not None:
+            return self.manifest
+        return self.pack

@@ -1,0 +1,104 @@
+"""Document outline and workspace symbols."""
+
+from __future__ import annotations
+
+import os
+import weakref
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+
+from pack_lsp.core.language import symbols
+from pack_lsp.server.app import PackServer
+from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
+
+_SYMBOL_KINDS = {
+    symbols.SymbolKind.SECTION: types.SymbolKind.Namespace,
+    symbols.SymbolKind.PROMPT: types.SymbolKind.Class,
+    symbols.SymbolKind.VARIABLE: types.SymbolKind.Variable,
+    symbols.SymbolKind.TOOL: types.SymbolKind.Function,
+    symbols.SymbolKind.FRAGMENT: types.SymbolKind.String,
+    symbols.SymbolKind.WORKFLOW: types.SymbolKind.Module,
+    symbols.SymbolKind.STATE: types.SymbolKind.EnumMember,
+    symbols.SymbolKind.ARTIFACT: types.SymbolKind.Field,
+    symbols.SymbolKind.AGENTS: types.SymbolKind.Module,
+    symbols.SymbolKind.MEMBER: types.SymbolKind.Interface,
+    symbols.SymbolKind.COMPOSITION: types.SymbolKind.Module,
+    symbols.SymbolKind.STEP: types.SymbolKind.Event,
+}
+
+#: Each server's workspace symbol cache (the packs on disk, by modification time).
+_WORKSPACES: weakref.WeakKeyDictionary[PackServer, symbols.WorkspaceSymbols] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _document_symbol(snap: DocumentSnapshot, sym: symbols.DocumentSymbol) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=sym.name,
+        detail=sym.detail or None,
+        kind=_SYMBOL_KINDS[sym.kind],
+        range=snap.range(sym.span),
+        selection_range=snap.range(sym.selection),
+        children=[_document_symbol(snap, c) for c in sym.children],
+    )
+
+
+def _outline(
+    ls: PackServer, snap: DocumentSnapshot, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol]:
+    found = symbols.document_symbols(snap.analysis.pack, snap.analysis.root)
+    return [_document_symbol(snap, s) for s in found]
+
+
+DOCUMENT_SYMBOLS = ByKind(pack=_outline)
+
+
+async def document_symbol(
+    ls: PackServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol]:
+    return await ls.answer(
+        params.text_document.uri, DOCUMENT_SYMBOLS, params, [], feature="documentSymbol"
+    )
+
+
+def workspace_symbol(
+    ls: PackServer, params: types.WorkspaceSymbolParams
+) -> list[types.SymbolInformation]:
+    """The symbols matching the query in every pack of the workspace folders (open
+    documents as they are in the editor)."""
+    try:
+        open_docs: dict[Path, str] = {}
+        for uri, doc in ls.documents.items():
+            path = to_fs_path(uri)
+            if path and ls.kind_of(uri, doc.text) is not None:
+                open_docs[Path(os.path.abspath(path))] = doc.text
+        cache = _WORKSPACES.get(ls)
+        if cache is None:
+            cache = _WORKSPACES[ls] = symbols.WorkspaceSymbols()
+        found = cache.search(params.query, ls.workspace_folders(), open_docs)
+        conv = ls.converter
+        return [
+            types.SymbolInformation(
+                name=s.name,
+                kind=_SYMBOL_KINDS[s.kind],
+                location=types.Location(
+                    uri=from_fs_path(str(s.path)) or s.path.as_uri(),
+                    range=conv.range(s.lines, s.selection),
+                ),
+                container_name=s.container or None,
+            )
+            for s in found
+        ]
+    except Exception as exc:
+        ls.log_message(
+            f"pack-lsp: workspace symbols failed: {type(exc).__name__}: {exc}",
+            types.MessageType.Error,
+        )
+        return []
+
+
+def register(server: PackServer) -> None:
+    server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbol)
+    server.feature(types.WORKSPACE_SYMBOL)(workspace_symbol)
