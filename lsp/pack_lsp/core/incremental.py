@@ -61,18 +61,18 @@ from pack_lsp.core.yamltree import (
     ParseResult,
     ScalarNode,
     SequenceNode,
-    _too_deep,
     parse,
     shifted_copy,
     shifted_pairs,
     to_data,
 )
+from pack_lsp.core.yamltree.guards import too_deep
 
 #: Key of ``Analysis.timings`` present exactly when the fast path ran.
 INCREMENTAL = "incremental"
 
 _CHUNK = 4096
-#: Characters the flow-nesting guard of the parser looks at (see ``_too_deep``).
+#: Characters the flow-nesting guard of the parser looks at (see ``too_deep``).
 _FLOW_CHARS = re.compile(r"[\[\]{}\"'#\\\r\n]")
 _FLOW_TOKENS = re.compile(r"[\[\]{}\"'#]")
 
@@ -498,7 +498,7 @@ def _splice(
     if (
         text.count("[") + text.count("{") > MAX_FLOW_DEPTH
         and not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
-        and _too_deep(text) is not None
+        and too_deep(text) is not None
     ):
         return None
     old_lines = previous.lines
