@@ -106,7 +106,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "model",
         (
-            "pack_lsp.core.model",
+            "pack_lsp.core.model.*",
             "pack_lsp.core.templates",
             "pack_lsp.core.config",
             "pack_lsp.core.schema",
