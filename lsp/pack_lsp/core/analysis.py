@@ -191,8 +191,34 @@ def analyze(
         timings=timings,
         pre_diagnostics=pre_diagnostics,
         workspace=workspace,
-        previous_derived=previous_derived,
+        reuse=Reuse(previous_derived=previous_derived),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """What ``complete`` may take from the previous version of the document instead
+    of computing it again.
+
+    ``data`` is the plain data of ``parsed.root`` when the caller already has it
+    (incremental analysis splices it from the previous one); ``plain_tree`` whether
+    the tree is known to hold no anchor, alias, tag or merge key; ``known_schema``
+    the schema diagnostics of prompts whose data did not change; ``prompts`` the
+    models of prompts whose nodes are the very same objects; ``previous_derived``
+    the derived data of the previous version (see ``derive``); ``rule_edit`` what the
+    edit changed and the previous per-prompt rule results (see ``run_rules``).
+    """
+
+    data: Any = _UNSET
+    plain_tree: bool | None = None
+    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None
+    prompts: Mapping[str, Prompt] | None = None
+    previous_derived: Derived | None = None
+    rule_edit: RuleEdit | None = None
+
+
+#: Nothing to reuse: a full analysis.
+NO_REUSE = Reuse()
 
 
 def derive(
@@ -215,26 +241,18 @@ def complete(
     timings: dict[str, float],
     pre_diagnostics: list[Diagnostic] | None = None,
     workspace: ManifestIndex | None = None,
-    data: Any = _UNSET,
-    plain_tree: bool | None = None,
-    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
-    reuse_prompts: Mapping[str, Prompt] | None = None,
-    previous_derived: Derived | None = None,
-    rule_edit: RuleEdit | None = None,
+    reuse: Reuse = NO_REUSE,
 ) -> Analysis:
     """Every stage after parsing: data and model, schema, rules, then the profile,
     configuration and suppressions.
 
     ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
-    differ between them. ``data`` is the plain data of ``parsed.root`` when the
-    caller already has it (incremental analysis splices it from the previous one);
-    ``known_schema`` the schema diagnostics of prompts whose data did not change,
-    ``reuse_prompts`` the models of prompts whose nodes are the very same objects,
-    ``previous_derived`` the derived data of the previous version (see ``derive``),
-    ``rule_edit`` what the edit changed and the previous per-prompt rule results
-    (see ``run_rules``).
+    differ between them. ``reuse`` is what the previous version of the document
+    provides (see ``Reuse``).
     """
     text = parsed.text
+    data = reuse.data
+    plain_tree = reuse.plain_tree
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     pack: Pack | None = None
     manifest: Manifest | None = None
@@ -255,8 +273,8 @@ def complete(
         t0 = time.perf_counter()
         if data is _UNSET:
             data = to_data(parsed.root)
-        pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
-        derived = derive(pack, text, config, previous_derived)
+        pack = build_pack(parsed.root, reuse.prompts) if kind == kinds.PROMPTPACK else None
+        derived = derive(pack, text, config, reuse.previous_derived)
         timings["model"] = time.perf_counter() - t0
         listener = _structure_listener.get()
         if listener is not None and pack is not None and not parsed.syntax_error:
@@ -279,20 +297,20 @@ def complete(
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:
             t0 = time.perf_counter()
-            units = schema_units(config, parsed.root, data, known_schema)
+            units = schema_units(config, parsed.root, data, reuse.known_schema)
             diagnostics.extend(merge_units(units))
             timings["schema"] = time.perf_counter() - t0
             if pack is not None:
                 t0 = time.perf_counter()
                 found, rule_units = run_rules(
-                    pack, parsed, data, config, file_path, derived, rule_edit, timings
+                    pack, parsed, data, config, file_path, derived, reuse.rule_edit, timings
                 )
                 diagnostics.extend(found)
                 timings["rules"] = time.perf_counter() - t0
     else:
         data = None
     if derived is None:
-        derived = derive(None, text, config, previous_derived)
+        derived = derive(None, text, config, reuse.previous_derived)
     t0 = time.perf_counter()
     final = config.apply(apply_profile(config.profile, diagnostics))
     final = apply_suppressions(final, parsed, config, file_path)

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, _gc_paused, analyze, complete
+from pack_lsp.core.analysis import Analysis, Reuse, _gc_paused, analyze, complete
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import RuleEdit
 from pack_lsp.core.diagnostics import Diagnostic
@@ -127,12 +127,14 @@ def reanalyze(
         config=config,
         file_path=file_path,
         timings=timings,
-        data=data,
-        plain_tree=True,
-        known_schema=known,
-        reuse_prompts=reuse,
-        previous_derived=previous.derived,
-        rule_edit=rule_edit,
+        reuse=Reuse(
+            data=data,
+            plain_tree=True,
+            known_schema=known,
+            prompts=reuse,
+            previous_derived=previous.derived,
+            rule_edit=rule_edit,
+        ),
     )
 
 
