@@ -97,6 +97,9 @@ def compose(composer: Composer, text: str, conforming: bool = False) -> None:
 
 
 class Composer:
+    """The tree of one text, built from the events ``feed`` is given; ``root`` and
+    ``diags`` hold what was read so far, also after a syntax error."""
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.diags: list[Diagnostic] = []

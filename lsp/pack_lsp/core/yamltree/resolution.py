@@ -16,6 +16,8 @@ _FLOAT_RE = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUES = frozenset({"true", "True", "TRUE"})
 _FALSES = frozenset({"false", "False", "FALSE"})
+#: The first characters of the plain scalars that may resolve to something other
+#: than their text (the composer reads any other plain scalar as a string at once).
 SPECIAL_START = frozenset("-+.0123456789nNtTfF~")
 #: Longest integer literal read as an exact ``int``. Python refuses to convert
 #: longer decimal strings (its 4,300-digit limit against quadratic conversion),
@@ -25,6 +27,7 @@ SPECIAL_START = frozenset("-+.0123456789nNtTfF~")
 MAX_INT_CHARS = 1000
 
 TAG_PREFIX = "tag:yaml.org,2002:"
+#: The standard tags a node may carry; any other tag is reported and ignored.
 KNOWN_TAGS = frozenset(
     TAG_PREFIX + t for t in ("str", "int", "float", "bool", "null", "map", "seq")
 )
@@ -63,6 +66,8 @@ def resolve_plain(text: str) -> Scalar:
 
 
 def resolve_tagged(text: str, tag: str) -> Scalar | BadValue:
+    """The value of a scalar with the standard tag ``tag`` (one of ``KNOWN_TAGS``),
+    or what it should have been when ``text`` cannot be read so."""
     kind = tag[len(TAG_PREFIX) :]
     if kind == "str":
         return text
@@ -84,4 +89,7 @@ def resolve_tagged(text: str, tag: str) -> Scalar | BadValue:
 
 @dataclass(frozen=True, slots=True)
 class BadValue:
+    """A tagged scalar that cannot be read as its tag says: ``expected`` names what
+    it should be (``"integer"``, ...)."""
+
     expected: str
