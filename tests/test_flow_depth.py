@@ -1,6 +1,6 @@
 """The flow-depth pre-scan of ``yamltree.parse`` against a straightforward reference.
 
-``_too_deep`` looks only at the tokens that can start a value while outside flow
+``too_deep`` looks only at the tokens that can start a value while outside flow
 collections (a regular expression finds them); the reference below examines every
 bracket, quote and ``#`` of the text, as the scan was first written. Both must give
 the same offset for any text, so the limit is lowered to make short texts reach it.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pack_lsp.core import yamltree
+from pack_lsp.core.yamltree import guards
 from paths import ROOT
 
 _FLOW_TOKEN = re.compile(r"[\[\]{}\"'#]")
@@ -64,8 +64,8 @@ def reference(text: str, limit: int) -> int | None:
 
 
 def _same(text: str, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(yamltree, "MAX_FLOW_DEPTH", limit)
-    assert yamltree._too_deep(text) == reference(text, limit), (limit, text[:200])
+    monkeypatch.setattr(guards, "MAX_FLOW_DEPTH", limit)
+    assert guards.too_deep(text) == reference(text, limit), (limit, text[:200])
 
 
 # Characters that change the scan's state, and some that do not.

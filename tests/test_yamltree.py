@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from pack_lsp.core import yamltree
 from pack_lsp.core.yamltree import (
     AliasNode,
     MappingNode,
@@ -15,10 +14,12 @@ from pack_lsp.core.yamltree import (
     SequenceNode,
     node_path_at,
     parse,
+    parsing,
     resolve,
     resolve_plain,
     to_data,
 )
+from pack_lsp.core.yamltree.compose import Composer, compose
 from tree_facts import tree_facts
 
 
@@ -220,16 +221,14 @@ def test_curie_in_a_flow_collection_parses_with_exact_spans() -> None:
 
 
 def test_both_parsers_build_the_same_tree() -> None:
-    from pack_lsp.core import yamltree
-
     src = (
         "a: !!str &x 1\nb:\n- [c, {d: }]\n- ? e\n  : f\n- &y {g: *x}\n"
         "h: >-\n  folded\n  text\ni: 'q'\nj:\n"
     )
     trees = []
     for conforming in (False, True):
-        composer = yamltree._Composer(src)
-        yamltree._compose(composer, src, conforming)
+        composer = Composer(src)
+        compose(composer, src, conforming)
         trees.append(tree_facts(composer.root))
     assert trees[0] == trees[1]
 
@@ -313,18 +312,17 @@ def test_a_syntax_error_in_a_large_file_is_confirmed_from_its_block(
     monkeypatch: pytest.MonkeyPatch, damage: str, message: str
 ) -> None:
     text = _big_pack()
-    assert len(text) > yamltree.LOCAL_CONFIRM_MIN
+    assert len(text) > parsing.LOCAL_CONFIRM_MIN
     at = text.index("  p300:\n") + len("  p300:\n")
     broken = text[:at] + damage + text[at:]
     read: list[int] = []
-    compose = yamltree._compose
 
     def counting(composer: Any, source: str, conforming: bool = False) -> None:
         if conforming:
             read.append(len(source))
         compose(composer, source, conforming)
 
-    monkeypatch.setattr(yamltree, "_compose", counting)
+    monkeypatch.setattr(parsing, "compose", counting)
     result = parse(broken)
     assert [d.code for d in result.diagnostics] == ["PP001"]
     assert message in result.diagnostics[0].message

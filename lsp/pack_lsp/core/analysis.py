@@ -200,8 +200,34 @@ def analyze(
         timings=timings,
         pre_diagnostics=pre_diagnostics,
         workspace=workspace,
-        previous_derived=previous_derived,
+        reused=Reuse(previous_derived=previous_derived),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """What ``complete`` may take from the previous version of the document instead
+    of computing it again.
+
+    ``data`` is the plain data of ``parsed.root`` when the caller already has it
+    (incremental analysis splices it from the previous one); ``plain_tree`` whether
+    the tree is known to hold no anchor, alias, tag or merge key; ``known_schema``
+    the schema diagnostics of prompts whose data did not change; ``prompts`` the
+    models of prompts whose nodes are the very same objects; ``previous_derived``
+    the derived data of the previous version (see ``derive``); ``rule_edit`` what the
+    edit changed and the previous per-prompt rule results (see ``run_rules``).
+    """
+
+    data: Any = _UNSET
+    plain_tree: bool | None = None
+    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None
+    prompts: Mapping[str, Prompt] | None = None
+    previous_derived: Derived | None = None
+    rule_edit: RuleEdit | None = None
+
+
+#: Nothing to reuse: a full analysis.
+NO_REUSE = Reuse()
 
 
 def derive(
@@ -224,26 +250,23 @@ def complete(
     timings: dict[str, float],
     pre_diagnostics: list[Diagnostic] | None = None,
     workspace: ManifestIndex | None = None,
-    data: Any = _UNSET,
-    plain_tree: bool | None = None,
-    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None,
-    reuse_prompts: Mapping[str, Prompt] | None = None,
-    previous_derived: Derived | None = None,
-    rule_edit: RuleEdit | None = None,
+    reused: Reuse = NO_REUSE,
 ) -> Analysis:
     """Every stage after parsing: data and model, schema, rules, then the profile,
     configuration and suppressions.
 
     ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
-    differ between them. ``data`` is the plain data of ``parsed.root`` when the
-    caller already has it (incremental analysis splices it from the previous one);
-    ``known_schema`` the schema diagnostics of prompts whose data did not change,
-    ``reuse_prompts`` the models of prompts whose nodes are the very same objects,
-    ``previous_derived`` the derived data of the previous version (see ``derive``),
-    ``rule_edit`` what the edit changed and the previous per-prompt rule results
-    (see ``run_rules``).
+    differ between them. ``reused`` is what the previous version of the document
+    provides (see ``Reuse``); ``PACK_LSP_INCREMENTAL`` (``core.reuse``) may turn it
+    off or have every reused part verified.
     """
     text = parsed.text
+    data = reused.data
+    plain_tree = reused.plain_tree
+    known_schema = reused.known_schema
+    reuse_prompts = reused.prompts
+    previous_derived = reused.previous_derived
+    rule_edit = reused.rule_edit
     verifying = False
     if (
         known_schema is not None

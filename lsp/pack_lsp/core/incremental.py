@@ -33,14 +33,16 @@ splicing) exactly when the fast path ran.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from dataclasses import replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from pack_lsp.core import kinds, reuse
-from pack_lsp.core.analysis import Analysis, _gc_paused, analyze, complete
+from pack_lsp.core.analysis import Analysis, Reuse, _gc_paused, analyze, complete
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import RuleEdit
 from pack_lsp.core.diagnostics import Diagnostic
@@ -62,18 +64,39 @@ from pack_lsp.core.yamltree import (
     ParseResult,
     ScalarNode,
     SequenceNode,
-    _too_deep,
     parse,
     shifted_copy,
     shifted_pairs,
     to_data,
 )
+from pack_lsp.core.yamltree.guards import too_deep
+
+log = logging.getLogger(__name__)
 
 #: Key of ``Analysis.timings`` present exactly when the fast path ran.
 INCREMENTAL = "incremental"
 
+
+class Fallback(StrEnum):
+    """Why an edit is analysed in full instead (``reanalyze`` logs it at debug level)."""
+
+    INELIGIBLE = "another kind, path, configuration or workspace, or a JSON file"
+    PREVIOUS_VERSION = (
+        "the previous version has a syntax error or a parser diagnostic, "
+        "or its root is not a block mapping"
+    )
+    PREVIOUS_TREE = "the previous tree has an anchor, alias, tag or merge key, or nests too deep"
+    NOT_IN_ONE_BLOCK = (
+        "the edit is not inside one top-level block or prompt "
+        "(before the first key, on a key, or across blocks)"
+    )
+    BLOCK = "the re-parsed block is not provably what parsing the whole text would give"
+    PROMPTS_DATA = "the previous data of `prompts` is not a mapping"
+    FLOW_GUARD = "the edit may change what the parser's flow-nesting guard finds"
+
+
 _CHUNK = 4096
-#: Characters the flow-nesting guard of the parser looks at (see ``_too_deep``).
+#: Characters the flow-nesting guard of the parser looks at (see ``too_deep``).
 _FLOW_CHARS = re.compile(r"[\[\]{}\"'#\\\r\n]")
 _FLOW_TOKENS = re.compile(r"[\[\]{}\"'#]")
 
@@ -98,7 +121,7 @@ def reanalyze(
     if detected is None:
         detected = detect(str(path) if path is not None else None, text, config.manifests)
     t0 = time.perf_counter()
-    spliced = None
+    spliced: _Spliced | Fallback = Fallback.INELIGIBLE
     current = reuse.mode()
     if current == reuse.OFF:
         return analyze(original, path=path, config=config, kind=kind, workspace=workspace)
@@ -111,7 +134,8 @@ def reanalyze(
         and previous.config == config
     ):
         spliced = _splice(previous, text, config)
-    if spliced is None:
+    if isinstance(spliced, Fallback):
+        log.debug("full analysis: %s", spliced.value)
         return analyze(
             original,
             path=path,
@@ -137,12 +161,14 @@ def reanalyze(
         config=config,
         file_path=file_path,
         timings=timings,
-        data=data,
-        plain_tree=True,
-        known_schema=known,
-        reuse_prompts=models,
-        previous_derived=previous.derived,
-        rule_edit=rule_edit,
+        reused=Reuse(
+            data=data,
+            plain_tree=True,
+            known_schema=known,
+            prompts=models,
+            previous_derived=previous.derived,
+            rule_edit=rule_edit,
+        ),
     )
 
 
@@ -436,14 +462,13 @@ def _models_before(previous: Analysis, prompts: MappingNode, count: int) -> dict
 #: the end of the block), how far what follows moved, and the old offsets between
 #: which the text did differ (the common prefix and suffix of the two versions).
 Extent = tuple[str | None, int, int, int, int, int]
+_Spliced = tuple[ParseResult, Any, Known | None, dict[str, Prompt], Extent | None]
 
 
-def _splice(
-    previous: Analysis, text: str, config: Config
-) -> tuple[ParseResult, Any, Known | None, dict[str, Prompt], Extent | None] | None:
+def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallback:
     """The new parse result and data, the schema diagnostics of unchanged prompts,
     the models of the prompts before the edit and the extent of the edit (``None``
-    when it was the whole ``prompts`` block); ``None`` to fall back to a full
+    when it was the whole ``prompts`` block); or why to fall back to a full
     analysis."""
     old_text = previous.text
     root = _block_mapping(previous.root)
@@ -453,12 +478,12 @@ def _splice(
         or previous.parse_diagnostics
         or not isinstance(previous.data, dict)
     ):
-        return None
+        return Fallback.PREVIOUS_VERSION
     if previous.plain_tree is None:
         if not _plain(root, MAX_DEPTH):
-            return None
+            return Fallback.PREVIOUS_TREE
     elif not previous.plain_tree:
-        return None
+        return Fallback.PREVIOUS_TREE
     if text == old_text:
         known = _known_schema(previous, previous.data, config, None, 0, 0)
         old_prompts = _block_mapping(root.get("prompts"))
@@ -482,7 +507,7 @@ def _splice(
 
     found = _locate(old_text, root.pairs, start, old_end, len(old_text))
     if found is None:
-        return None
+        return Fallback.NOT_IN_ONE_BLOCK
     index, block_start, block_end = found
     top = root.pairs[index]
     prompts = _block_mapping(top.value) if top.key_text == "prompts" else None
@@ -494,12 +519,12 @@ def _splice(
         p_index, p_start, p_end = inner
         pair = _reparse(text, prompts.pairs[p_index], p_start, p_end, delta, 2)
         if pair is None:
-            return None
+            return Fallback.BLOCK
         new_prompts = _replaced(prompts, p_index, pair, delta)
         new_root = _replaced(root, index, Pair(top.key, top.key_text, new_prompts), delta)
         prompts_data = previous.data.get("prompts")
         if not isinstance(prompts_data, dict):
-            return None
+            return Fallback.PROMPTS_DATA
         prompts_data = dict(prompts_data)
         assert pair.key_text is not None
         prompts_data[pair.key_text] = to_data(pair.value)
@@ -518,7 +543,7 @@ def _splice(
     else:
         pair = _reparse(text, top, block_start, block_end, delta, 1)
         if pair is None:
-            return None
+            return Fallback.BLOCK
         new_root = _replaced(root, index, pair, delta)
         assert pair.key_text is not None
         data = dict(previous.data)
@@ -544,9 +569,9 @@ def _splice(
     if (
         text.count("[") + text.count("{") > MAX_FLOW_DEPTH
         and not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
-        and _too_deep(text) is not None
+        and too_deep(text) is not None
     ):
-        return None
+        return Fallback.FLOW_GUARD
     old_lines = previous.lines
     lines = (
         old_lines.spliced(text, start, old_end, new_end)

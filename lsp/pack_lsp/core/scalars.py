@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import ScalarNode
+from pack_lsp.core.yamltree.nodes import ScalarNode
 
 __all__ = ["ScalarMap", "scalar_map", "value_offsets"]
 

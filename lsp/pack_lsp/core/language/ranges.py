@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language.index import index_for
 from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode
+from pack_lsp.core.yamltree.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 
 class FoldKind(enum.StrEnum):

@@ -33,7 +33,7 @@ from pack_lsp.core.language.index import (
 )
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import resolve_plain
+from pack_lsp.core.yamltree.resolution import resolve_plain
 
 
 class RenameError(Exception):

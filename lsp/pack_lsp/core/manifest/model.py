@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref
+from pack_lsp.core.yamltree.nodes import MappingNode, Node, ScalarNode, SequenceNode, deref
 
 
 @dataclass(frozen=True, slots=True)
