@@ -50,7 +50,7 @@ from pack_lsp.core.jsontree import is_json_path
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.model import Prompt
 from pack_lsp.core.profiles import target_of
-from pack_lsp.core.recognize import detect, still_a_pack
+from pack_lsp.core.recognize import detect
 from pack_lsp.core.reuse import tree_facts
 from pack_lsp.core.source import strip_bom
 from pack_lsp.core.text import LineIndex, Span
@@ -118,11 +118,7 @@ def reanalyze(
     text = strip_bom(text)
     file_path = Path(path) if path is not None else None
     detected = kind
-    if detected is None and previous.kind == kinds.PROMPTPACK and still_a_pack(text):
-        # Recognised as a pack before and its top level still shows one: recognising
-        # it again would parse the whole text a second time (core.recognize).
-        detected = kinds.PROMPTPACK
-    elif detected is None:
+    if detected is None:
         detected = detect(str(path) if path is not None else None, text, config.manifests)
     t0 = time.perf_counter()
     spliced: _Spliced | Fallback = Fallback.INELIGIBLE
