@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -412,7 +411,7 @@ def _known_schema(
         if pair is None or old_prompts.get(key) is not new_prompts.get(key):
             continue
         if delta and diagnostics and pair.key.span.start >= after:
-            diagnostics = tuple(replace(d, span=d.span.shifted(delta)) for d in diagnostics)
+            diagnostics = tuple(d.shifted(delta) for d in diagnostics)
         known[key] = diagnostics
     return known
 
