@@ -558,7 +558,8 @@ def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagn
                 item.span,
                 related=[Related(summary.prompt_key_span(item.value), f"prompt `{item.value}`")],
                 data={"kind": "not-a-member", "prompt": item.value},
-                fixes=(AddMember(item.value),),
+                # Without an `agents` section there is no list to add it to.
+                fixes=(AddMember(item.value),) if names.has_agents else (),
             )
 
 
