@@ -47,9 +47,10 @@ The format, block by block:
   every quick fix the core offers, in order: the lines the fix changes, taken
   from the text after applying the fix's edits and numbered as in that text,
   with ``+`` under the inserted or replacing text (a lone ``-`` where an edit
-  only deletes). A fix that edits another file (the case's ``.toml``) says so,
-  ``= fix "title" in <file>:``, and shows that file's lines. An insertion that starts with a line break marks whole new
-  lines, indentation included, below the unmarked line it follows.
+  only deletes). An insertion that starts with a line break marks whole new
+  lines, indentation included, below the unmarked line it follows. A fix that
+  edits another file (the case's ``.toml``) says so, ``= fix "title" in <file>:``,
+  and shows that file's lines.
 
 Columns are honest in code points: a marker line has exactly one character per
 code point of the source line up to its last marker, so the n-th character of

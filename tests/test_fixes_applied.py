@@ -194,9 +194,7 @@ def announced(before: Analysis, fix: Fix, new: Diagnostic) -> bool:
     subject = subject_match.group(1) if subject_match else None
     named = set(_NAMED.findall(fix.title))
     text = fix.file.text if fix.file else before.text
-    replaced = {
-        text[e.span.start : e.span.end].strip("\"'{} ") for e in fix.edits if e.span.length
-    }
+    replaced = {text[e.span.start : e.span.end].strip("\"'{} ") for e in fix.edits if e.span.length}
     if subject in replaced:
         return True  # (a) another reference to the replaced name
     if not replaced and subject in named:
@@ -250,7 +248,9 @@ def check_fix(case: Case, before: Analysis, diag: Diagnostic, fix: Fix) -> None:
     count_before = sum(
         1 for d in before.diagnostics if d.code == diag.code and touches(d.span, diag.span)
     )
-    count_after = sum(1 for d in after.diagnostics if d.code == diag.code and touches(d.span, moved))
+    count_after = sum(
+        1 for d in after.diagnostics if d.code == diag.code and touches(d.span, moved)
+    )
     assert count_after < count_before, (where, text, after.diagnostics)
 
     # 3. The rest of the file means what it meant.

@@ -77,8 +77,10 @@ class ReplaceWithSuggestion:
         target = move(self.target)
         if target is None:
             return None
-        return self if target == self.target else ReplaceWithSuggestion(
-            target, self.suggestions, self.quote
+        return (
+            self
+            if target == self.target
+            else ReplaceWithSuggestion(target, self.suggestions, self.quote)
         )
 
 

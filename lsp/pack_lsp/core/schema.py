@@ -487,9 +487,7 @@ def _deprecation(path: Sequence[PathItem], info: Any, value: Any, root: Node | N
                 fixes = (RemoveEntry(path, name),)
     else:
         message = f"`{name}` is {origin}"
-    return make(
-        DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data, fixes=fixes
-    )
+    return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data, fixes=fixes)
 
 
 def _renamed_from(root: Node | None, path: Sequence[PathItem]) -> set[str]:

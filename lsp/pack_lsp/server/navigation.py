@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.language import codeactions, navigation, ranges, rename, symbols
-from pack_lsp.core.text import Span
+from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server import manifests
 from pack_lsp.server.app import DocumentContext, PackServer
 
@@ -80,6 +80,28 @@ def _workspace_edit(doc: DocumentContext, edits: list[rename.Edit]) -> types.Wor
                 text_document=types.OptionalVersionedTextDocumentIdentifier(
                     uri=doc.uri, version=doc.version
                 ),
+                edits=text_edits,
+            )
+        ]
+    )
+
+
+def _file_edit(
+    doc: DocumentContext, file: codeactions.OtherFile, edits: list[rename.Edit]
+) -> types.WorkspaceEdit:
+    """Edits of another file (the configuration), unversioned: its text on disk."""
+    lines = LineIndex(file.text)
+    uri = from_fs_path(file.path) or file.path
+    plain = [
+        types.TextEdit(range=doc.converter.range(lines, e.span), new_text=e.text) for e in edits
+    ]
+    if not _document_changes(doc.server):
+        return types.WorkspaceEdit(changes={uri: plain})
+    text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(plain)
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
                 edits=text_edits,
             )
         ]
@@ -291,7 +313,9 @@ def register(server: PackServer) -> None:
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diag],
                         is_preferred=fix.preferred or None,
-                        edit=_workspace_edit(doc, list(fix.edits)),
+                        edit=_workspace_edit(doc, list(fix.edits))
+                        if fix.file is None
+                        else _file_edit(doc, fix.file, list(fix.edits)),
                     )
                 )
             return out
