@@ -48,7 +48,9 @@ The format, block by block:
   from the text after applying the fix's edits and numbered as in that text,
   with ``+`` under the inserted or replacing text (a lone ``-`` where an edit
   only deletes). An insertion that starts with a line break marks whole new
-  lines, indentation included, below the unmarked line it follows.
+  lines, indentation included, below the unmarked line it follows. A fix that
+  edits another file (the case's ``.toml``) says so, ``= fix "title" in <file>:``,
+  and shows that file's lines.
 
 Columns are honest in code points: a marker line has exactly one character per
 code point of the source line up to its last marker, so the n-th character of
@@ -157,8 +159,13 @@ def manifest_workspace(path: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix in INPUT_SUFFIXES)
 
 
-def run_case(path: Path) -> Analysis:
-    text, pre = decode(path.read_bytes())
+def run_case(path: Path, text: str | None = None, config: Config | None = None) -> Analysis:
+    """The analysis of the case at ``path``; ``text`` and ``config`` stand in for its
+    file and its ``.toml`` (to analyse it again after a fix)."""
+    read, pre = decode(path.read_bytes())
+    text = read if text is None else text
+    if config is None:
+        config = case_config(path)
     if path.relative_to(GOLDEN).parts[0] == MANIFESTS:
         workspace = ManifestIndex()
         for other in manifest_workspace(path):
@@ -166,7 +173,7 @@ def run_case(path: Path) -> Analysis:
         return analyze(
             text,
             path=path,
-            config=case_config(path),
+            config=config,
             kind=kinds.MANIFEST,
             pre_diagnostics=pre,
             workspace=workspace,
@@ -174,7 +181,6 @@ def run_case(path: Path) -> Analysis:
     if path.relative_to(GOLDEN).parts[0] == KUBERNETES:
         # Recognised as a directory scan or the editor would: hosts, files named
         # like packs that are something else, and files that are not checked.
-        config = case_config(path)
         found = recognize(str(path), text, config.manifests)
         return analyze(
             text,
@@ -187,7 +193,7 @@ def run_case(path: Path) -> Analysis:
     return analyze(
         text,
         path=path,
-        config=case_config(path),
+        config=config,
         kind=kinds.PROMPTPACK,
         pre_diagnostics=pre,
     )
@@ -233,7 +239,12 @@ def render_diagnostic(analysis: Analysis, diag: Diagnostic) -> list[str]:
         parts.append((label, snippet(rel_lines, [rel.span], "-")))
     for fix in quick_fixes(analysis, diag):
         preferred = " (preferred)" if fix.preferred else ""
-        parts.append((f'fix "{fix.title}"{preferred}:', fix_snippet(analysis.text, fix.edits)))
+        if fix.file is None:
+            label, text = f'fix "{fix.title}"{preferred}:', analysis.text
+        else:  # an edit of another file: the configuration
+            where = _shown_path(fix.file.path)
+            label, text = f'fix "{fix.title}"{preferred} in {where}:', fix.file.text
+        parts.append((label, fix_snippet(text, fix.edits)))
     width = 1 + max(
         (len(str(row.number)) for _, rows in parts for row in rows if row.number), default=1
     )

@@ -1,19 +1,27 @@
-"""Quick fixes: each one applied to its golden case re-analyses clean for that code."""
+"""Quick fixes: what each kind edits, their order, and the payloads rules build.
+
+Every fix offered in the golden cases and the corpus is applied and checked in
+``test_fixes_applied.py``; here, the details of each kind's edits, and the tests
+that keep ``Rule.fixes``, the payloads rules build and the golden cases in step.
+"""
 
 from __future__ import annotations
 
 import json
+import pickle
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
-from golden_support import GOLDEN, run_case
+from golden_support import GOLDEN, case_id, cases, run_case
 from language_support import analysis_of
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.diagnostics import Diagnostic
+from pack_lsp.core.fixes import FixData, FixKind
 from pack_lsp.core.language.codeactions import Fix, fixes_for, quick_fixes
 from pack_lsp.core.language.rename import apply_edits
 from pack_lsp.core.text import Span
+from paths import SHARED
 
 
 def reanalyse(path: Path, text: str) -> Analysis:
@@ -32,100 +40,6 @@ def fix_titled(fixes: list[Fix], title: str) -> Fix:
         if fix.title == title:
             return fix
     raise AssertionError(f"no fix {title!r} among {[f.title for f in fixes]}")
-
-
-GOLDEN_FIXES = [
-    (
-        "tools/undefined-tool.yaml",
-        "PP301",
-        "`refund_everything`",
-        "Create a definition for tool `refund_everything`",
-    ),
-    ("tools/undefined-tool.yaml", "PP301", "`lookup_ordr`", "Replace with `lookup_order`"),
-    ("tools/undefined-tool.yaml", "PP301", "Tool `search`", "Replace with `web_search`"),
-    (
-        "agents/non-member-prompt.yaml",
-        "PP205",
-        "prompt `router`",
-        "Add `shipping` to `agents.members`",
-    ),
-    ("agents/entry-not-member.yaml", "PP202", "`router`", "Add `router` to `agents.members`"),
-    ("agents/modes.yaml", "PP206", "`text` in", "Change to `text/plain`"),
-    ("agents/modes.yaml", "PP206", "`JSON`", "Change to `application/json`"),
-    ("other/prompt-ids.yaml", "PP601", "`billing`", "Change to `billing`"),
-    ("tools/name-differs-from-key.yaml", "PP303", "`web_search`", "Change to `web_search`"),
-    ("schema/unknown-property.yaml", "PP102", "`agent`", "Replace with `agents`"),
-    ("schema/unknown-property.yaml", "PP102", "`system_templat`", "Replace with `system_template`"),
-    ("templates/variables.yaml", "PP502", "`tier`", "Declare variable `tier` in prompt `support`"),
-    ("templates/variables.yaml", "PP502", "`custmer_id`", "Replace with `customer_id`"),
-    (
-        "templates/escapes-and-emoji.yaml",
-        "PP502",
-        "`customer`",
-        "Declare variable `customer` in prompt `support`",
-    ),
-    ("templates/escapes-and-emoji.yaml", "PP502", "`usr`", "Replace with `user`"),
-    ("templates/crlf-block.yaml", "PP502", "`nme`", "Replace with `name`"),
-    ("templates/crlf-block.yaml", "PP502", "`nme`", "Declare variable `nme` in prompt `support`"),
-    ("workflow/states.yaml", "PP402", "`triag`", "Replace with `triage`"),
-    ("workflow/states.yaml", "PP402", "`closng`", "Replace with `closing`"),
-    ("workflow/states.yaml", "PP403", "`biling`", "Replace with `billing`"),
-    ("schema/invalid-value.yaml", "PP104", "`fragment`", "Replace with `fragments`"),
-    ("workflow/states.yaml", "PP405", "`resolved`", "Rename the event to `Resolved`"),
-    ("agents/member-state.yaml", "PP210", "`resolv`", "Replace with `resolve`"),
-    (
-        "compositions/references.yaml",
-        "PP901",
-        "`analyse_document`",
-        "Replace with `analyze_document`",
-    ),
-    ("compositions/references.yaml", "PP905", "`clasify`", "Replace with `classify`"),
-    ("compositions/references.yaml", "PP906", "`extract_txt`", "Replace with `extract_text`"),
-    ("compositions/references.yaml", "PP906", "`sbmit`", "Replace with `submit`"),
-    ("compositions/references.yaml", "PP907", "`don`", "Replace with `done`"),
-    ("compositions/references.yaml", "PP907", "`chek`", "Replace with `check`"),
-    ("compositions/references.yaml", "PP908", "`tones`", "Replace with `tone`"),
-    ("compositions/references.yaml", "PP909", "`extrct`", "Replace with `extract`"),
-    ("providers/references.yaml", "PP923", "`draftr`", "Replace with `drafter`"),
-    ("providers/references.yaml", "PP923", "`defualt`", "Replace with `default`"),
-    ("providers/references.yaml", "PP922", "`imgae`", "Replace with `image`"),
-    ("governance/controls.yaml", "PP931", "`ai-disclosur`", "Replace with `ai-disclosure`"),
-    ("governance/controls.yaml", "PP932", "`tone-chek`", "Replace with `tone`"),
-    ("governance/controls.yaml", "PP935", "`disclos`", "Replace with `disclose`"),
-    ("workflow/agent-control.yaml", "PP415", "`done`", "Remove `control: agent`"),
-    (
-        "governance/fields-and-terms.yaml",
-        "PP937",
-        "`risk_clasification`",
-        "Replace with `risk_classification`",
-    ),
-    ("compositions/references.yaml", "PP903", "`finish`", "Remove `composition`"),
-    ("governance/effective.yaml", "PP935", "`aprove`", "Replace with `approve`"),
-    ("governance/independent-of-on.yaml", "PP102", "`metadata.governance", "Replace with `axes`"),
-    ("governance/independent-of-on.yaml", "PP102", "checker", "Replace with `axes`"),
-    ("governance/independent-of-on.yaml", "PP102", "`true`", "Replace with `axes`"),
-]
-
-
-@pytest.mark.parametrize(
-    ("case", "code", "needle", "title"),
-    GOLDEN_FIXES,
-    ids=[f"{c}:{t}" for c, _, _, t in GOLDEN_FIXES],
-)
-def test_quick_fix_on_golden_case(case: str, code: str, needle: str, title: str) -> None:
-    path = GOLDEN / case
-    before = run_case(path)
-    diag = find(before, code, needle)
-    fix = fix_titled(quick_fixes(before, diag), title)
-    text = apply_edits(before.text, fix.edits)
-    after = reanalyse(path, text)
-    assert not after.syntax_error, text
-    assert not [d for d in after.diagnostics if d.code == code and d.message == diag.message], text
-    # The fix introduces no new kind of problem.
-    assert {d.code for d in after.diagnostics} <= {d.code for d in before.diagnostics}, (
-        text,
-        after.diagnostics,
-    )
 
 
 def test_quick_fix_ordering_and_preference() -> None:
@@ -325,12 +239,127 @@ def test_add_member_to_an_empty_flow_mapping() -> None:
 
 
 def test_every_fix_kind_is_offered_by_a_rule_and_handled() -> None:
-    from pack_lsp.core.diagnostics import FixKind
-    from pack_lsp.core.language.codeactions import HANDLERS
+    from pack_lsp.core.fixes import PAYLOADS, FixKind
+    from pack_lsp.core.language.codeactions import HANDLED
     from pack_lsp.core.registry import REGISTRY
 
     offered = {kind for rule in REGISTRY.values() for kind in rule.fixes}
     assert offered == set(FixKind), "a fix kind no rule offers"
-    assert set(HANDLERS) == set(FixKind), "a fix kind without a handler, or the reverse"
+    assert set(FixKind) == HANDLED, "a fix kind without a handler"
+    assert sorted(p.kind.value for p in PAYLOADS) == sorted(k.value for k in FixKind), (
+        "one payload class per kind"
+    )
     for rule in REGISTRY.values():
         assert len(set(rule.fixes)) == len(rule.fixes), rule.code
+
+
+def _shown_fixes() -> dict[str, set[FixKind]]:
+    """For each code, the kinds of the fixes the golden expected files show.
+
+    The golden test keeps each expected file equal to what the core renders, fixes
+    included, so what ``quick_fixes`` offers on a case is what its file shows.
+    """
+    shown: dict[str, set[FixKind]] = {}
+    for path in cases():
+        analysis = run_case(path)
+        for diag in analysis.diagnostics:
+            for payload in diag.fixes:
+                if _offered(analysis, diag, payload):
+                    shown.setdefault(diag.code, set()).add(payload.kind)
+    return shown
+
+
+def _offered(analysis: Analysis, diag: Diagnostic, payload: FixData) -> bool:
+    """Whether ``payload`` gives at least one fix on its own."""
+    return bool(quick_fixes(analysis, replace(diag, fixes=(payload,))))
+
+
+def test_every_declared_fix_is_shown_in_a_golden_case() -> None:
+    from pack_lsp.core.registry import REGISTRY
+
+    shown = _shown_fixes()
+    missing = sorted(
+        f"{code} {kind.value}"
+        for code, rule in REGISTRY.items()
+        for kind in rule.fixes
+        if kind not in shown.get(code, set())
+    )
+    assert not missing, f"declared fixes no golden expected file shows: {missing}"
+
+
+def _payload_sources() -> Iterator[tuple[str, Analysis]]:
+    """Analyses of the golden cases, of the rule examples and of the corpus."""
+    from pack_lsp.core.diagnostics import ExampleKind
+    from pack_lsp.core.registry import REGISTRY
+
+    for path in cases():
+        yield case_id(path), run_case(path)
+    for rule in REGISTRY.values():
+        if rule.example_kind in (ExampleKind.PACK, ExampleKind.PACK_JSON):
+            text = rule.example
+            name = "pack.promptpack.json" if rule.example_kind is ExampleKind.PACK_JSON else ""
+            yield f"example of {rule.code}", analysis_of(text, name or "pack.promptpack.yaml")
+    corpus = SHARED / "corpus"
+    if corpus.is_dir():
+        for path in sorted(corpus.rglob("*.yaml")):
+            yield path.name, analysis_of(path.read_text(encoding="utf-8"), path.name)
+
+
+def test_rules_build_only_the_payloads_they_declare() -> None:
+    """Every payload a diagnostic carries is of a kind its rule declares; the golden
+    test above checks the other way (every declared kind is built and shown)."""
+    from pack_lsp.core.registry import REGISTRY
+
+    wrong: set[str] = set()
+    for name, analysis in _payload_sources():
+        for diag in analysis.diagnostics:
+            rule = REGISTRY.get(diag.code)
+            declared = set(rule.fixes) if rule is not None else set()
+            for payload in diag.fixes:
+                if payload.kind not in declared:
+                    wrong.add(f"{diag.code} builds {payload.kind.value} ({name})")
+    assert not wrong, sorted(wrong)
+
+
+def test_diagnostics_with_payloads_are_hashable_and_picklable() -> None:
+    """Diagnostics travel back from the worker processes of ``pack-lsp --check``."""
+    import pack_lsp.cli.check  # noqa: F401  (registers pickling of the data mappings)
+
+    seen: dict[FixKind, Diagnostic] = {}
+    for path in cases():
+        for diag in run_case(path).diagnostics:
+            for payload in diag.fixes:
+                seen.setdefault(payload.kind, diag)
+    assert set(seen) == set(FixKind)
+    for diag in seen.values():
+        copy = pickle.loads(pickle.dumps(diag))
+        assert copy == diag
+        assert hash(copy.fixes) == hash(diag.fixes)
+
+
+def test_payload_spans_move_with_an_edit_before_them() -> None:
+    """A per-prompt diagnostic reused after an edit in an earlier prompt offers its
+    fix at the moved place (incremental analysis moves the payload's span too)."""
+    from pack_lsp.core import kinds
+    from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.incremental import reanalyze
+
+    text = PACK.replace(
+        "prompts:\n",
+        "prompts:\n    intro:\n        id: intro\n        name: Intro\n"
+        "        version: 1.0.0\n        system_template: Hello\n",
+    ).replace("Hi {{customer}}", "Hi {{custome}}")
+    text = text.replace(
+        "        tools:",
+        "        variables:\n          - {name: customer, type: string, "
+        "required: true}\n        tools:",
+    )
+    path = "test.promptpack.yaml"
+    first = analyze(text, path=path, kind=kinds.PROMPTPACK)
+    edited = text.replace("system_template: Hello", "system_template: Hello there, welcome")
+    second = reanalyze(first, edited, path=path, kind=kinds.PROMPTPACK)
+    was = next(d for d in first.diagnostics if d.code == "PP502")
+    diag = next(d for d in second.diagnostics if d.code == "PP502")
+    assert diag.span == was.span.shifted(len(edited) - len(text))
+    fix = fix_titled(quick_fixes(second, diag), "Replace with `customer`")
+    assert "Hi {{customer}}\n" in apply_edits(edited, fix.edits)

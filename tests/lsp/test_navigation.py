@@ -260,3 +260,57 @@ async def test_quick_fix(client: LanguageClient, tmp_path: Path) -> None:
     )
     out = apply(PACK, doc_edits(create.edit, uri), encoding_of(client))
     assert "  lookup_ordr:\n    name: lookup_ordr\n" in out
+
+
+CARDS_PACK = """\
+id: support
+name: Support
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+prompts:
+  researcher: {id: researcher, name: R, version: 1.0.0, system_template: Hi, description: Finds}
+agents:
+  entry: researcher
+  members:
+    researcher: {tags: [research]}
+"""
+
+CARDS_CONFIG = (
+    '# the member is `researcher`\n[cards.agents.researchr]\nurl = "https://r.example.com"\n'
+)
+
+
+async def test_quick_fix_of_the_configuration_edits_the_configuration_file(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """PP706 is reported on the pack's `agents` key, but the fault is the table name
+    in `.pack-lsp.toml`: the fix edits that file, never the pack."""
+    config = tmp_path / ".pack-lsp.toml"
+    config.write_text(CARDS_CONFIG, encoding="utf-8")
+    uri = await open_doc(client, tmp_path / "cards.promptpack.yaml", CARDS_PACK, wait=False)
+    diags = [d for d in await diagnostics_for(client, uri, 1) if d.code == "PP706"]
+    assert len(diags) == 1
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc(uri),
+            range=diags[0].range,
+            context=types.CodeActionContext(diagnostics=diags),
+        )
+    )
+    assert actions is not None
+    (fix,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert fix.title == "Replace with `researcher`" and fix.is_preferred
+    config_uri = config.as_uri()
+    edit = fix.edit
+    assert edit is not None
+    if edit.changes is not None:
+        assert list(edit.changes) == [config_uri]
+        edits = list(edit.changes[config_uri])
+    else:
+        assert edit.document_changes is not None
+        (change,) = edit.document_changes
+        assert isinstance(change, types.TextDocumentEdit)
+        assert change.text_document.uri == config_uri
+        edits = [e for e in change.edits if isinstance(e, types.TextEdit)]
+    fixed = apply(CARDS_CONFIG, edits, encoding_of(client))
+    assert fixed == CARDS_CONFIG.replace("agents.researchr]", "agents.researcher]")

@@ -13,6 +13,7 @@ export const SERVER_SETTING_KEYS = [
   "ignore",
   "severity",
   "profile",
+  "promptkitVersion",
   "specVersion",
   "fragmentDialect",
   "toolNamespaces",

@@ -340,7 +340,8 @@ class RuleEdit:
     def moved(self, unit: PromptUnit) -> PromptUnit | None:
         """``unit``'s diagnostics in the new text (spans and related spans shifted), or
         ``None`` when one of them points into the edited block (its prompt is checked
-        again then) or carries a span in its ``data`` (which could not be moved)."""
+        again then) or carries a span in its ``data`` (which could not be moved). The
+        spans of its fixes' payloads move with it (``FixData.moved``)."""
         out: list[tuple[Diagnostic, ...]] = []
         for found in unit:
             moved: list[Diagnostic] = []
@@ -359,9 +360,16 @@ class RuleEdit:
                             for r, s in zip(related, spans, strict=True)
                             if s is not None
                         )
-                if span is d.span and related is d.related:
+                fixes = d.fixes
+                if fixes:
+                    shifted = [f.moved(self.moved_span) for f in fixes]
+                    if any(f is None for f in shifted):
+                        return None
+                    if any(f is not g for f, g in zip(fixes, shifted, strict=True)):
+                        fixes = tuple(f for f in shifted if f is not None)
+                if span is d.span and related is d.related and fixes is d.fixes:
                     moved.append(d)
                 else:
-                    moved.append(replace(d, span=span, related=related))
+                    moved.append(replace(d, span=span, related=related, fixes=fixes))
             out.append(tuple(moved))
         return tuple(out)

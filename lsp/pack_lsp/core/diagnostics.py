@@ -1,12 +1,15 @@
 """Diagnostic data and rule declarations.
 
 A ``Diagnostic`` is frozen data: a stable code, an effective severity, a plain-words
-message, the span at fault, related locations, tags and optional ``data`` that a
-quick fix needs. Each code is declared once as a ``Rule`` constant in its family's
-module under ``pack_lsp.core.rules``; ``make(RULE, ...)`` takes that object, so the
-default severity travels with it and building a diagnostic needs no table lookup.
-This module imports nothing but ``core.text``: the lowest layers (the YAML composer)
-can build diagnostics without loading the rules that check the pack model.
+message, the span at fault, related locations, tags, optional ``data`` (plain facts
+about the problem, sent to LSP clients as the diagnostic's ``data``) and the typed
+payloads of the quick fixes it offers (``fixes``, see ``core/fixes.py``). Each code
+is declared once as a ``Rule`` constant in its family's module under
+``pack_lsp.core.rules``; ``make(RULE, ...)`` takes that object, so the default
+severity travels with it and building a diagnostic needs no table lookup. This
+module imports nothing but ``core.text`` and ``core.fixes``: the lowest layers (the
+YAML composer) can build diagnostics without loading the rules that check the pack
+model.
 """
 
 from __future__ import annotations
@@ -17,7 +20,20 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from pack_lsp.core.fixes import FixData, FixKind
 from pack_lsp.core.text import Span
+
+__all__ = [
+    "Diagnostic",
+    "ExampleKind",
+    "FixData",
+    "FixKind",
+    "Related",
+    "Rule",
+    "Severity",
+    "Tag",
+    "make",
+]
 
 
 class Severity(enum.IntEnum):
@@ -43,30 +59,6 @@ class Severity(enum.IntEnum):
         raise ValueError(
             f"unknown severity {text!r}; expected one of error, warning, information, hint"
         )
-
-
-class FixKind(enum.Enum):
-    """A kind of quick fix. Each rule lists the kinds it offers (``Rule.fixes``);
-    ``core/language/codeactions.py`` has one handler per kind, and a test keeps the
-    two in step. A handler reads the fields it needs from the diagnostic's ``data``
-    and offers nothing when they are missing."""
-
-    REPLACE_WITH_SUGGESTION = "replace-with-suggestion"
-    """Replace the name at fault with each of ``data["suggestions"]``."""
-    REPLACE_VALUE = "replace-value"
-    """Replace the value with ``data["replacement"]`` or ``data["expected"]``."""
-    RENAME_EVENT = "rename-event"
-    """Rename an event to ``data["suggestion"]``."""
-    CREATE_TOOL = "create-tool"
-    """Add a definition for ``data["name"]`` to the pack's ``tools``."""
-    ADD_MEMBER = "add-member"
-    """Add ``data["prompt"]`` (or ``data["name"]``) to ``agents.members``."""
-    DECLARE_VARIABLE = "declare-variable"
-    """Declare ``data["name"]`` in ``data["prompt"]`` (or each of ``data["prompts"]``)."""
-    RAISE_SCHEMA = "raise-schema"
-    """Set ``$schema`` to ``data["schema_url"]`` (the version ``data["version"]``)."""
-    REMOVE_ENTRY = "remove-entry"
-    """Delete the entry at ``data["path"]`` when ``data["removable"]`` says it may go."""
 
 
 class ExampleKind(enum.Enum):
@@ -145,9 +137,19 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
     tags: tuple[Tag, ...] = ()
     data: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    fixes: tuple[FixData, ...] = ()
+    """What each quick fix offered for this diagnostic needs, in the order shown."""
 
     def with_severity(self, severity: Severity) -> Diagnostic:
         return replace(self, severity=severity)
+
+    def shifted(self, delta: int) -> Diagnostic:
+        """The diagnostic after text before it grew by ``delta`` characters: its span
+        and the spans of its fixes' payloads moved (related locations stay)."""
+        if not delta:
+            return self
+        fixes = tuple(f.moved(lambda s: s.shifted(delta)) or f for f in self.fixes)
+        return replace(self, span=self.span.shifted(delta), fixes=fixes)
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.span.start, self.span.end, self.code, self.message)
@@ -161,8 +163,13 @@ def make(
     related: Iterable[Related] = (),
     tags: Iterable[Tag] = (),
     data: Mapping[str, Any] | None = None,
+    fixes: Iterable[FixData] = (),
 ) -> Diagnostic:
-    """Build a diagnostic of ``rule`` with the rule's default severity."""
+    """Build a diagnostic of ``rule`` with the rule's default severity.
+
+    ``fixes`` are the payloads of the quick fixes offered; each one's kind must be
+    among ``rule.fixes`` (a test checks it).
+    """
     return Diagnostic(
         code=rule.code,
         severity=rule.severity,
@@ -171,4 +178,5 @@ def make(
         related=tuple(related),
         tags=tuple(tags),
         data=MappingProxyType(dict(data)) if data else _EMPTY,
+        fixes=tuple(fixes),
     )

@@ -36,7 +36,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -438,7 +437,7 @@ def _known_schema(
         if pair is None or old_prompts.get(key) is not new_prompts.get(key):
             continue
         if delta and diagnostics and pair.key.span.start >= after:
-            diagnostics = tuple(replace(d, span=d.span.shifted(delta)) for d in diagnostics)
+            diagnostics = tuple(d.shifted(delta) for d in diagnostics)
         known[key] = diagnostics
     return known
 

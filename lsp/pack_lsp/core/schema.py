@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core import versions
 from pack_lsp.core.diagnostics import Diagnostic, Tag, make
+from pack_lsp.core.fixes import FixData, RaiseSchema, RemoveEntry, suggest
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.rules.schema import (
     DEPRECATED_PROPERTY,
@@ -442,8 +443,11 @@ def _needs_version(
         "version": needed,
         "path": list(path),
     }
+    fixes: tuple[FixData, ...] = ()
     if target.source in (versions.SOURCE_SCHEMA, versions.SOURCE_DEFAULT):
+        # The version comes from `$schema` (or its absence): raising it is the fix.
         data["schema_url"] = versions.schema_url(needed)
+        fixes = (RaiseSchema(needed, versions.schema_url(needed)),)
     return make(
         NEEDS_NEWER_VERSION,
         f"`{key}` needs PromptPack ≥ {since}"
@@ -451,6 +455,7 @@ def _needs_version(
         + f"; {target.describe()}",
         span,
         data=data,
+        fixes=fixes,
     )
 
 
@@ -465,6 +470,7 @@ def _deprecation(path: Sequence[PathItem], info: Any, value: Any, root: Node | N
     span = pair.key.span if pair is not None else _value_span(root, path)
     origin = f"deprecated since PromptPack {since}" + (f" (RFC {rfc})" if rfc else "")
     data: dict[str, Any] = {"kind": "deprecated-property", "key": name, "path": list(path)}
+    fixes: tuple[FixData, ...] = ()
     if name == "fail_on_violation":
         if value is False:
             message = (
@@ -477,10 +483,11 @@ def _deprecation(path: Sequence[PathItem], info: Any, value: Any, root: Node | N
                 f"`{name}` is {origin} and has no effect: a triggered validator is always "
                 "enforced; remove it"
             )
-            data["removable"] = value is True
+            if value is True:  # the default: removing it changes nothing
+                fixes = (RemoveEntry(path, name),)
     else:
         message = f"`{name}` is {origin}"
-    return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data)
+    return make(DEPRECATED_PROPERTY, message, span, tags=(Tag.DEPRECATED,), data=data, fixes=fixes)
 
 
 def _renamed_from(root: Node | None, path: Sequence[PathItem]) -> set[str]:
@@ -568,6 +575,7 @@ def _to_diagnostics(
                         "suggestions": found,
                         "path": list(path),
                     },
+                    fixes=suggest(pair.key.span, found),
                 )
                 continue
             yield make(
@@ -580,6 +588,7 @@ def _to_diagnostics(
                     "suggestions": found,
                     "path": list(path),
                 },
+                fixes=suggest(pair.key.span, found),
             )
         return
 
@@ -619,6 +628,7 @@ def _to_diagnostics(
                 "suggestions": found,
                 "allowed": [v for v in allowed_values if isinstance(v, str | int | float)],
             },
+            fixes=suggest(span, found),
         )
     elif validator == "pattern":
         pattern_hint = _pattern_hint(schema)

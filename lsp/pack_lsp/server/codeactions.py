@@ -7,7 +7,7 @@ from lsprotocol import types
 from pack_lsp.core.language import codeactions
 from pack_lsp.core.text import Span
 from pack_lsp.server.app import PackServer
-from pack_lsp.server.edits import workspace_edit
+from pack_lsp.server.edits import file_edit, workspace_edit
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
@@ -45,7 +45,9 @@ def _quick_fixes(
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diag],
                 is_preferred=fix.preferred or None,
-                edit=workspace_edit(ls, snap, list(fix.edits)),
+                edit=workspace_edit(ls, snap, list(fix.edits))
+                if fix.file is None
+                else file_edit(ls, snap, fix.file, list(fix.edits)),
             )
         )
     return out

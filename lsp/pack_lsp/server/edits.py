@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
+from pack_lsp.core.language.codeactions import OtherFile
 from pack_lsp.core.language.rename import Edit
+from pack_lsp.core.text import LineIndex
 from pack_lsp.server.snapshot import DocumentSnapshot
 
 if TYPE_CHECKING:
@@ -40,6 +43,28 @@ def workspace_edit(
                     uri=snap.uri, version=snap.version
                 ),
                 edits=changed,
+            )
+        ]
+    )
+
+
+def file_edit(
+    ls: PackServer, snap: DocumentSnapshot, file: OtherFile, edits: list[Edit]
+) -> types.WorkspaceEdit:
+    """Edits of another file (the configuration), unversioned: its text on disk."""
+    lines = LineIndex(file.text)
+    uri = from_fs_path(file.path) or file.path
+    plain = [
+        types.TextEdit(range=snap.converter.range(lines, e.span), new_text=e.text) for e in edits
+    ]
+    if not document_changes(ls):
+        return types.WorkspaceEdit(changes={uri: plain})
+    text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(plain)
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
+                edits=text_edits,
             )
         ]
     )

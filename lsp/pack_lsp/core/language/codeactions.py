@@ -1,12 +1,13 @@
-"""Quick fixes computed from the ``data`` of diagnostics.
+"""Quick fixes computed from the typed fix payloads of diagnostics.
 
-Each rule declares the kinds of fix it offers (``Rule.fixes``, a ``FixKind`` each)
-and puts what they need in its diagnostics' ``data`` (fields such as ``name``,
-``suggestions``, ``expected``, ``replacement``, ``prompt``). This module has one
-handler per kind:
+A rule that offers a fix builds its payload where it reports the diagnostic
+(``Diagnostic.fixes``, classes in ``core/fixes.py``): the exact characters to replace,
+the names to insert. This module has one handler per payload kind, each turning a
+payload into edits:
 
 - replace a name with a did-you-mean suggestion (tools, prompts, states,
-  fragments, unknown keys, enum values);
+  fragments, unknown keys, enum values), at the payload's target;
+- rename a key of the configuration file (an edit of that file, not of the pack);
 - create a tool definition for an undefined tool;
 - add a prompt to ``agents.members``;
 - declare a variable a template uses;
@@ -25,18 +26,31 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, assert_never
 
-from pack_lsp.core import resolve as refs
 from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.diagnostics import Diagnostic, FixKind
+from pack_lsp.core.diagnostics import Diagnostic
+from pack_lsp.core.fixes import (
+    PAYLOADS,
+    AddMember,
+    CreateTool,
+    DeclareVariable,
+    FixData,
+    FixKind,
+    Quote,
+    RaiseSchema,
+    RemoveEntry,
+    RenameConfigKey,
+    RenameEvent,
+    ReplaceValue,
+    ReplaceWithSuggestion,
+)
 from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
-from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.rules.templates import UNDECLARED_VARIABLE, UNDEFINED_FRAGMENT
-from pack_lsp.core.rules.workflow import UNDECLARED_ARTIFACT
 from pack_lsp.core.text import Span
+from pack_lsp.core.tomlkeys import bare_or_quoted
 from pack_lsp.core.yamltree import (
     MappingNode,
     Node,
@@ -46,7 +60,6 @@ from pack_lsp.core.yamltree import (
     resolve_plain,
 )
 
-_TOOL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 #: Text that reads back as the same string when written plain, in block or flow context.
 _PLAIN_TEXT = re.compile(r"^[A-Za-z0-9_(][^:#,\[\]{}\r\n\t\"'`]*(?<! )$")
 
@@ -58,11 +71,22 @@ def _plain_text_ok(value: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class OtherFile:
+    """A file other than the analysed document, with the text a fix's edits point into."""
+
+    path: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Fix:
+    """One quick fix: a title and edits of the analysed document, or of ``file``."""
+
     title: str
     edits: tuple[Edit, ...]
     diagnostic: Diagnostic
     preferred: bool = False
+    file: OtherFile | None = None
 
 
 # ------------------------------------------------------------------------ document
@@ -288,78 +312,57 @@ def _mapping_at(root: Node | None, path: Sequence[str]) -> MappingNode | None:
 # --------------------------------------------------------------------------- fixes
 
 
-#: Rules whose diagnostics point at a bare name inside a placeholder.
-_PLACEHOLDER_CODES = frozenset(
-    r.code for r in (UNDECLARED_VARIABLE, UNDEFINED_FRAGMENT, UNDECLARED_ARTIFACT)
-)
-
-
-def _replace_name(analysis: Analysis, diag: Diagnostic, new: str) -> Edit:
-    """Replace the name the diagnostic points at, keeping its quotes."""
+def _replace_with_suggestion(
+    analysis: Analysis, diag: Diagnostic, fix: ReplaceWithSuggestion
+) -> list[Fix]:
     text = analysis.text
-    span = diag.span
-    seg = text[span.start : span.end]
-    old = diag.data.get("name") or diag.data.get("key") or diag.data.get("value")
-    if diag.code in _PLACEHOLDER_CODES and seg == old:
-        return Edit(span, new)  # a name inside a placeholder: no quoting there
-    if seg.startswith("{{") and isinstance(old, str) and old in seg:
-        # A placeholder: change only the name inside it.
-        at = span.start + seg.rindex(old)
-        return Edit(Span(at, at + len(old)), new)
-    return Edit(span, quote_like(text, span, new))
+    target = fix.target
 
+    def written(name: str) -> str:
+        return name if fix.quote is Quote.BARE else quote_like(text, target, name)
 
-def _suggestion_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    found = diag.data.get("suggestions")
-    if not isinstance(found, list | tuple):
-        return []
     return [
-        Fix(f"Replace with `{s}`", (_replace_name(analysis, diag, s),), diag, preferred=i == 0)
-        for i, s in enumerate(found)
-        if isinstance(s, str)
+        Fix(f"Replace with `{s}`", (Edit(target, written(s)),), diag, preferred=i == 0)
+        for i, s in enumerate(fix.suggestions)
     ]
 
 
-def _replacement_fix(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    data = diag.data
-    for field in ("replacement", "expected"):
-        value = data.get(field)
-        if isinstance(value, str):
-            return [
-                Fix(
-                    f"Change to `{value}`",
-                    (Edit(diag.span, quote_like(analysis.text, diag.span, value)),),
-                    diag,
-                    preferred=True,
-                )
-            ]
-    return []
-
-
-def _rename_event(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    better = diag.data.get("suggestion")
-    if not isinstance(better, str) or not better:
+def _rename_config_key(analysis: Analysis, diag: Diagnostic, fix: RenameConfigKey) -> list[Fix]:
+    """Edits of the configuration file, offered while it still reads as it did."""
+    try:
+        text = Path(fix.path).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return []
+    if any(text[t.start : t.end] != w for t, w in zip(fix.targets, fix.written, strict=True)):
+        return []
+    where = OtherFile(fix.path, text)
     return [
         Fix(
-            f"Rename the event to `{better}`",
-            (Edit(diag.span, quote_like(analysis.text, diag.span, better)),),
+            f"Replace with `{s}`",
+            tuple(Edit(t, bare_or_quoted(s)) for t in fix.targets),
             diag,
-            preferred=True,
+            preferred=i == 0,
+            file=where,
         )
+        for i, s in enumerate(fix.suggestions)
     ]
 
 
-def _create_tool(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    name = diag.data.get("name")
-    if not isinstance(name, str) or not _TOOL_NAME.match(name) or diag.data.get("agent"):
-        return []
+def _replace_value(analysis: Analysis, diag: Diagnostic, fix: ReplaceValue) -> list[Fix]:
+    value = fix.replacement
+    edit = Edit(fix.target, quote_like(analysis.text, fix.target, value))
+    return [Fix(f"Change to `{value}`", (edit,), diag, preferred=True)]
+
+
+def _rename_event(analysis: Analysis, diag: Diagnostic, fix: RenameEvent) -> list[Fix]:
+    edit = Edit(fix.target, quote_like(analysis.text, fix.target, fix.name))
+    return [Fix(f"Rename the event to `{fix.name}`", (edit,), diag, preferred=True)]
+
+
+def _create_tool(analysis: Analysis, diag: Diagnostic, fix: CreateTool) -> list[Fix]:
+    name = fix.name
     root = _mapping_at(analysis.root, ())
-    pack = analysis.pack
-    if root is None or pack is None:
-        return []
-    settings = refs.ToolSettings.of(analysis.config)
-    if not isinstance(refs.resolve_tool(name, None, pack, settings), refs.Undefined):
+    if root is None:
         return []
     doc = _Doc(analysis)
     stub = {
@@ -371,58 +374,40 @@ def _create_tool(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     return [Fix(f"Create a definition for tool `{name}`", (edit,), diag)]
 
 
-def _add_member(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    prompt = diag.data.get("prompt") or diag.data.get("name")
-    pack = analysis.pack
-    if not isinstance(prompt, str) or pack is None or prompt not in pack.prompts:
-        return []
+def _add_member(analysis: Analysis, diag: Diagnostic, fix: AddMember) -> list[Fix]:
     agents = _mapping_at(analysis.root, ("agents",))
     if agents is None:
         return []
-    doc = _Doc(analysis)
-    edit = doc.set_entry(agents, "members", {prompt: {}})
-    return [Fix(f"Add `{prompt}` to `agents.members`", (edit,), diag, preferred=True)]
+    edit = _Doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
+    return [Fix(f"Add `{fix.prompt}` to `agents.members`", (edit,), diag, preferred=True)]
 
 
-def _declare_variable(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    name = diag.data.get("name")
-    prompts = diag.data.get("prompts")
-    prompt = diag.data.get("prompt")
-    keys = (
-        [prompt]
-        if isinstance(prompt, str)
-        else (
-            [p for p in prompts if isinstance(p, str)] if isinstance(prompts, list | tuple) else []
-        )
-    )
-    if not isinstance(name, str) or not keys:
-        return []
+def _declare_variable(analysis: Analysis, diag: Diagnostic, fix: DeclareVariable) -> list[Fix]:
     fixes: list[Fix] = []
     doc = _Doc(analysis)
-    declaration = {"name": name, "type": "string", "required": True}
-    for key in keys:
+    declaration = {"name": fix.name, "type": "string", "required": True}
+    for key in fix.prompts:
         owner = _mapping_at(analysis.root, ("prompts", key))
         if owner is None:
             continue
         edit = doc.set_entry(owner, "variables", [declaration])
         fixes.append(
             Fix(
-                f"Declare variable `{name}` in prompt `{key}`",
+                f"Declare variable `{fix.name}` in prompt `{key}`",
                 (edit,),
                 diag,
-                preferred=len(keys) == 1,
+                preferred=len(fix.prompts) == 1,
             )
         )
     return fixes
 
 
-def _raise_schema(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    url = diag.data.get("schema_url")
+def _raise_schema(analysis: Analysis, diag: Diagnostic, fix: RaiseSchema) -> list[Fix]:
+    url = fix.url
     root = _mapping_at(analysis.root, ())
-    if not isinstance(url, str) or root is None:
+    if root is None:
         return []
-    version = diag.data.get("version", "")
-    title = f"Raise `$schema` to PromptPack {version}"
+    title = f"Raise `$schema` to PromptPack {fix.version}"
     pair = root.pair("$schema")
     value = deref(pair.value) if pair is not None else None
     if pair is not None and value is not None and value.span.length:
@@ -435,16 +420,16 @@ def _raise_schema(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     return [Fix(title, (edit,), diag, preferred=True)]
 
 
-def _remove_entry(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    """Delete the entry the diagnostic is on, with its line when it has one alone."""
-    path = diag.data.get("path")
-    if not diag.data.get("removable") or not isinstance(path, list) or not path:
+def _remove_entry(analysis: Analysis, diag: Diagnostic, fix: RemoveEntry) -> list[Fix]:
+    """Delete the entry at the payload's path, with its line when it has one alone."""
+    path = fix.path
+    if not path:
         return []
     parent_node, _ = resolve(analysis.root, path[:-1])
     parent = deref(parent_node)
     if not isinstance(parent, MappingNode) or len(parent.pairs) < 2:
         return []
-    index = next((i for i, p in enumerate(parent.pairs) if p.key_text == path[-1]), None)
+    index = next((i for i, p in enumerate(parent.pairs) if p.key_text == str(path[-1])), None)
     if index is None:
         return []
     pair = parent.pairs[index]
@@ -467,47 +452,59 @@ def _remove_entry(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         else:
             line_end = text.find("\n", end)
             span = Span(line_start, len(text) if line_end < 0 else line_end + 1)
-    key = diag.data.get("key", path[-1])
-    return [Fix(f"Remove `{key}`", (Edit(span, ""),), diag, preferred=True)]
+    return [Fix(f"Remove `{fix.key}`", (Edit(span, ""),), diag, preferred=True)]
 
 
-Handler = Callable[[Analysis, Diagnostic], list[Fix]]
+def _handle(analysis: Analysis, diag: Diagnostic, fix: FixData) -> list[Fix]:
+    """The fixes of one payload (``match`` keeps mypy sure every kind is handled)."""
+    match fix:
+        case ReplaceWithSuggestion():
+            return _replace_with_suggestion(analysis, diag, fix)
+        case RenameConfigKey():
+            return _rename_config_key(analysis, diag, fix)
+        case ReplaceValue():
+            return _replace_value(analysis, diag, fix)
+        case RenameEvent():
+            return _rename_event(analysis, diag, fix)
+        case CreateTool():
+            return _create_tool(analysis, diag, fix)
+        case AddMember():
+            return _add_member(analysis, diag, fix)
+        case DeclareVariable():
+            return _declare_variable(analysis, diag, fix)
+        case RaiseSchema():
+            return _raise_schema(analysis, diag, fix)
+        case RemoveEntry():
+            return _remove_entry(analysis, diag, fix)
+        case _:
+            assert_never(fix)
 
-HANDLERS: Mapping[FixKind, Handler] = {
-    FixKind.REPLACE_WITH_SUGGESTION: _suggestion_fixes,
-    FixKind.REPLACE_VALUE: _replacement_fix,
-    FixKind.RENAME_EVENT: _rename_event,
-    FixKind.CREATE_TOOL: _create_tool,
-    FixKind.ADD_MEMBER: _add_member,
-    FixKind.DECLARE_VARIABLE: _declare_variable,
-    FixKind.RAISE_SCHEMA: _raise_schema,
-    FixKind.REMOVE_ENTRY: _remove_entry,
-}
+
+HANDLED: frozenset[FixKind] = frozenset(p.kind for p in PAYLOADS)
+"""The kinds ``_handle`` turns into edits: every kind (a test checks it)."""
 
 
 def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
-    """Every fix for one diagnostic of ``analysis``: those its rule offers.
+    """Every fix for one diagnostic of ``analysis``: those its payloads describe.
 
     For a Kubernetes manifest, the fixes of the embedded pack the diagnostic is in
     (its analysis has the manifest's offsets, so the edits apply to the manifest).
     """
+    if not diag.fixes:
+        return []
     inner = analysis.at(diag.span.start)
     if inner is None:
         return []
-    analysis = inner
-    rule = REGISTRY.get(diag.code)
     fixes: list[Fix] = []
-    for kind in rule.fixes if rule is not None else ():
+    for payload in diag.fixes:
         try:
-            fixes.extend(HANDLERS[kind](analysis, diag))
+            fixes.extend(_handle(inner, diag, payload))
         except (ValueError, IndexError, KeyError):
             continue
     # Suggestions first are preferred only when nothing else is.
     if sum(f.preferred for f in fixes) > 1:
         first = next(i for i, f in enumerate(fixes) if f.preferred)
-        fixes = [
-            f if i == first else Fix(f.title, f.edits, f.diagnostic) for i, f in enumerate(fixes)
-        ]
+        fixes = [f if i == first else replace(f, preferred=False) for i, f in enumerate(fixes)]
     return fixes
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pack_lsp.core import resolve
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.fixes import AddMember, ReplaceValue, suggest
 from pack_lsp.core.model import Located, Member, Pack, Prompt
 from pack_lsp.core.rules import tools
 from pack_lsp.core.suggest import hint_for, suggestions
@@ -394,6 +395,7 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
                 "name": name,
                 "suggestions": found,
             },
+            fixes=suggest(entry.span, found),
         )
     elif agents.members and name not in agents.members:
         yield make(
@@ -402,6 +404,7 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
             "Card and no other agent can call it",
             entry.span,
             data={"kind": "entry-not-member", "name": name},
+            fixes=(AddMember(name),),
         )
 
 
@@ -424,7 +427,8 @@ def _check_modes(key: str, field: str, modes: list[Located]) -> Iterator[Diagnos
         data: dict[str, object] = {"kind": "media-type", "value": mode}
         if replacement is not None:
             data["replacement"] = replacement
-        yield make(MODE_NOT_A_MEDIA_TYPE, message, item.span, data=data)
+        fixes = (ReplaceValue(item.span, replacement),) if replacement is not None else ()
+        yield make(MODE_NOT_A_MEDIA_TYPE, message, item.span, data=data, fixes=fixes)
 
 
 def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
@@ -475,6 +479,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
                     "name": key,
                     "suggestions": found,
                 },
+                fixes=suggest(member.key_span, found),
             )
         elif _blank(member.description) and _blank(prompt.description):
             yield make(
@@ -511,6 +516,7 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
         f"workflow{hint_for(found)}",
         state.span,
         data={"kind": "undefined-state", "name": name, "suggestions": found},
+        fixes=suggest(state.span, found),
     )
 
 
@@ -552,6 +558,8 @@ def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagn
                 item.span,
                 related=[Related(summary.prompt_key_span(item.value), f"prompt `{item.value}`")],
                 data={"kind": "not-a-member", "prompt": item.value},
+                # Without an `agents` section there is no list to add it to.
+                fixes=(AddMember(item.value),) if names.has_agents else (),
             )
 
 

@@ -10,10 +10,13 @@ when they concern that agent's card only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
 from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.fixes import FixData, RenameConfigKey
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -204,9 +207,10 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
         "  members:\n"
         "    researcher: {tags: [research]}\n"
     ),
-    "Use the member key (after a rename, update the configuration too).",
+    "Use the member key (after a rename, update the configuration too; a quick fix "
+    "renames the table in `.pack-lsp.toml`).",
     CATEGORY,
-    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    fixes=(FixKind.RENAME_CONFIG_KEY,),
     example_config=(
         '[cards.agents.reseacher]   # the member is `researcher`\nurl = "https://r.example.com"\n'
     ),
@@ -359,8 +363,45 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             problem.span,
             related=problem.related,
             data=problem.data or None,
+            fixes=_config_key_fixes(ctx, problem.data)
+            if problem.code == CARD_CONFIGURATION_FOR_UNKNOWN_AGENT.code
+            else (),
         )
     yield from _topology(ctx, include_entry=ctx.config.profile is Profile.SPEC)
+
+
+def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData, ...]:
+    """Rename the `[cards.agents.<key>]` table of the configuration file to the member
+    the key probably means: an edit of that file (the pack is not at fault).
+
+    None when the configuration did not come from a file whose text says where the
+    key is written (settings from the editor, a key inside an inline table).
+    """
+    from pack_lsp.core.tomlkeys import rename_key
+
+    source = ctx.config.source
+    key = data.get("name")
+    found = [s for s in data.get("suggestions", ()) if isinstance(s, str)]
+    if not source or not isinstance(key, str) or not found:
+        return ()
+    try:
+        text = Path(source).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    prefix = ("tool", "pack-lsp") if Path(source).name == "pyproject.toml" else ()
+    path = (*prefix, "cards", "agents", key)
+    usable = [(s, rename_key(text, path, s)) for s in found]
+    targets = next((t for _, t in usable if t), ())
+    if not targets:
+        return ()
+    return (
+        RenameConfigKey(
+            source,
+            targets,
+            tuple(text[t.start : t.end] for t in targets),
+            tuple(s for s, t in usable if t == targets),
+        ),
+    )
 
 
 def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.fixes import Quote, RemoveEntry, suggest
 from pack_lsp.core.graphs import strongly_connected
 from pack_lsp.core.model import Composition, Located, Pack, Step
 from pack_lsp.core.suggest import did_you_mean, suggestions
@@ -356,8 +357,8 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                     "state": key,
                     "path": ["workflow", "states", key, "composition"],
                     "key": "composition",
-                    "removable": True,
                 },
+                fixes=(RemoveEntry(("workflow", "states", key, "composition"), "composition"),),
             )
         if ref.value not in comps:
             yield make(
@@ -371,6 +372,7 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                     "state": key,
                     "suggestions": suggestions(ref.text, comps),
                 },
+                fixes=suggest(ref.span, suggestions(ref.text, comps)),
             )
 
 
@@ -379,11 +381,13 @@ def _undefined(
 ) -> Diagnostic:
     """``what `name`, missing`` with the closest known names."""
     names = sorted(set(known))
+    found = suggestions(ref.text, names)
     return make(
         rule,
         f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, names),
         ref.span,
-        data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, names), **extra},
+        data={"kind": kind, "name": ref.text, "suggestions": found, **extra},
+        fixes=suggest(ref.span, found),
     )
 
 
@@ -531,6 +535,10 @@ def _references(
                 )
                 continue
             span = _name_span(source, ref, match.start(1), head)
+            found = suggestions(head, ["input", *ids])
+            # The name inside the scalar is replaced; not when it could not be found
+            # (escapes before it), where only the whole scalar is known.
+            exact = source[span.start : span.end] == head
             yield make(
                 UNRESOLVED_STEP_REFERENCE,
                 f"`{match.group(0)}` in step "
@@ -542,8 +550,9 @@ def _references(
                     "kind": "unresolved-step-reference",
                     "name": head,
                     "composition": comp,
-                    "suggestions": suggestions(head, ["input", *ids]),
+                    "suggestions": found,
                 },
+                fixes=suggest(span, found, Quote.BARE) if exact else (),
             )
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.fixes import suggest
 from pack_lsp.core.model import Governance, Located, Obligation, Pack, Review
 from pack_lsp.core.suggest import did_you_mean, suggestions
 from pack_lsp.core.text import Span
@@ -388,6 +389,7 @@ def _fields(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                     "name": name,
                     "suggestions": suggestions(name, candidates),
                 },
+                fixes=suggest(control.value.span, suggestions(name, candidates)),
             )
 
 
@@ -474,6 +476,7 @@ def _missing(
         f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, known),
         ref.span,
         data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, known)},
+        fixes=suggest(ref.span, suggestions(ref.text, known)),
     )
 
 
@@ -597,6 +600,7 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                     "member": member,
                     "suggestions": suggestions(sat.text, known) if own else [],
                 },
+                fixes=suggest(sat.span, suggestions(sat.text, known)) if own else (),
             )
 
 

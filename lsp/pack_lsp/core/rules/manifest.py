@@ -22,6 +22,7 @@ from pack_lsp.core.diagnostics import (
     Severity,
     make,
 )
+from pack_lsp.core.fixes import suggest
 from pack_lsp.core.manifest.model import Manifest, Reference
 from pack_lsp.core.manifest.workspace import AGENT_TOOL_PREFIX, ManifestIndex
 from pack_lsp.core.suggest import did_you_mean, suggestions
@@ -372,6 +373,7 @@ def _check_reference(m: Manifest, ref: Reference, index: ManifestIndex) -> Itera
                 "id": ref.id,
                 "suggestions": suggestions(ref.id, known),
             },
+            fixes=suggest(ref.span, suggestions(ref.id, known)),
         )
         return
     if ref.field == "uses_tools" and not target.provides_tools:

@@ -12,6 +12,7 @@ from pack_lsp.core import versions
 from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.fixes import ReplaceValue
 from pack_lsp.core.model import Eval, Located, Prompt
 from pack_lsp.core.summary import PromptContext
 from pack_lsp.core.text import Span
@@ -190,6 +191,7 @@ def _check_prompt_id(prompt: Prompt) -> Iterator[Diagnostic]:
             f"Prompt `{key}` has `id: {pid.value}`; the id should be the key `{key}`",
             pid.span,
             data={"kind": "prompt-id", "expected": key},
+            fixes=(ReplaceValue(pid.span, key),),
         )
 
 

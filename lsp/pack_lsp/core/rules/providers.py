@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.fixes import suggest
 from pack_lsp.core.model import Located, Pack, ProviderRequirement
 from pack_lsp.core.suggest import did_you_mean, suggestions
 
@@ -228,6 +229,7 @@ def _declarations(
                     "value": role.text,
                     "suggestions": suggestions(role.text, KNOWN_ROLES),
                 },
+                fixes=suggest(role.span, suggestions(role.text, KNOWN_ROLES)),
             )
     return declared
 
@@ -251,6 +253,7 @@ def _reference(
                 "name": name,
                 "suggestions": suggestions(name, known),
             },
+            fixes=suggest(ref.span, suggestions(name, known)),
         )
         return
     if not req.is_required:

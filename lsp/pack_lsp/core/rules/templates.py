@@ -15,6 +15,7 @@ from typing import Any
 
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.fixes import DeclareVariable, FixData, Quote, suggest
 from pack_lsp.core.model import Pack, Prompt, Variable
 from pack_lsp.core.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.summary import Owner, PackSummary, PromptContext, Use
@@ -361,6 +362,7 @@ def _undefined_fragments(
                     "name": p.name,
                     "suggestions": found,
                 },
+                fixes=suggest(p.name_span, found, Quote.BARE),
             )
 
 
@@ -392,6 +394,8 @@ def _undeclared_variables(
         if summary.dialect != "promptkit" and summary.is_fragment(p.name) and p.syntax == "bare":
             message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
         related = [Related(prompt.key_span, f"prompt `{key}`")] if owner == "fragment" else []
+        fixes: tuple[FixData, ...] = (DeclareVariable(p.name, (key,)),)
+        fixes += suggest(p.name_span, found, Quote.BARE)
         diagnostic = make(
             UNDECLARED_VARIABLE,
             message,
@@ -403,6 +407,7 @@ def _undeclared_variables(
                 "prompt": key,
                 "suggestions": found,
             },
+            fixes=fixes,
         )
         if promptkit and not declared:
             # PromptKit refuses a prompt whose templates use variables when it

@@ -17,6 +17,7 @@ from pack_lsp.core import resolve
 from pack_lsp.core.config import A2A_PREFIX
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.fixes import CreateTool, FixData, ReplaceValue, suggest
 from pack_lsp.core.model import Located, Prompt
 from pack_lsp.core.resolve import ToolSettings
 from pack_lsp.core.suggest import hint_for, suggestions
@@ -283,12 +284,16 @@ def _undefined_tool(item: Located, prompt: Prompt, ref: resolve.Undefined) -> Di
         )
     else:
         hint = hint_for(list(ref.suggestions))
+    # A name that is a valid tool key can be defined; a suggestion may replace any.
+    fixes: tuple[FixData, ...] = (CreateTool(name),) if TOOL_NAME.match(name) else ()
+    fixes += suggest(item.span, ref.suggestions)
     return make(
         UNDEFINED_TOOL,
         f"Tool `{name}` of prompt `{prompt.key}` is not defined in the pack's `tools` "
         f"and is not an agents member{hint}",
         item.span,
         data={"kind": "undefined-tool", "name": name, "suggestions": list(ref.suggestions)},
+        fixes=fixes,
     )
 
 
@@ -382,6 +387,7 @@ def _tool_problems(
                 "agent": "",
                 "suggestions": list(ref.suggestions),
             },
+            fixes=suggest(item.span, ref.suggestions),
         )
     elif isinstance(ref, resolve.Incomplete):
         yield make(
@@ -412,6 +418,7 @@ def _tool_problems(
                 "agent": ref.agent,
                 "suggestions": list(ref.suggestions),
             },
+            fixes=suggest(item.span, ref.suggestions),
         )
 
 
@@ -457,6 +464,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
             message + hint_for(found),
             item.span,
             data={"kind": "unknown-blocklisted-tool", "name": name, "suggestions": found},
+            fixes=suggest(item.span, found),
         )
     choice = policy.tool_choice
     if choice is not None and choice.value == "required":
@@ -469,6 +477,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"{reason}",
                 choice.span,
                 data={"kind": "tool-choice", "replacement": "auto"},
+                fixes=(ReplaceValue(choice.span, "auto"),),
             )
 
 
@@ -518,6 +527,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
                 tool.name.span,
                 related=[Related(tool.key_span, f"the key is `{key}`")],
                 data={"kind": "tool-name", "expected": key},
+                fixes=(ReplaceValue(tool.name.span, key),),
             )
         if key not in used:
             yield make(

@@ -15,6 +15,7 @@ from pack_lsp.core import versions
 from pack_lsp.core.config import Profile
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.fixes import Quote, RemoveEntry, RenameEvent, suggest
 from pack_lsp.core.model import Located, State, Workflow
 from pack_lsp.core.rules.templates import templates_of
 from pack_lsp.core.suggest import hint_for, suggestions
@@ -540,6 +541,7 @@ def _undefined_state(
             "suggestions": found,
             **({"state": state} if state is not None else {}),
         },
+        fixes=suggest(ref.span, found),
     )
 
 
@@ -565,6 +567,7 @@ def _state(
                 "state": key,
                 "suggestions": found,
             },
+            fixes=suggest(task.span, found),
         )
     for transition in state.on_event:
         target = transition.target
@@ -581,6 +584,7 @@ def _state(
                 + (f"; runtimes expect names like `{better}`" if better else ""),
                 transition.event.span,
                 data={"kind": "event-name-case", "name": event, "suggestion": better},
+                fixes=(RenameEvent(transition.event.span, better),) if better else (),
             )
     if state.on_max_visits is not None and state.on_max_visits.value not in states:
         yield _undefined_state(
@@ -623,6 +627,7 @@ def _state(
                 "allowed": list(allowed),
                 "suggestions": found,
             },
+            fixes=suggest(value.span, found),
         )
     if ctx.config.profile is Profile.PROMPTKIT and not state.is_terminal and not state.on_event:
         # Without the key at all, PromptKit's schema refuses the state (PP101).
@@ -708,8 +713,8 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
                 "state": key,
                 "path": ["workflow", "states", key, "control"],
                 "key": "control: agent",
-                "removable": True,
             },
+            fixes=(RemoveEntry(("workflow", "states", key, "control"), "control: agent"),),
         )
 
 
@@ -895,4 +900,5 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                     "prompt": task.text,
                     "suggestions": found,
                 },
+                fixes=suggest(p.name_span, found, Quote.BARE),
             )
