@@ -52,6 +52,10 @@ HEAD_LIMIT = 256 * 1024
 PROMPTKIT_GROUPS = ("promptkit.altairalabs.ai/", "promptkit.dev/")
 
 _KUBE_HINT = re.compile(r"^(?:apiVersion|kind)[ \t]*:", re.M)
+#: Substrings without which the hints above cannot match: searched first, since a
+#: substring search is much cheaper than a multi-line pattern over a large text.
+_KUBE_WORDS = ("apiVersion",)  # a Kubernetes object has both; one search suffices
+_OTHER_WORDS = ("json-schema.org", "$defs", "\ndefinitions", "\nproperties", "promptkit.")
 #: What a file named like a pack must show in its first characters to be parsed for
 #: recognition (a JSON Schema or PromptKit file); a pack shows none of it.
 _OTHER_HINT = re.compile(
@@ -59,8 +63,23 @@ _OTHER_HINT = re.compile(
     r"promptkit\.altairalabs\.ai|promptkit\.dev/",
     re.M,
 )
+#: A text whose first character after blanks is `{` (matched, not copied by lstrip).
+_JSON_START = re.compile(r"[\ufeff \t\r\n]*\{")
 #: A top-level key of a YAML pack that makes an unnamed file worth a parse.
 _PACK_HINT = re.compile(r'^(?:prompts|["\']?\$schema["\']?)[ \t]*:', re.M)
+
+
+def _kube(text: str) -> bool:
+    """A top-level ``apiVersion:`` or ``kind:`` line."""
+    return any(w in text for w in _KUBE_WORDS) and _KUBE_HINT.search(text) is not None
+
+
+def _other(head: str) -> bool:
+    """Signs of a JSON Schema or a PromptKit file in the first characters."""
+    maybe = any(w in head for w in _OTHER_WORDS) or head.startswith(("definitions", "properties"))
+    return maybe and _OTHER_HINT.search(head) is not None
+
+
 _YAML_TOP_KEY = re.compile(
     r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_$][\w$-]*))[ \t]*:(?:[ \t]+([^\n#]*))?', re.M
 )
@@ -99,13 +118,9 @@ def still_a_pack(text: str) -> bool:
     kind without a parse: its top level still shows ``prompts`` and no Kubernetes
     object or other kind. (The analysis then checks it as a pack; a version that
     stops being one is recognised again from scratch.)"""
-    if text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return '"prompts"' in text and not _OTHER_HINT.search(text[:HEAD_LIMIT])
-    return (
-        _PACK_HINT.search(text) is not None
-        and _KUBE_HINT.search(text) is None
-        and not _OTHER_HINT.search(text[:HEAD_LIMIT])
-    )
+    if _JSON_START.match(text):
+        return '"prompts"' in text and not _other(text[:HEAD_LIMIT])
+    return _PACK_HINT.search(text) is not None and not _kube(text) and not _other(text[:HEAD_LIMIT])
 
 
 def detect(
@@ -144,11 +159,11 @@ def recognize(
         )
     if head_only or len(text) > PARSE_LIMIT:
         return _by_head(text[:HEAD_LIMIT], wanted)
-    is_json = (path is not None and PurePath(path).suffix.lower() == ".json") or text.lstrip(
-        "\ufeff \t\r\n"
-    ).startswith("{")
-    kube = not is_json and _KUBE_HINT.search(text) is not None
-    if named and not kube and not _OTHER_HINT.search(text[:HEAD_LIMIT]):
+    is_json = (path is not None and PurePath(path).suffix.lower() == ".json") or bool(
+        _JSON_START.match(text)
+    )
+    kube = not is_json and _kube(text)
+    if named and not kube and not _other(text[:HEAD_LIMIT]):
         return Recognition(PROMPTPACK)  # the common case, without a parse
     if (
         not wanted
@@ -156,7 +171,7 @@ def recognize(
         and not (
             ("prompts" in text or "promptpack" in text)
             if is_json
-            else _PACK_HINT.search(text) or _OTHER_HINT.search(text[:HEAD_LIMIT])
+            else _PACK_HINT.search(text) or _other(text[:HEAD_LIMIT])
         )
     ):
         return _NONE
@@ -274,7 +289,7 @@ def _kubernetes(text: str, wanted: bool) -> Recognition | None:
 
 def _by_head(head: str, wanted: bool) -> Recognition:
     """Recognition from the top-level keys in the first characters of a large file."""
-    keys = _json_head_keys(head) if head.lstrip("\ufeff \t\r\n").startswith("{") else None
+    keys = _json_head_keys(head) if _JSON_START.match(head) else None
     if keys is None:
         keys = {
             (m.group(1) or m.group(2) or m.group(3)): (m.group(4) or "").strip()
