@@ -204,10 +204,24 @@ ToolResolution = (
 UNRESOLVED = (Incomplete, UndefinedAgent, Undefined)
 
 
+#: The names of the last pack asked about (packs are immutable: identity is enough).
+#: Completion, hover and the topology resolve every item of a pack in a row; building
+#: the names once per pack keeps that linear. One entry: it holds the current pack.
+_last: tuple[Pack, tuple[str, ...], ToolNames] | None = None
+
+
 def _names(source: Pack | ToolNames, settings: ToolSettings) -> ToolNames:
     """The names tools items resolve against: a per-prompt check has them in its
     summary (``core.summary``); other callers pass the pack."""
-    return source if isinstance(source, ToolNames) else ToolNames.of(source, settings.namespaces)
+    global _last
+    if isinstance(source, ToolNames):
+        return source
+    last = _last
+    if last is not None and last[0] is source and last[1] == settings.namespaces:
+        return last[2]
+    names = ToolNames.of(source, settings.namespaces)
+    _last = (source, tuple(settings.namespaces), names)
+    return names
 
 
 def members_except(source: Pack | ToolNames, owner: str | None) -> list[str]:

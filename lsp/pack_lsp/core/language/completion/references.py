@@ -195,7 +195,10 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
     # A `*` pattern (the item being edited, or typed just before the cursor): offer
     # it, saying what it matches.
     current = analysis.text[place.replace.start : place.replace.end].strip("\"'")
-    typed = _PATTERN_BEFORE.search(analysis.text, 0, place.replace.start)
+    # Searched from the start of the cursor's line only: the pattern cannot span lines,
+    # and a search from the start of the text costs its whole length on every request.
+    line_start = analysis.text.rfind("\n", 0, place.replace.start) + 1
+    typed = _PATTERN_BEFORE.search(analysis.text, line_start, place.replace.start)
     pattern: tuple[str, Span] | None = None
     if current.endswith(refs.WILDCARD):
         pattern = (current, place.replace)
