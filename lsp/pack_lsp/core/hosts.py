@@ -250,14 +250,16 @@ def is_pack_text(content: str, is_json: bool, *, named: bool = False) -> bool:
             top = json.loads(content)
         except ValueError:
             return named or ('"prompts"' in content and '"template_engine"' in content)
-        return _pack_shaped(top) or (named and not isinstance(top, dict))
+        return pack_shaped_data(top) or (named and not isinstance(top, dict))
     if "prompts" not in content:
         return False
     root = parse(content).root
-    return isinstance(root, MappingNode) and _node_pack_shaped(root)
+    return isinstance(root, MappingNode) and pack_shaped_node(root)
 
 
-def _pack_shaped(top: object) -> bool:
+def pack_shaped_data(top: object) -> bool:
+    """A pack's top level, as plain data: a ``prompts`` mapping and an ``id`` or a
+    ``template_engine`` (the one definition, with ``pack_shaped_node``)."""
     return (
         isinstance(top, dict)
         and isinstance(top.get("prompts"), dict)
@@ -265,7 +267,8 @@ def _pack_shaped(top: object) -> bool:
     )
 
 
-def _node_pack_shaped(root: MappingNode) -> bool:
+def pack_shaped_node(root: MappingNode) -> bool:
+    """``pack_shaped_data`` for a parsed top level."""
     return isinstance(root.get("prompts"), MappingNode) and (
         root.pair("id") is not None or root.pair("template_engine") is not None
     )

@@ -189,31 +189,40 @@ def recognize(
     return _by_top(deref(parse(text).root), wanted)
 
 
+@dataclass(frozen=True, slots=True)
+class _Top:
+    """What recognition reads of a top level, from a tree or from ``json.loads``."""
+
+    schema_url: str
+    schema_span: Span
+    pack_shaped: bool
+    schema_keys: bool
+    """``$defs``, ``definitions`` or ``properties`` at the top (a JSON Schema's)."""
+    promptkit_kind: str | None
+    kind_span: Span
+
+
+_SCHEMA_KEYS = ("$defs", "definitions", "properties")
+
+
 def _by_data(data: object, text: str, wanted: bool) -> Recognition:
     """``_by_top`` for JSON read by ``json.loads`` (no tree: a span is searched for)."""
     if not isinstance(data, dict):
         return Recognition(PROMPTPACK) if wanted else _NONE
-    schema_url = data.get("$schema") if isinstance(data.get("$schema"), str) else ""
-    assert isinstance(schema_url, str)
-    pack_shaped = isinstance(data.get("prompts"), dict) and (
-        "id" in data or "template_engine" in data
-    )
-    if "json-schema.org" in schema_url or (
-        not pack_shaped
-        and "promptpack.org" not in schema_url
-        and any(k in data for k in ("$defs", "definitions", "properties"))
-    ):
-        if not wanted:
-            return _NONE
-        at = text.find(json.dumps(schema_url)) if schema_url else -1
-        span = Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0)
-        return Recognition(NOT_A_PACK, _SCHEMA_WHAT, span)
+    url = data.get("$schema")
+    schema_url = url if isinstance(url, str) else ""
+    at = text.find(json.dumps(schema_url)) if schema_url else -1
     api, kind = data.get("apiVersion"), data.get("kind")
-    if isinstance(api, str) and isinstance(kind, str) and api.startswith(PROMPTKIT_GROUPS):
-        return _promptkit(kind, Span(0, 0)) if wanted else _NONE
-    if pack_shaped or "promptpack.org" in schema_url or wanted:
-        return Recognition(PROMPTPACK)
-    return _NONE
+    promptkit = isinstance(api, str) and isinstance(kind, str) and api.startswith(PROMPTKIT_GROUPS)
+    top = _Top(
+        schema_url,
+        Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0),
+        hosts.pack_shaped_data(data),
+        any(k in data for k in _SCHEMA_KEYS),
+        str(kind) if promptkit else None,
+        Span(0, 0),
+    )
+    return _classify(top, wanted)
 
 
 _SCHEMA_WHAT = "this is a JSON Schema (a description of JSON documents), not a pack"
@@ -237,32 +246,37 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
     if not isinstance(root, MappingNode):
         return Recognition(PROMPTPACK) if wanted else _NONE
     schema = _scalar(root.get("$schema"))
-    schema_url = schema.value if schema is not None and isinstance(schema.value, str) else ""
-    pack_shaped = isinstance(root.get("prompts"), MappingNode) and (
-        root.pair("id") is not None or root.pair("template_engine") is not None
-    )
-    if "json-schema.org" in schema_url or (
-        not pack_shaped
-        and "promptpack.org" not in schema_url
-        and any(root.pair(k) is not None for k in ("$defs", "definitions", "properties"))
-    ):
-        if not wanted:
-            return _NONE
-        return Recognition(
-            NOT_A_PACK, _SCHEMA_WHAT, schema.span if schema is not None else Span(0, 0)
-        )
     api = _scalar(root.get("apiVersion"))
     kind = _scalar(root.get("kind"))
-    if (
+    promptkit = (
         api is not None
         and kind is not None
         and isinstance(api.value, str)
         and api.value.startswith(PROMPTKIT_GROUPS)
+    )
+    top = _Top(
+        schema.value if schema is not None and isinstance(schema.value, str) else "",
+        schema.span if schema is not None else Span(0, 0),
+        hosts.pack_shaped_node(root),
+        any(root.pair(k) is not None for k in _SCHEMA_KEYS),
+        str(kind.value) if promptkit and kind is not None else None,
+        kind.span if kind is not None else Span(0, 0),
+    )
+    return _classify(top, wanted)
+
+
+def _classify(top: _Top, wanted: bool) -> Recognition:
+    """The kind of a parsed top level (rules 3, 5 and 6 of the module doc)."""
+    declared = "promptpack.org" in top.schema_url
+    if "json-schema.org" in top.schema_url or (
+        not top.pack_shaped and not declared and top.schema_keys
     ):
-        return _promptkit(kind.value, kind.span) if wanted else _NONE
-    if pack_shaped or "promptpack.org" in schema_url:
+        return Recognition(NOT_A_PACK, _SCHEMA_WHAT, top.schema_span) if wanted else _NONE
+    if top.promptkit_kind is not None:
+        return _promptkit(top.promptkit_kind, top.kind_span) if wanted else _NONE
+    if top.pack_shaped or declared or wanted:
         return Recognition(PROMPTPACK)
-    return Recognition(PROMPTPACK) if wanted else _NONE
+    return _NONE
 
 
 def _kubernetes(text: str, wanted: bool) -> Recognition | None:
