@@ -172,7 +172,10 @@ def analyze(
     what a ``NOT_A_PACK`` file is).
     """
     config = config or Config()
-    text = strip_bom(text)
+    stripped = strip_bom(text)
+    # A recognition of the text before its BOM was removed has other offsets.
+    same_text = stripped is text
+    text = stripped
     file_path = Path(path) if path is not None else None
     if kind is None:
         recognition = recognize(str(path) if path is not None else None, text, config.manifests)
@@ -184,7 +187,9 @@ def analyze(
             )
         return _not_a_pack(text, recognition, config, file_path, pre_diagnostics)
     if kind == kinds.KUBERNETES:
-        stream = hosts.read_stream(text)
+        stream = recognition.stream if recognition is not None and same_text else None
+        if stream is None:
+            stream = hosts.read_stream(text)
         if stream is not None:
             return _analyze_host(text, stream, config, file_path, pre_diagnostics)
         kind = kinds.PROMPTPACK

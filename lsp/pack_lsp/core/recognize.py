@@ -93,6 +93,9 @@ class Recognition:
     what: str = ""
     """For NOT_A_PACK: what the file is, a sentence (used in the diagnostic)."""
     span: Span | None = None
+    stream: hosts.Stream | None = None
+    """For KUBERNETES: the manifest as read for recognition, so the analysis need not
+    read it again."""
     """For NOT_A_PACK: where the file says what it is (its ``kind`` or ``$schema``)."""
 
 
@@ -288,7 +291,7 @@ def _kubernetes(text: str, wanted: bool) -> Recognition | None:
     if first.api_version.startswith(PROMPTKIT_GROUPS):
         return None  # PromptKit's own kinds look like Kubernetes objects
     if stream.embedded or stream.pack_resources:
-        return Recognition(KUBERNETES)
+        return Recognition(KUBERNETES, stream=stream)
     if not wanted:
         return _NONE
     return Recognition(
