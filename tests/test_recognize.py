@@ -241,3 +241,23 @@ def test_helm_templates_named_explicitly_say_why_they_are_not_checked(tmp_path: 
     template = chart / "templates" / "support.promptpack.yaml"
     found = recognize(str(template), "{{ .Values.pack | toYaml }}\n")
     assert found.kind == kinds.NOT_A_PACK and "Helm chart template" in found.what
+
+
+def test_documents_of_a_stream_are_those_of_a_parse_at_their_place() -> None:
+    # Each document is parsed alone and moved to its offset (one with aliases is
+    # parsed in a blanked shadow instead): the same nodes as parsing it in place.
+    from pack_lsp.core.reuse import tree_facts
+    from pack_lsp.core.yamltree import parse
+
+    text = (
+        "# a stream\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: b}\nother: *m\n"
+        "---\r\nkind: Deployment\napiVersion: apps/v1\nspec: {replicas: 2}\n"
+    )
+    starts = hosts.document_starts(text)
+    ends = [*starts[1:], len(text)]
+    expected = [
+        tree_facts(parse(hosts.blank(text[:s]) + text[s:e] + hosts.blank(text[e:])).root)
+        for s, e in zip(starts, ends, strict=True)
+    ]
+    assert [tree_facts(root) for root in hosts.documents(text)] == expected

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from pack_lsp.core.kinds import kind_from_name
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, deref, parse
+from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, deref, parse, shifted_copy
 
 #: ConfigMap ``data`` keys whose value may be a pack.
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
@@ -119,11 +119,22 @@ def document_starts(text: str) -> list[int]:
 def documents(text: str) -> list[Node]:
     """The root node of every document of ``text``, with offsets of ``text``."""
     roots: list[Node] = []
-    for start in document_starts(text):
-        shadow = text if start == 0 else blank(text[:start]) + text[start:]
-        root = parse(shadow).root  # the parser reads the first document only
-        if root is not None:
-            roots.append(root)
+    starts = document_starts(text)
+    for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
+        # Each document is parsed alone, so that a stream of many documents costs its
+        # length once, not once per document, and its nodes moved to the offsets of
+        # ``text``; a document with aliases (which a copy cannot move) is parsed in
+        # a shadow of the whole text with everything else blanked instead.
+        root = parse(text[start:end]).root
+        if root is None:
+            continue
+        try:
+            roots.append(shifted_copy(root, start) if start else root)
+        except ValueError:
+            shadow = blank(text[:start]) + text[start:end] + blank(text[end:])
+            found = parse(shadow).root
+            if found is not None:
+                roots.append(found)
     return roots
 
 
