@@ -325,6 +325,12 @@ def complete(
                     plain_tree=plain_tree,
                 )
             )
+        if derived is not None:
+            # Scanned now, after the hand-over: requests answered from the
+            # structure without the templates need not wait for the scan.
+            t0 = time.perf_counter()
+            derived.templates  # noqa: B018
+            timings["templates"] = time.perf_counter() - t0
         # With a syntax error the recovered tree is incomplete: only the YAML
         # problem is reported, so the user is not flooded with follow-on errors.
         if kind == kinds.PROMPTPACK and not parsed.syntax_error:

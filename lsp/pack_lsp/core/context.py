@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: ``Derived._templates`` before the scan.
+_PENDING = object()
+
 
 class Derived:
     """Data derived from one analysed document, shared by the rules and the features.
@@ -39,16 +42,17 @@ class Derived:
     once however many rules and features read them. It lives and dies with its
     analysis: no global cache keyed by identity.
 
-    Everything a rule or a request reads is computed when the object is made, in
-    the analysis thread, before the structure of the version is handed to the
-    server's event loop (``analysis.structure_listener``): the template scan
-    (``templates``), which the rules need at once anyway. A request therefore never
-    fills a cache that the analysis thread is reading, and never waits for another
-    document's scan (``functools.cached_property`` took one lock shared by every
-    instance on Python 3.11). What is too costly to compute on every edit and only
-    read by editor features (the symbol index of ``core.language.index``) is added
-    by the layers above with ``memo``: computed on first use under this object's
-    own lock, so one document's computation never holds up another's.
+    What is cheap is computed when the object is made. The template scan
+    (``templates``) is computed once, under this object's own lock: the analysis
+    thread asks for it right after handing the structure of the version to the
+    server's event loop (``analysis.structure_listener``), so a request answered from
+    the structure (completion in a ``tools`` list, say) does not wait for a scan it
+    does not read; a request that reads the templates first computes them itself
+    and the analysis thread then waits for that value, for this document only
+    (``functools.cached_property`` took one lock shared by every instance on Python
+    3.11). What is too costly to compute on every edit and only read by editor
+    features (the symbol index of ``core.language.index``) is added by the layers
+    above with ``memo``, the same way.
 
     ``previous``, the ``Derived`` of an earlier version of the same document, lets
     the template scans of unchanged templates be reused (``TemplateScans``).
@@ -59,9 +63,9 @@ class Derived:
         "_lock",
         "_memo",
         "_previous_scans",
+        "_templates",
         "config",
         "pack",
-        "templates",
         "text",
     )
 
@@ -78,30 +82,44 @@ class Derived:
         self._memo: dict[object, Any] = {}
         self._lock = threading.RLock()
         # What this version may reuse of ``previous`` (its template scans), taken
-        # now so that ``previous`` itself is not kept alive; dropped once used.
-        scans = previous.template_scans() if previous is not None else None
-        #: The pack's templates and placeholders (``None`` without a pack).
-        self.templates: PackTemplates | None = None
-        if pack is None:
-            # Kept for the next version: one with a syntax error has no pack, and
-            # the version after it should not start from nothing.
-            self._previous_scans = scans
-            return
-        self._previous_scans = None
-        self.templates = pack_templates(pack, text, config.fragment_dialect, scans)
+        # now so that ``previous`` itself is not kept alive; dropped once used. A
+        # version without a pack keeps them for the next version: one with a
+        # syntax error has no pack, and the version after it should not start
+        # from nothing.
+        self._previous_scans = previous.template_scans() if previous is not None else None
+        self._templates: PackTemplates | object | None = _PENDING if pack is not None else None
+
+    @property
+    def templates(self) -> PackTemplates | None:
+        """The pack's templates and placeholders (``None`` without a pack),
+        scanned on first use under this object's lock."""
+        templates = self._templates
+        if templates is _PENDING:
+            with self._lock:
+                if self._templates is _PENDING:
+                    self._templates = self._scan()
+                templates = self._templates
+        return cast("PackTemplates | None", templates)
+
+    def _scan(self) -> PackTemplates:
+        pack = self.pack
+        assert pack is not None
+        scans, self._previous_scans = self._previous_scans, None
+        dialect = self.config.fragment_dialect
+        templates = pack_templates(pack, self.text, dialect, scans)
         if scans is not None and reuse.mode() == reuse.VERIFY:
-            fresh = pack_templates(pack, text, config.fragment_dialect)
-            reuse.verify(
-                "template scans", "the pack", _scan_facts(self.templates), _scan_facts(fresh)
-            )
+            fresh = pack_templates(pack, self.text, dialect)
+            reuse.verify("template scans", "the pack", _scan_facts(templates), _scan_facts(fresh))
+        return templates
 
     def template_scans(self) -> TemplateScans | None:
         """The template scans a later version of the document can reuse.
 
         This version's own when it has a pack; otherwise those it was given itself.
         """
-        if self.templates is not None:
-            return self.templates.reusable(self.text)
+        templates = self.templates
+        if templates is not None:
+            return templates.reusable(self.text)
         return self._previous_scans
 
     def memo(self, key: object, build: Callable[[], T]) -> T:

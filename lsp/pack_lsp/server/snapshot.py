@@ -3,8 +3,9 @@
 ``PackServer.answer`` builds a ``DocumentSnapshot`` once per request: the document's
 uri and version, the analysis that answers (for a position in a Kubernetes manifest,
 that of the pack embedded there), its kind and the position converter. Everything in
-it was computed in the analysis thread before it was handed to the event loop
-(``core.context.Derived``); handlers only read it.
+it is computed once, whole, before a handler reads it (``core.context.Derived``: the
+template scan right after the hand-over, under that document's own lock, D43);
+handlers only read it.
 
 A feature declares its handlers in a ``ByKind``: one for PromptPacks (and for every
 kind without a handler of its own, whose analysis has no pack and mostly answers
