@@ -21,10 +21,11 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from pack_lsp.core.diagnostics import Diagnostic, make
+from pack_lsp.core.diagnostics import Diagnostic, Severity, make
 from pack_lsp.core.fixes import suggest
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.rules.arena_documents import MISSING_KIND, UNKNOWN_KIND
+from pack_lsp.core.rules.schema import UNKNOWN_PROPERTY
 from pack_lsp.core.schema import SchemaValidator
 from pack_lsp.core.suggest import hint_for, suggestions
 from pack_lsp.core.text import Span
@@ -49,6 +50,10 @@ SCHEMAS: Mapping[str, str] = MappingProxyType(
     }
 )
 KINDS = tuple(SCHEMAS)
+
+#: Kinds PromptKit reads without validating them against its schema: it ignores an
+#: unknown key there, so one is a warning (it has no effect), not an error.
+LENIENT_KINDS = frozenset({"Persona"})
 
 #: How the schema machinery's words for a pack read for an arena document.
 _WORDING = (
@@ -152,8 +157,19 @@ def check_document(
         ]
     if not schema:
         return document, []
-    found_schema = validator(document.kind).validate(root, data)
-    return document, [_reworded(d) for d in found_schema]
+    found_schema = [_reworded(d) for d in validator(document.kind).validate(root, data)]
+    if document.kind in LENIENT_KINDS:
+        found_schema = [_ignored(d) if d.code == UNKNOWN_PROPERTY.code else d for d in found_schema]
+    return document, found_schema
+
+
+def _ignored(diag: Diagnostic) -> Diagnostic:
+    """An unknown key of a kind PromptKit reads leniently: it ignores the key."""
+    return replace(
+        diag,
+        severity=Severity.WARNING,
+        message=f"{diag.message} (PromptKit ignores it: it has no effect)",
+    )
 
 
 def _first_key(top: MappingNode) -> Span:
