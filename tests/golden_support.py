@@ -107,6 +107,7 @@ from pack_lsp.core.yamltree import parse
 GOLDEN = Path(__file__).parent / "golden"
 MANIFESTS = "manifests"  # cases analysed as agent-extension manifests
 KUBERNETES = "kubernetes"
+ARENA = "arena"  # documents of PromptKit arena projects, recognised as a scan would
 INPUT_SUFFIXES = (".yaml", ".yml", ".json", ".bin")
 UPDATE = os.environ.get("PACK_LSP_UPDATE_GOLDEN") == "1"
 
@@ -178,7 +179,7 @@ def run_case(path: Path, text: str | None = None, config: Config | None = None) 
             pre_diagnostics=pre,
             workspace=workspace,
         )
-    if path.relative_to(GOLDEN).parts[0] == KUBERNETES:
+    if path.relative_to(GOLDEN).parts[0] in (KUBERNETES, ARENA):
         # Recognised as a directory scan or the editor would: hosts, files named
         # like packs that are something else, and files that are not checked.
         found = recognize(str(path), text, config.manifests)

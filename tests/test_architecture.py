@@ -67,7 +67,7 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
 
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
-        assert code[:2] in ("PP", "PM", "PK") and len(code) == 5, code
+        assert code[:2] in ("PP", "PM", "PK", "PA") and len(code) == 5, code
 
 
 # ------------------------------------------------------------------ import graph
@@ -77,7 +77,8 @@ PACKAGE = ROOT / "lsp" / "pack_lsp"
 #: The layers, lowest first. A module may import modules of its own layer or a lower
 #: one, never a higher one. ``x.*`` is package ``x`` and everything in it, other
 #: names match one module; the first match decides a module's layer.
-#: ``rules.document``, ``rules.schema`` and ``rules.suppressions`` only declare rules
+#: ``rules.document``, ``rules.schema``, ``rules.suppressions`` and
+#: ``rules.arena_documents`` only declare rules
 #: (no checks): the YAML composer, the schema check and the suppression comments
 #: build diagnostics of those rules from below the model.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -102,6 +103,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.rules.document",
             "pack_lsp.core.rules.schema",
             "pack_lsp.core.rules.suppressions",
+            "pack_lsp.core.rules.arena_documents",
         ),
     ),
     (
@@ -128,6 +130,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.discover",
             "pack_lsp.core.hosts",
             "pack_lsp.core.recognize",
+            "pack_lsp.core.arena_documents",
             "pack_lsp.core.cards.*",
             "pack_lsp.core.manifest",
             "pack_lsp.core.manifest.model",

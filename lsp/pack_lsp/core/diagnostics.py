@@ -77,6 +77,8 @@ class ExampleKind(enum.Enum):
     KUBERNETES = "kubernetes"
     """A YAML file named on the command line (``example/resources.yaml``), recognised as
     ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""
+    ARENA = "arena"
+    """A document of a PromptKit arena project, checked as ``example/document.yaml``."""
     ILLUSTRATIVE = "illustrative"
     """Shown, not run: no document triggers the rule on purpose."""
 

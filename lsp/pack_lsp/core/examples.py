@@ -32,6 +32,7 @@ FILE_NAMES: dict[ExampleKind, str] = {
     ExampleKind.PACK_BYTES: "example/pack.promptpack.yaml",
     ExampleKind.MANIFEST: "example/manifest.yaml",
     ExampleKind.KUBERNETES: "example/resources.yaml",
+    ExampleKind.ARENA: "example/document.yaml",
 }
 
 #: The code-block language of each kind of example.
