@@ -136,9 +136,11 @@ def _inputs() -> Iterator[tuple[str, str, bool]]:
             text, _ = genpack.generate(300 * seed, seed, as_json)
             base.append((f"genpack seed={seed} json={as_json}", text, as_json))
     yield from base
-    rng = random.Random(13)
     for name, text, as_json in base:
         for i in range(MUTATIONS_PER_INPUT):
+            # Seeded by the input's name: adding an input leaves the others' mutations
+            # (and so their recorded trees) as they were.
+            rng = random.Random(f"{name} mutation {i}")
             yield f"{name} mutation {i}", _mutate(text, rng), as_json
 
 
