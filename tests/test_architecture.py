@@ -67,7 +67,7 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
 
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
-        assert code[:2] in ("PP", "PM", "PK") and len(code) == 5, code
+        assert code[:2] in ("PP", "PM", "PK", "PA") and len(code) == 5, code
 
 
 # ------------------------------------------------------------------ import graph
@@ -128,6 +128,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.discover",
             "pack_lsp.core.hosts",
             "pack_lsp.core.recognize",
+            "pack_lsp.core.arena",
+            "pack_lsp.core.arena.project",
+            "pack_lsp.core.arena.compile",
             "pack_lsp.core.cards.*",
             "pack_lsp.core.manifest",
             "pack_lsp.core.manifest.model",
@@ -141,6 +144,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "pack_lsp.core.rules.*",
             "pack_lsp.core.manifest.check",
+            "pack_lsp.core.arena.check",
             "pack_lsp.core.registry",
             "pack_lsp.core.suppress",
             "pack_lsp.core.analysis",

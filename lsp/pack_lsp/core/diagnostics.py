@@ -77,7 +77,7 @@ class ExampleKind(enum.Enum):
     KUBERNETES = "kubernetes"
     """A YAML file named on the command line (``example/resources.yaml``), recognised as
     ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""
-    ARENA = "arena"
+    ARENA_PROJECT = "arena-project"
     """An arena project: the arena config first (checked as ``example/config.arena.yaml``),
     then, after ``---`` lines, the files it names, each starting with a ``# <path>``
     comment giving its path relative to the config."""

@@ -17,6 +17,7 @@ from pack_lsp.core.diagnostics import Diagnostic, Rule
 from pack_lsp.core.model import Prompt
 from pack_lsp.core.rules import (
     agents,
+    arena_project,
     cards,
     compositions,
     document,
@@ -49,6 +50,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     templates,
     manifest,
     kubernetes,
+    arena_project,
 )
 
 

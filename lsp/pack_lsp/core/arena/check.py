@@ -25,7 +25,7 @@ from pack_lsp.core.arena.compile import Origin, Out, SourceMap, compile_project,
 from pack_lsp.core.arena.project import KINDS, Project, mapping, name_at, norm, sequence
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Related
-from pack_lsp.core.rules import arena as arena_rules
+from pack_lsp.core.rules import arena_project as arena_rules
 from pack_lsp.core.rules.tools import UNDEFINED_A2A_AGENT, UNDEFINED_TOOL
 
 #: Pack rules whose finding about a tool name the project resolves otherwise (an
@@ -93,7 +93,7 @@ def check_project(
     config = config or Config()
     by_file: dict[str, list[Diagnostic]] = {p: [] for p in project.paths()}
     nearby = _nearby(project) if look_nearby else {}
-    for path, diag in arena_rules.check(project, nearby):
+    for path, diag in arena_rules.check_project(project, nearby):
         by_file.setdefault(path, []).append(diag)
     compiled = compile_project(project, compiled_with=compiled_with, created_at=created_at)
     text, smap = render(compiled)
@@ -101,7 +101,7 @@ def check_project(
     if not arena_rules.complete(project) or not project.prompts:
         # packc refuses a project with a file missing or of another kind, and one
         # without prompt configs: there is no compiled pack to check, and its gaps
-        # would only repeat PA001/PA002.
+        # would only repeat PA101/PA102.
         return ProjectCheck(
             project, compiled, text, analysis, smap, {p: tuple(d) for p, d in by_file.items()}
         )

@@ -1,4 +1,4 @@
-"""PA0xx: cross-file rules of arena projects (``config.arena.yaml`` and the files it names).
+"""PA1xx: cross-file rules of arena projects (``config.arena.yaml`` and the files it names).
 
 These rules read the project model (``core.arena.project``); each diagnostic lands in
 the file where the fault is written (the config's ``file:`` entry, a scenario's
@@ -62,7 +62,7 @@ def _arena(body: str) -> str:
 
 
 MISSING_FILE = Rule(
-    "PA001",
+    "PA101",
     "missing-project-file",
     Severity.ERROR,
     "A `file:` of the arena config names a file that does not exist (paths are "
@@ -75,11 +75,11 @@ MISSING_FILE = Rule(
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 WRONG_KIND = Rule(
-    "PA002",
+    "PA102",
     "project-file-wrong-kind",
     Severity.ERROR,
     "A file named by the arena config is not of the kind its list expects (a "
@@ -91,11 +91,11 @@ WRONG_KIND = Rule(
     + _PROVIDER,
     "Point the entry at a file of the expected kind, or move it to the list of its kind.",
     CATEGORY,
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 DUPLICATE_PROMPT_ID = Rule(
-    "PA003",
+    "PA103",
     "duplicate-prompt-config-id",
     Severity.ERROR,
     "Two `prompt_configs` entries have the same `id`; PromptKit refuses the config.",
@@ -109,11 +109,11 @@ DUPLICATE_PROMPT_ID = Rule(
     + _PROVIDER,
     "Give each entry its own id (the task type of its file), or remove the duplicate.",
     CATEGORY,
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 ID_NOT_TASK_TYPE = Rule(
-    "PA004",
+    "PA104",
     "prompt-config-id-not-task-type",
     Severity.INFORMATION,
     "A `prompt_configs` entry's `id` differs from the `task_type` its file declares. "
@@ -124,11 +124,11 @@ ID_NOT_TASK_TYPE = Rule(
     "Use the file's `task_type` as the id (a quick fix does it).",
     CATEGORY,
     fixes=(FixKind.REPLACE_VALUE,),
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 DUPLICATE_TASK_TYPE = Rule(
-    "PA005",
+    "PA105",
     "duplicate-task-type",
     Severity.ERROR,
     "Two prompt configs of the project declare the same `task_type`; the compiled "
@@ -145,11 +145,11 @@ DUPLICATE_TASK_TYPE = Rule(
     + _PROVIDER,
     "Give each prompt config its own `task_type`, or remove one from `prompt_configs`.",
     CATEGORY,
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 UNKNOWN_TASK_TYPE = Rule(
-    "PA006",
+    "PA106",
     "unknown-scenario-task-type",
     Severity.ERROR,
     "A scenario's `task_type` names no prompt config of the project; PromptKit "
@@ -174,11 +174,11 @@ UNKNOWN_TASK_TYPE = Rule(
     "the closest).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 UNKNOWN_PROVIDER = Rule(
-    "PA007",
+    "PA107",
     "unknown-provider",
     Severity.ERROR,
     "A provider id named by a scenario's `providers`, a self-play role or a judge is "
@@ -204,11 +204,11 @@ UNKNOWN_PROVIDER = Rule(
     "or add the provider's file to the config's `providers`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 UNKNOWN_PERSONA = Rule(
-    "PA008",
+    "PA108",
     "unknown-persona",
     Severity.ERROR,
     "A scenario turn's `persona` is not the id of a persona of the project "
@@ -246,11 +246,11 @@ UNKNOWN_PERSONA = Rule(
     "add the persona's file to `self_play.personas`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 UNRESOLVED_NAMESPACED_TOOL = Rule(
-    "PA009",
+    "PA109",
     "unresolved-namespaced-tool",
     Severity.WARNING,
     "A prompt config's `allowed_tools` names `mcp__<server>__<tool>` for a server that "
@@ -268,7 +268,7 @@ UNRESOLVED_NAMESPACED_TOOL = Rule(
     "Name a configured server or agent (a quick fix offers the closest), or configure it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
-    example_kind=ExampleKind.ARENA,
+    example_kind=ExampleKind.ARENA_PROJECT,
 )
 
 RULES = (
@@ -289,7 +289,7 @@ def _kind_files(project: Project, expected: str, read_kinds: dict[str, str | Non
     return sorted(p for p, k in read_kinds.items() if k == expected)
 
 
-def check(project: Project, nearby: dict[str, str | None] | None = None) -> Iterator[tuple[str, Diagnostic]]:
+def check_project(project: Project, nearby: dict[str, str | None] | None = None) -> Iterator[tuple[str, Diagnostic]]:
     """Every cross-file problem of ``project``, with the path of the file it lands in.
 
     ``nearby`` maps paths relative to the config's folder to the PromptKit kind of
@@ -357,6 +357,8 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
         ref_id, task = prompt.ref.id, prompt.task_type
         if ref_id is None or task is None or ref_id.value == task.value:
             continue
+        if len({p.file.path for p in project.prompts_for(task.value)}) > 1:
+            continue  # two files with one task type: PA105 says so
         yield (
             here,
             make(
@@ -373,7 +375,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
 
 def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
     for task in project.task_types():
-        found = project.prompts_for(task)
+        found = list({p.file.path: p for p in reversed(project.prompts_for(task))}.values())[::-1]
         first = found[0]
         assert first.task_type is not None
         for other in found[1:]:
@@ -512,4 +514,4 @@ def _namespaced_tools(project: Project) -> Iterator[tuple[str, Diagnostic]]:
             )
 
 
-__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check"]
+__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete"]
