@@ -149,6 +149,21 @@ def test_not_an_arena_config() -> None:
     assert list(find_configs(HELPDESK)) == [str(HELPDESK / "config.arena.yaml")]
 
 
+def test_missing_file_suggests_the_renamed_file(tmp_path: Path) -> None:
+    folder = _copy_project(tmp_path)
+    config = folder / "config.arena.yaml"
+    config.write_text(
+        config.read_text("utf-8").replace("providers/mock.yaml", "providers/mock.provider.yaml"),
+        encoding="utf-8",
+    )
+    (folder / "providers" / "mock.yaml").rename(folder / "providers" / "mock.v2.yaml")
+    project = load_project(config)
+    assert project is not None
+    (diag,) = check_project(project).diagnostics_for(config)
+    assert diag.code == "PA101"
+    assert [f.suggestions for f in diag.fixes] == [("providers/mock.v2.yaml",)]
+
+
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pack_lsp", *args],
@@ -196,10 +211,14 @@ def test_cli_check_directory_reports_per_file(tmp_path: Path) -> None:
 
 
 #: Every error and warning the project rules and the compiled-pack rules give on the
-#: arena corpus, each reviewed: the two configs of codegen-eval name a prompt config
-#: file that the example does not ship (its README lists `packs/codegen-agent.yaml`;
-#: PromptKit fails to load either config).
+#: arena corpus, each reviewed and real: PromptKit fails to load each of these configs.
+#: The two configs of codegen-eval name a prompt config file the example does not ship
+#: (its README lists `packs/codegen-agent.yaml`).
 CORPUS_FINDINGS = [
+    # A second config of arena-media-test still names the provider and scenario by
+    # the names they had before they were renamed `*.provider.yaml`/`*.scenario.yaml`.
+    ("arena-media-test/arena-audio-test.yaml", 11, "PA101"),
+    ("arena-media-test/arena-audio-test.yaml", 14, "PA101"),
     ("codegen-eval/sonnet-baseline.arena.yaml", 12, "PA101"),
     ("codegen-eval/sonnet-disciplined.arena.yaml", 13, "PA101"),
 ]
@@ -209,7 +228,7 @@ CORPUS_FINDINGS = [
 def test_corpus_errors_and_warnings_are_the_reviewed_ones() -> None:
     configs = sorted(find_configs(CORPUS))
     projects = {Path(c).relative_to(CORPUS).parts[0] for c in configs}
-    assert len(projects) == 34 and len(configs) == 40
+    assert len(projects) == 34 and len(configs) == 44
     found = []
     for config in configs:
         project = load_project(config)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -39,15 +40,32 @@ def is_config_name(path: str | Path) -> bool:
     return any(fnmatch.fnmatchcase(name, p) for p in CONFIG_PATTERNS)
 
 
+_ARENA_HEAD = re.compile(r"^kind:[ \t]*[\"']?Arena[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
+_PROMPTKIT_HEAD = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.altairalabs\.ai/", re.MULTILINE)
+
+
+def declares_arena(path: str | Path) -> bool:
+    """Whether a YAML file declares ``kind: Arena`` of PromptKit at its top level
+    (read from its first 8 KB)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(8192)
+    except OSError:
+        return False
+    return bool(_ARENA_HEAD.search(head) and _PROMPTKIT_HEAD.search(head))
+
+
 def find_configs(directory: str | Path, exclude: Iterable[str] = ()) -> Iterator[str]:
-    """Arena config files below ``directory`` (by name: ``*.arena.yaml``), sorted."""
+    """Arena config files below ``directory``, sorted: YAML files that declare
+    ``kind: Arena`` (``config.arena.yaml`` by convention, but also
+    ``config.arena.k8s.yaml``, ``arena-audio-test.yaml``, …)."""
     patterns = tuple(exclude)
     root = Path(directory)
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not is_virtualenv(here / d))
         for name in sorted(files):
-            if not is_config_name(name):
+            if not name.endswith((".yaml", ".yml")) or not declares_arena(here / name):
                 continue
             rel = (here / name).relative_to(root).as_posix()
             if any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(name, p) for p in patterns):

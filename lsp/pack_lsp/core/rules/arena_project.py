@@ -10,6 +10,7 @@ pack (``core.arena.check``); these rules cover what only the project knows.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from pack_lsp.core.arena.project import (
@@ -289,6 +290,18 @@ def _kind_files(project: Project, expected: str, read_kinds: dict[str, str | Non
     return sorted(p for p, k in read_kinds.items() if k == expected)
 
 
+def _renamed(written: str, candidates: list[str]) -> list[str]:
+    """Files of the same folder whose name extends the missing one's stem
+    (``gemini.yaml`` → ``gemini.provider.yaml``, as PromptKit examples were renamed)."""
+    folder, name = os.path.split(os.path.normpath(written))
+    stem = name.split(".", 1)[0]
+    return [
+        c
+        for c in candidates
+        if os.path.dirname(c) == folder and os.path.basename(c).split(".", 1)[0] == stem
+    ][:3]
+
+
 def check_project(project: Project, nearby: dict[str, str | None] | None = None) -> Iterator[tuple[str, Diagnostic]]:
     """Every cross-file problem of ``project``, with the path of the file it lands in.
 
@@ -302,6 +315,7 @@ def check_project(project: Project, nearby: dict[str, str | None] | None = None)
         file = project.files.get(ref.target)
         if file is None:
             candidates = _kind_files(project, ref.expected, kinds_nearby)
+            found = suggestions(ref.file.value, candidates) or _renamed(ref.file.value, candidates)
             yield (
                 here,
                 make(
@@ -309,7 +323,7 @@ def check_project(project: Project, nearby: dict[str, str | None] | None = None)
                     f"No file `{ref.file.value}` (named in `{ref.section}`)",
                     ref.file.span,
                     data={"kind": "missing-project-file", "file": ref.file.value},
-                    fixes=suggest(ref.file.span, suggestions(ref.file.value, candidates)),
+                    fixes=suggest(ref.file.span, found),
                 ),
             )
             continue
