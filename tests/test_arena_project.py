@@ -128,7 +128,7 @@ def test_editing_a_prompt_config_rechecks_the_files_that_depend_on_it(tmp_path: 
         "task_type: triage", "task_type: intake"
     )
     affected = workspace.changed(prompt)
-    assert {scenario, config, prompt} <= affected
+    assert affected == {scenario, config, prompt}
     assert [d.code for d in workspace.diagnostics_for(scenario)] == ["PA106"]
     # The workflow state and agents member naming `triage` now name no prompt.
     assert "PP403" in {d.code for d in workspace.diagnostics_for(config)}

@@ -145,18 +145,25 @@ class ArenaWorkspace:
 
     def changed(self, path: str | Path) -> set[str]:
         """Re-check what the change of ``path`` affects (the projects naming it, or its
-        own project when it is a config); return every file whose diagnostics may
-        have changed, open or not."""
+        own project when it is a config); return the files whose diagnostics must be
+        published again, open or not: ``path`` itself and every file of those
+        projects whose project problems are not what they were."""
         path = norm(path)
-        before: set[str] = set()
         configs = set(self._members.get(path, ()))
-        if is_config_name(path) or path in self._checks:
+        if is_config_name(path) or path in self._checks or declares_arena(path):
             configs.add(path)
+        members: set[str] = set()
         for config in configs:
-            before |= set(self._texts.get(config, {}))
+            members |= set(self._texts.get(config, {}))
+        before = {m: self.diagnostics_for(m) for m in members}
+        for config in configs:
             self.add_config(config)
-            before |= set(self._texts.get(config, {}))
-        return before
+            members |= set(self._texts.get(config, {}))
+        out = {path} if configs else set()
+        for member in members:
+            if self.diagnostics_for(member) != before.get(member, ()):
+                out.add(member)
+        return out
 
     def _parse(self, path: str, text: str) -> SourceFile:
         known = self._parsed.get(path)
