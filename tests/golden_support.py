@@ -113,6 +113,7 @@ GOLDEN = Path(__file__).parent / "golden"
 MANIFESTS = "manifests"  # cases analysed as agent-extension manifests
 PROJECTS = "projects"  # arena projects, one per folder
 KUBERNETES = "kubernetes"
+ARENA = "arena"  # documents of PromptKit arena projects, recognised as a scan would
 INPUT_SUFFIXES = (".yaml", ".yml", ".json", ".bin")
 UPDATE = os.environ.get("PACK_LSP_UPDATE_GOLDEN") == "1"
 
@@ -186,7 +187,7 @@ def run_case(path: Path, text: str | None = None, config: Config | None = None) 
         )
     if path.relative_to(GOLDEN).parts[0] == PROJECTS:
         return _run_project_case(path, text, config, pre)
-    if path.relative_to(GOLDEN).parts[0] == KUBERNETES:
+    if path.relative_to(GOLDEN).parts[0] in (KUBERNETES, ARENA):
         # Recognised as a directory scan or the editor would: hosts, files named
         # like packs that are something else, and files that are not checked.
         found = recognize(str(path), text, config.manifests)

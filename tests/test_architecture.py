@@ -77,7 +77,8 @@ PACKAGE = ROOT / "lsp" / "pack_lsp"
 #: The layers, lowest first. A module may import modules of its own layer or a lower
 #: one, never a higher one. ``x.*`` is package ``x`` and everything in it, other
 #: names match one module; the first match decides a module's layer.
-#: ``rules.document``, ``rules.schema`` and ``rules.suppressions`` only declare rules
+#: ``rules.document``, ``rules.schema``, ``rules.suppressions`` and
+#: ``rules.arena_documents`` only declare rules
 #: (no checks): the YAML composer, the schema check and the suppression comments
 #: build diagnostics of those rules from below the model.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -102,6 +103,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.rules.document",
             "pack_lsp.core.rules.schema",
             "pack_lsp.core.rules.suppressions",
+            "pack_lsp.core.rules.arena_documents",
         ),
     ),
     (
@@ -131,6 +133,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.arena",
             "pack_lsp.core.arena.project",
             "pack_lsp.core.arena.compile",
+            "pack_lsp.core.arena_documents",
             "pack_lsp.core.cards.*",
             "pack_lsp.core.manifest",
             "pack_lsp.core.manifest.model",
@@ -145,6 +148,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.rules.*",
             "pack_lsp.core.manifest.check",
             "pack_lsp.core.arena.check",
+            "pack_lsp.core.arena.workspace",
             "pack_lsp.core.registry",
             "pack_lsp.core.suppress",
             "pack_lsp.core.analysis",

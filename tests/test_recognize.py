@@ -69,11 +69,16 @@ spec:
         ("one-line.json", json.dumps(PACK, indent=None), kinds.PROMPTPACK),
         ("promptpack.schema.json", SCHEMA, None),
         ("deploy.yaml", DEPLOYMENT, None),
-        ("support.yaml", PROMPT_CONFIG, None),
+        ("support.yaml", PROMPT_CONFIG, kinds.ARENA),
         (
             "old.provider.yaml",
             PROMPT_CONFIG.replace("promptkit.altairalabs.ai/v1alpha1", "promptkit.dev/v1"),
-            None,
+            kinds.ARENA,
+        ),
+        (
+            "support.json",
+            json.dumps({"apiVersion": "promptkit.altairalabs.ai/v1alpha1"}),
+            kinds.ARENA,
         ),
         ("omnia.yaml", RESOURCE, kinds.KUBERNETES),
         ("values.yaml", "replicas: 2\nprompts: enabled\n", None),
@@ -92,7 +97,6 @@ def test_unnamed_files_are_recognised_from_their_top_level(
     [
         ("schema.pack.json", SCHEMA, "JSON Schema"),
         ("web.promptpack.yaml", DEPLOYMENT, "Kubernetes `Deployment`"),
-        ("support.promptpack.yaml", PROMPT_CONFIG, "PromptKit `PromptConfig`"),
     ],
 )
 def test_files_named_like_packs_that_are_something_else_say_what_they_are(
@@ -103,6 +107,34 @@ def test_files_named_like_packs_that_are_something_else_say_what_they_are(
     result = analyze(text, path=f"repo/{name}")
     assert [d.code for d in result.diagnostics] == ["PP014"]
     assert what in result.diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    "name", ["support.promptpack.yaml", "support.yaml", "prompts/support.yaml"]
+)
+@pytest.mark.parametrize("explicit", [False, True])
+def test_promptkit_documents_are_arena_documents_whatever_their_name(
+    name: str, explicit: bool
+) -> None:
+    found = recognize(f"repo/{name}", PROMPT_CONFIG, explicit=explicit)
+    assert (found.kind, found.promptkit_kind) == (kinds.ARENA, "PromptConfig")
+    assert PROMPT_CONFIG[found.span.start : found.span.end] == "PromptConfig"
+    complete = PROMPT_CONFIG + '  version: "1.0.0"\n  description: x\n  system_template: Hi\n'
+    result = analyze(complete, path=f"repo/{name}")
+    assert result.arena is not None and result.arena.kind == "PromptConfig"
+    assert [d.code for d in result.diagnostics] == []
+
+
+def test_promptkit_documents_in_json_and_large_files_are_arena_documents() -> None:
+    text = json.dumps({"apiVersion": "promptkit.dev/v1", "kind": "Tool", "spec": {}}, indent=1)
+    found = recognize("tools/add.json", text)
+    assert (found.kind, found.promptkit_kind) == (kinds.ARENA, "Tool")
+    assert text[found.span.start : found.span.end] == '"Tool"'
+    filler = "".join(f"    line{i}: value\n" for i in range(PARSE_LIMIT // 18))
+    big = PROMPT_CONFIG + "  extra:\n" + filler
+    assert len(big) > PARSE_LIMIT
+    found = recognize("data/big.yaml", big)
+    assert (found.kind, found.promptkit_kind) == (kinds.ARENA, "PromptConfig")
 
 
 def test_a_file_named_explicitly_is_a_pack_unless_it_is_something_else() -> None:
@@ -225,6 +257,7 @@ def test_directory_scan_finds_packs_and_only_packs(tmp_path: Path) -> None:
         (tmp_path / name).write_text(text, "utf-8")
     found = sorted(p.relative_to(tmp_path).as_posix() for p in find_packs(tmp_path))
     assert found == [
+        "arena/prompts/support.yaml",
         "deploy/omnia.yaml",
         "deploy/pack.yaml",
         "misnamed/deploy.promptpack.yaml",

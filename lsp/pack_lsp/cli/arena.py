@@ -17,7 +17,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from pack_lsp import __version__
 from pack_lsp.core.analysis import analyze
@@ -25,12 +25,15 @@ from pack_lsp.core.arena.check import check_project
 from pack_lsp.core.arena.compile import plain
 from pack_lsp.core.arena.project import load_project, norm
 from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs, is_config_name
-from pack_lsp.core.config import Config, ConfigError
+from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.registry import check_codes
 from pack_lsp.render import FileResult, renderer
 
-if TYPE_CHECKING:
-    from pack_lsp.cli.check import Overrides
+
+def load_config(path: Path) -> Config:
+    """The configuration of the file at ``path``, its codes checked (``ConfigError``)."""
+    return check_codes(load_for(path))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,8 +52,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         return None
     if args.check:
         parser.error("--compile and --check are separate modes")
-    from pack_lsp.cli.check import load_config
-
     path = Path(args.compile)
     try:
         config = load_config(path)
@@ -90,20 +91,21 @@ def has_configs(directory: Path) -> bool:
 
 def results(
     raw: str,
-    overrides: Overrides,
+    apply: Callable[[Config], Config],
+    exclude_more: tuple[str, ...],
     problems: list[str],
     done: set[str],
 ) -> list[FileResult]:
     """The files of the arena projects at or below the PATH ``raw`` (each file once
-    over the whole run: ``done`` holds the files already reported)."""
-    from pack_lsp.cli.check import load_config
-
+    over the whole run: ``done`` holds the files already reported). ``apply`` puts the
+    command line's options over a file's configuration; ``exclude_more`` are the
+    command line's ``--exclude`` patterns."""
     path = Path(raw)
     if path.is_dir():
         try:
-            exclude = load_config(path / "_").exclude + overrides.exclude
+            exclude = load_config(path / "_").exclude + exclude_more
         except ConfigError:
-            exclude = overrides.exclude
+            exclude = exclude_more
         configs = list(find_configs(path, exclude))
     elif path.is_file() and is_config_name(path):
         configs = [str(path)]
@@ -113,7 +115,7 @@ def results(
     settings: dict[str, Config] = {}
     for config_path in configs:
         try:
-            config = overrides.apply(load_config(Path(config_path)))
+            config = apply(load_config(Path(config_path)))
         except ConfigError as exc:
             problems.append(str(exc))
             continue

@@ -488,7 +488,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         if raw != STDIN:
             # Arena projects (config.arena.yaml and the files it names) first: their
             # files are checked with the project's problems, and only there.
-            slots.extend(arena_results(raw, overrides, problems, arena_done))
+            slots.extend(
+                arena_results(raw, overrides.apply, overrides.exclude, problems, arena_done)
+            )
             batch = [(p, e) for p, e in batch if norm(p) not in arena_done]
         if raw == STDIN:
             if not stdin_done:

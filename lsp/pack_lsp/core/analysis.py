@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pack_lsp.core import hosts, kinds, reuse
+from pack_lsp.core.arena_documents import ArenaDocument, check_document
 from pack_lsp.core.config import Config
 from pack_lsp.core.context import (
     CheckContext,
@@ -79,6 +80,8 @@ class Analysis:
     """Per-prompt rule results and their interface fingerprint, for incremental analysis."""
     embedded: tuple[Embedded, ...] = ()
     """For a Kubernetes manifest: the packs its ConfigMaps hold (``core.hosts``)."""
+    arena: ArenaDocument | None = None
+    """For a document of an arena project: the PromptKit kind it declares."""
 
     def at(self, offset: int) -> Analysis | None:
         """The analysis that answers requests at ``offset``: this one for a pack or a
@@ -289,7 +292,12 @@ def complete(
     units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
     derived: Derived | None = None
     rule_units: RuleUnits | None = None
-    if kind == kinds.MANIFEST and parsed.root is not None:
+    arena: ArenaDocument | None = None
+    if kind == kinds.ARENA and parsed.root is not None:
+        data = to_data(parsed.root)
+        arena, found = check_document(parsed.root, data, schema=not parsed.syntax_error)
+        diagnostics.extend(found)
+    elif kind == kinds.MANIFEST and parsed.root is not None:
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
             parsed.root,
@@ -371,6 +379,7 @@ def complete(
         plain_tree=plain_tree,
         schema_units=tuple(units) if units is not None else None,
         rule_units=rule_units,
+        arena=arena,
     )
 
 

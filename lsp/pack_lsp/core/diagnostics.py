@@ -81,6 +81,8 @@ class ExampleKind(enum.Enum):
     """An arena project: the arena config first (checked as ``example/config.arena.yaml``),
     then, after ``---`` lines, the files it names, each starting with a ``# <path>``
     comment giving its path relative to the config."""
+    ARENA = "arena"
+    """A document of a PromptKit arena project, checked as ``example/document.yaml``."""
     ILLUSTRATIVE = "illustrative"
     """Shown, not run: no document triggers the rule on purpose."""
 

@@ -33,6 +33,7 @@ FILE_NAMES: dict[ExampleKind, str] = {
     ExampleKind.MANIFEST: "example/manifest.yaml",
     ExampleKind.KUBERNETES: "example/resources.yaml",
     ExampleKind.ARENA_PROJECT: "example/config.arena.yaml",
+    ExampleKind.ARENA: "example/document.yaml",
 }
 
 #: The code-block language of each kind of example.

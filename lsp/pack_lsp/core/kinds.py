@@ -1,7 +1,9 @@
 """Document kinds, and what a file's name says of its kind.
 
 The kinds pack-lsp analyses: PromptPack files, agent-extension manifests and
-Kubernetes manifests that carry packs; ``NOT_A_PACK`` is a file that is named or
+Kubernetes manifests that carry packs, the documents of PromptKit arena projects
+(one kind, ``ARENA``, whatever PromptKit kind the document declares: see
+``core.arena_documents``); ``NOT_A_PACK`` is a file that is named or
 given like a pack but is something else (it gets one line saying what). The
 decision from content is ``core.recognize``'s. A file named ``manifest.yaml``/
 ``.yml`` is a manifest when it has a top-level ``id`` and an ``entrypoint`` or
@@ -19,6 +21,7 @@ PROMPTPACK = "promptpack"
 MANIFEST = "agent-extension-manifest"
 KUBERNETES = "kubernetes-manifest"
 NOT_A_PACK = "not-a-pack"
+ARENA = "arena-document"
 MANIFEST_NAMES = ("manifest.yaml", "manifest.yml")
 
 PACK_PATTERNS = (

@@ -10,13 +10,18 @@ The rules (the README's "How files are recognised" says the same):
    skip it; named explicitly or opened, it gets one information line saying so).
 3. A JSON Schema (``$schema`` naming json-schema.org, or ``$defs``/``definitions``/
    ``properties`` at the top without the shape of a pack) is never a pack.
-4. A YAML stream of Kubernetes objects (``apiVersion`` and ``kind``) is a
+4. A document whose ``apiVersion`` is in a PromptKit API group
+   (``promptkit.altairalabs.ai/v1alpha1``, or the older ``promptkit.dev/v1``) is a
+   document of an arena project (``ARENA``), whatever its ``kind``: the analysis
+   checks it against the schema of its kind, and says so when the kind is missing
+   or not one PromptKit loads (``core.arena_documents``).
+5. A YAML stream of Kubernetes objects (``apiVersion`` and ``kind``) is a
    Kubernetes manifest: it is checked when a ConfigMap ``data`` entry holds a pack
    or it declares an Omnia ``PromptPack`` resource (``core.hosts``).
-5. A PromptPack: a top level with a ``prompts`` mapping and ``id`` or
+6. A PromptPack: a top level with a ``prompts`` mapping and ``id`` or
    ``template_engine``, or a ``$schema`` naming promptpack.org.
-6. A file *named* like a pack (``kinds.PACK_PATTERNS``) or named explicitly on the
-   command line is checked as a pack unless rules 2-4 say it is something else;
+7. A file *named* like a pack (``kinds.PACK_PATTERNS``) or named explicitly on the
+   command line is checked as a pack unless rules 2-5 say it is something else;
    then it gets one information diagnostic saying what it is
    (``NOT_A_PACK``), never a cascade of schema errors.
 
@@ -33,6 +38,7 @@ from pathlib import Path, PurePath
 
 from pack_lsp.core import hosts
 from pack_lsp.core.kinds import (
+    ARENA,
     KUBERNETES,
     MANIFEST,
     NOT_A_PACK,
@@ -93,10 +99,14 @@ class Recognition:
     what: str = ""
     """For NOT_A_PACK: what the file is, a sentence (used in the diagnostic)."""
     span: Span | None = None
+    """For NOT_A_PACK: where the file says what it is (its ``kind`` or ``$schema``);
+    for ARENA: the value of its ``kind`` (the whole text when it has none)."""
     stream: hosts.Stream | None = None
     """For KUBERNETES: the manifest as read for recognition, so the analysis need not
     read it again."""
-    """For NOT_A_PACK: where the file says what it is (its ``kind`` or ``$schema``)."""
+    promptkit_kind: str = ""
+    """For ARENA: the PromptKit kind the document declares (``Arena``,
+    ``PromptConfig``, ...; empty when it declares none)."""
 
 
 _NONE = Recognition(None)
@@ -172,7 +182,7 @@ def recognize(
         not wanted
         and not kube
         and not (
-            ("prompts" in text or "promptpack" in text)
+            ("prompts" in text or "promptpack" in text or "promptkit." in text)
             if is_json
             else _PACK_HINT.search(text) or _other(text[:HEAD_LIMIT])
         )
@@ -202,6 +212,8 @@ class _Top:
     schema_keys: bool
     """``$defs``, ``definitions`` or ``properties`` at the top (a JSON Schema's)."""
     promptkit_kind: str | None
+    """The declared kind of a document of a PromptKit API group ('' without one);
+    None for any other document."""
     kind_span: Span
 
 
@@ -216,28 +228,35 @@ def _by_data(data: object, text: str, wanted: bool) -> Recognition:
     schema_url = url if isinstance(url, str) else ""
     at = text.find(json.dumps(schema_url)) if schema_url else -1
     api, kind = data.get("apiVersion"), data.get("kind")
-    promptkit = isinstance(api, str) and isinstance(kind, str) and api.startswith(PROMPTKIT_GROUPS)
+    promptkit = isinstance(api, str) and api.startswith(PROMPTKIT_GROUPS)
     top = _Top(
         schema_url,
         Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0),
         hosts.pack_shaped_data(data),
         any(k in data for k in _SCHEMA_KEYS),
-        str(kind) if promptkit else None,
-        Span(0, 0),
+        _kind_text(kind) if promptkit else None,
+        _json_span(text, "kind", kind) if promptkit else Span(0, 0),
     )
     return _classify(top, wanted)
 
 
+def _kind_text(kind: object) -> str:
+    """The declared kind as text ('' when absent; a non-string kind as written)."""
+    if kind is None:
+        return ""
+    return kind if isinstance(kind, str) else json.dumps(kind)
+
+
+def _json_span(text: str, key: str, value: object) -> Span:
+    """Where a top-level ``key``'s string value is in a JSON text, found by a search
+    (``Span(0, 0)`` when not found or not a string)."""
+    if not isinstance(value, str):
+        return Span(0, 0)
+    found = re.search(rf'"{re.escape(key)}"\s*:\s*({re.escape(json.dumps(value))})', text)
+    return Span(found.start(1), found.end(1)) if found is not None else Span(0, 0)
+
+
 _SCHEMA_WHAT = "this is a JSON Schema (a description of JSON documents), not a pack"
-
-
-def _promptkit(kind: object, span: Span) -> Recognition:
-    return Recognition(
-        NOT_A_PACK,
-        f"this is a PromptKit `{kind}` file of an arena project, which "
-        "`packc compile` turns into a pack; pack-lsp checks the compiled pack",
-        span,
-    )
 
 
 def _scalar(node: Node | None) -> ScalarNode | None:
@@ -252,31 +271,28 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
     api = _scalar(root.get("apiVersion"))
     kind = _scalar(root.get("kind"))
     promptkit = (
-        api is not None
-        and kind is not None
-        and isinstance(api.value, str)
-        and api.value.startswith(PROMPTKIT_GROUPS)
+        api is not None and isinstance(api.value, str) and api.value.startswith(PROMPTKIT_GROUPS)
     )
     top = _Top(
         schema.value if schema is not None and isinstance(schema.value, str) else "",
         schema.span if schema is not None else Span(0, 0),
         hosts.pack_shaped_node(root),
         any(root.pair(k) is not None for k in _SCHEMA_KEYS),
-        str(kind.value) if promptkit and kind is not None else None,
+        (_kind_text(kind.value) if kind is not None else "") if promptkit else None,
         kind.span if kind is not None else Span(0, 0),
     )
     return _classify(top, wanted)
 
 
 def _classify(top: _Top, wanted: bool) -> Recognition:
-    """The kind of a parsed top level (rules 3, 5 and 6 of the module doc)."""
+    """The kind of a parsed top level (rules 3, 4, 6 and 7 of the module doc)."""
     declared = "promptpack.org" in top.schema_url
     if "json-schema.org" in top.schema_url or (
         not top.pack_shaped and not declared and top.schema_keys
     ):
         return Recognition(NOT_A_PACK, _SCHEMA_WHAT, top.schema_span) if wanted else _NONE
     if top.promptkit_kind is not None:
-        return _promptkit(top.promptkit_kind, top.kind_span) if wanted else _NONE
+        return Recognition(ARENA, span=top.kind_span, promptkit_kind=top.promptkit_kind)
     if top.pack_shaped or declared or wanted:
         return Recognition(PROMPTPACK)
     return _NONE
@@ -313,6 +329,9 @@ def _by_head(head: str, wanted: bool) -> Recognition:
             for m in _YAML_TOP_KEY.finditer(head)
         }
     schema = keys.get("$schema", "")
+    if keys.get("apiVersion", "").strip("\"' ").startswith(PROMPTKIT_GROUPS):
+        kind = keys.get("kind", "").strip("\"' ")
+        return Recognition(ARENA, span=Span(0, 0), promptkit_kind=kind)
     if "json-schema.org" in schema:
         return _schema_line() if wanted else _NONE
     if "prompts" in keys and ("id" in keys or "template_engine" in keys):

@@ -18,6 +18,7 @@ from pack_lsp.core.model import Prompt
 from pack_lsp.core.rules import (
     agents,
     arena_project,
+    arena_documents,
     cards,
     compositions,
     document,
@@ -51,6 +52,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     manifest,
     kubernetes,
     arena_project,
+    arena_documents,
 )
 
 

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pack_lsp.core import versions
+from pack_lsp.core import arena_documents, versions
 from pack_lsp.core.config import Config, Profile
 from pack_lsp.core.profiles import PROMPTKIT, profile_schema, target_of
+from pack_lsp.core.recognize import PROMPTKIT_GROUPS
 
 PathItem = str | int
 
@@ -58,8 +59,22 @@ class ValueDoc:
         return json.dumps(self.value)
 
 
+#: How ``schema_key`` names the schema of a PromptKit kind (``arena:Tool``).
+ARENA_PREFIX = "arena:"
+
+
 def schema_key(config: Config, data: Any) -> str:
-    """Which schema documents a pack: ``"promptkit"`` or the version it targets."""
+    """Which schema documents a document: for a pack ``"promptkit"`` or the version
+    it targets; for a document of an arena project, its kind's (``arena:<Kind>``)."""
+    if isinstance(data, dict):
+        api, kind = data.get("apiVersion"), data.get("kind")
+        if (
+            isinstance(api, str)
+            and api.startswith(PROMPTKIT_GROUPS)
+            and isinstance(kind, str)
+            and kind in arena_documents.SCHEMAS
+        ):
+            return ARENA_PREFIX + kind
     if config.profile == PROMPTKIT:
         return PROMPTKIT
     return target_of(config, data).version
@@ -67,6 +82,9 @@ def schema_key(config: Config, data: Any) -> str:
 
 @cache
 def _root(schema: str = LATEST) -> dict[str, Any]:
+    if schema.startswith(ARENA_PREFIX):
+        found = arena_documents.schema_of(schema.removeprefix(ARENA_PREFIX))
+        return found if found is not None else {}
     if schema == PROMPTKIT:
         return profile_schema(PROMPTKIT)
     return profile_schema(Profile.SPEC, schema)

@@ -58,7 +58,8 @@ def _arena(body: str) -> str:
         "  prompt_configs:\n"
         "    - {id: support, file: prompts/support.yaml}\n"
         "  providers:\n"
-        "    - file: providers/mock.yaml\n" + body
+        "    - file: providers/mock.yaml\n"
+        "  defaults: {temperature: 0.2}\n" + body
     )
 
 
