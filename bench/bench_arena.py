@@ -57,7 +57,9 @@ def generate(folder: Path, prompts: int = 20, scenarios: int = 20, tools: int = 
             encoding="utf-8",
         )
     for i in range(prompts):
-        lines = "\n".join(f"    Rule {n}: answer {{{{topic}}}} questions with care." for n in range(30))
+        lines = "\n".join(
+            f"    Rule {n}: answer {{{{topic}}}} questions with care." for n in range(30)
+        )
         (folder / "prompts" / f"task{i}.yaml").write_text(
             f"{HEADER}kind: PromptConfig\nmetadata:\n  name: task{i}\nspec:\n"
             f"  task_type: task{i}\n  version: v1.0.0\n  description: Task {i}\n"
@@ -75,7 +77,11 @@ def generate(folder: Path, prompts: int = 20, scenarios: int = 20, tools: int = 
         )
     states = "".join(
         f"      task{i}:\n        prompt_task: task{i}\n"
-        + (f"        on_event: {{Next: task{i + 1}}}\n" if i + 1 < prompts else "        terminal: true\n")
+        + (
+            f"        on_event: {{Next: task{i + 1}}}\n"
+            if i + 1 < prompts
+            else "        terminal: true\n"
+        )
         for i in range(prompts)
     )
     config = folder / "config.arena.yaml"

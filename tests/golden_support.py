@@ -8,9 +8,10 @@ agent-extension manifests; those below ``manifests/<folder>/`` form one workspac
 another file is shown with that file's path and lines. The files below
 ``projects/<folder>/`` are an arena project (``config.arena.yaml`` and the files it
 names): each is a case analysed as a file of that project, with the project's
-cross-file problems and those of its compiled pack that land in it. The expected file is the spec: it shows each
-diagnostic on the source it flags, so a reviewer sees in one file what is
-reported, where, and how the offered quick fixes change the pack::
+cross-file problems and those of its compiled pack that land in it. The expected
+file is the spec: it shows each diagnostic on the source it flags, so a reviewer
+sees in one file what is reported, where, and how the offered quick fixes change
+the pack::
 
     # tools/undefined-tool.yaml: 10 diagnostics
 

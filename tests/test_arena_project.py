@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from pack_lsp.core.arena.check import analyze_in_project, check_project
 from pack_lsp.core.arena.compile import STAMPED, plain, render
 from pack_lsp.core.arena.project import load_project, norm, overlay_reader
@@ -124,8 +122,8 @@ def test_editing_a_prompt_config_rechecks_the_files_that_depend_on_it(tmp_path: 
     workspace.add_config(config)
     assert workspace.diagnostics_for(scenario) == ()
     # The user renames the task type in the editor (not saved).
-    open_texts[prompt] = Path(prompt).read_text("utf-8").replace(
-        "task_type: triage", "task_type: intake"
+    open_texts[prompt] = (
+        Path(prompt).read_text("utf-8").replace("task_type: triage", "task_type: intake")
     )
     affected = workspace.changed(prompt)
     assert affected == {scenario, config, prompt}

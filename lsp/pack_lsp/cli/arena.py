@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from collections.abc import Callable
 
 from pack_lsp import __version__
 from pack_lsp.core.analysis import analyze
@@ -64,7 +64,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         print(f"pack-lsp: error: {args.compile} {what}", file=sys.stderr)
         return 2
     stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    checked = check_project(project, config, compiled_with=f"pack-lsp {__version__}", created_at=stamp)
+    checked = check_project(
+        project, config, compiled_with=f"pack-lsp {__version__}", created_at=stamp
+    )
     sys.stdout.write(json.dumps(plain(checked.compiled), indent=2, ensure_ascii=False) + "\n")
     results = []
     for file_path in project.paths():
@@ -127,7 +129,11 @@ def results(
             continue
         owner = workspace.projects_of(file_path)[0].project.path
         file = next(
-            (c.project.files[file_path] for c in workspace.projects_of(file_path) if file_path in c.project.files),
+            (
+                c.project.files[file_path]
+                for c in workspace.projects_of(file_path)
+                if file_path in c.project.files
+            ),
             None,
         )
         if file is None:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pack_lsp.cli.arena import has_configs
 from pack_lsp.cli.arena import results as arena_results
 from pack_lsp.core import kinds, versions
-from pack_lsp.core.arena.project import norm
 from pack_lsp.core.analysis import analyze
+from pack_lsp.core.arena.project import norm
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs

@@ -98,8 +98,7 @@ def files(rule: Rule) -> list[tuple[str, bytes]]:
         match = pattern.match(other.split("\n", 1)[0])
         if match is None:
             raise ExampleError(
-                f"{rule.code}: a further document of the example must start with a "
-                f"{shape} comment"
+                f"{rule.code}: a further document of the example must start with a {shape} comment"
             )
         name = match.group(1)
         if kind is ExampleKind.ARENA_PROJECT:
@@ -187,7 +186,9 @@ def _run_project(config_path: Path, root: Path, settings: Config) -> list[Report
 
     project = load_project(config_path)
     if project is None:
-        raise ExampleError(f"{config_path.name}: the example's first document is not an arena config")
+        raise ExampleError(
+            f"{config_path.name}: the example's first document is not an arena config"
+        )
     checked = check_project(project, settings)
     out: list[Reported] = []
     for path in project.paths():

@@ -17,8 +17,8 @@ from pack_lsp.core.diagnostics import Diagnostic, Rule
 from pack_lsp.core.model import Prompt
 from pack_lsp.core.rules import (
     agents,
-    arena_project,
     arena_documents,
+    arena_project,
     cards,
     compositions,
     document,

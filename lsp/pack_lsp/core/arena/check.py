@@ -21,12 +21,20 @@ from pathlib import Path
 
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.arena.compile import Origin, Out, SourceMap, compile_project, render
+from pack_lsp.core.arena.compile import (
+    Origin,
+    Out,
+    SourceMap,
+    compile_project,
+    pack_id,
+    render,
+)
 from pack_lsp.core.arena.project import KINDS, Project, mapping, name_at, norm, sequence
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Related
 from pack_lsp.core.rules import arena_project as arena_rules
 from pack_lsp.core.rules.tools import UNDEFINED_A2A_AGENT, UNDEFINED_TOOL
+from pack_lsp.core.text import Span
 
 #: Pack rules whose finding about a tool name the project resolves otherwise (an
 #: ``a2a__<agent>__<skill>`` of the config's ``a2a_agents``) is not shown.
@@ -50,8 +58,6 @@ class ProjectCheck:
 
 def compiled_path(project: Project) -> str:
     """Where the compiled pack would be written (packc's default name)."""
-    from pack_lsp.core.arena.compile import pack_id
-
     return os.path.join(project.folder, f"{pack_id(project.folder) or 'pack'}.pack.json")
 
 
@@ -135,9 +141,7 @@ def check_project(
     )
 
 
-def _root_span(project: Project):  # type: ignore[no-untyped-def]
-    from pack_lsp.core.text import Span
-
+def _root_span(project: Project) -> Span:
     top = project.config.top
     pair = top.pair("kind") if top is not None else None
     return pair.key.span if pair is not None else Span(0, 0)
@@ -167,9 +171,8 @@ def _resolved_elsewhere(project: Project) -> set[str]:
     for prompt in project.prompts:
         for tool in prompt.allowed_tools:
             parts = tool.value.split("__")
-            if len(parts) >= 2 and parts[0] == "a2a" and parts[1] in agents:
-                out.add(tool.value)
-            elif len(parts) == 1 and bare_from_mcp:
+            a2a = len(parts) >= 2 and parts[0] == "a2a" and parts[1] in agents
+            if a2a or (len(parts) == 1 and bare_from_mcp):
                 out.add(tool.value)
     return out
 

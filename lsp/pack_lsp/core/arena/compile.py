@@ -142,7 +142,12 @@ class _Map:
         self.entries[key] = (key_origin or value.origin, value)
 
     def copy(
-        self, key: str, node: MappingNode | None, path: str, src: str | None = None, keep_empty: bool = False
+        self,
+        key: str,
+        node: MappingNode | None,
+        path: str,
+        src: str | None = None,
+        keep_empty: bool = False,
     ) -> None:
         found = _field(node, src or key, path)
         if found is None:
@@ -285,7 +290,9 @@ def _skills(node: Node | None, path: str, base: str) -> Out | None:
     return Out(items, Origin(path, seq.span))
 
 
-def compile_project(project: Project, *, compiled_with: str = "pack-lsp", created_at: str = "") -> Out:
+def compile_project(
+    project: Project, *, compiled_with: str = "pack-lsp", created_at: str = ""
+) -> Out:
     """The compiled pack of ``project``, every value with its origin."""
     config = project.config
     path = config.path
@@ -421,7 +428,9 @@ class SourceMap:
         best: Mark | None = None
         hi = bisect.bisect_right(self._starts, span.start)
         for mark in self.marks[:hi]:
-            if mark.end >= span.end and (best is None or mark.end - mark.start <= best.end - best.start):
+            if mark.end >= span.end and (
+                best is None or mark.end - mark.start <= best.end - best.start
+            ):
                 best = mark
         return best
 

@@ -23,7 +23,15 @@ from typing import Any
 
 from pack_lsp.core.source import decode, read_source
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref, parse, to_data
+from pack_lsp.core.yamltree import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    deref,
+    parse,
+    to_data,
+)
 
 API_VERSION = "promptkit.altairalabs.ai/v1alpha1"
 ARENA = "Arena"
@@ -357,7 +365,9 @@ def load_project(config_path: str | Path, read: Reader = disk_reader) -> Project
     return build_project(config, read)
 
 
-def build_project(config: SourceFile, read: Reader, parsed: dict[str, SourceFile] | None = None) -> Project:
+def build_project(
+    config: SourceFile, read: Reader, parsed: dict[str, SourceFile] | None = None
+) -> Project:
     """The project of an arena config already parsed; ``parsed`` holds files already
     parsed from the same texts (reused as they are)."""
     refs = tuple(_refs(config))
@@ -369,7 +379,9 @@ def build_project(config: SourceFile, read: Reader, parsed: dict[str, SourceFile
         text = read(ref.target)
         if text is None:
             continue
-        files[ref.target] = known if known is not None and known.text == text else parse_file(ref.target, text)
+        files[ref.target] = (
+            known if known is not None and known.text == text else parse_file(ref.target, text)
+        )
     prompts: list[PromptConfigFile] = []
     scenarios: list[ScenarioFile] = []
     tools: list[Defined] = []

@@ -137,7 +137,9 @@ class ArenaWorkspace:
         self._checks[path] = checked
         read: dict[str, str | None] = {path: text}
         for ref in project.refs:
-            read[ref.target] = project.files[ref.target].text if ref.target in project.files else None
+            read[ref.target] = (
+                project.files[ref.target].text if ref.target in project.files else None
+            )
         self._texts[path] = read
         for member in read:
             self._members.setdefault(member, set()).add(path)
@@ -192,4 +194,3 @@ def projects_in(paths: Iterable[str | Path], config: Config | None = None) -> Ar
         for config_path in found:
             workspace.add_config(config_path)
     return workspace
-

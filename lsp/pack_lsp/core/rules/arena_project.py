@@ -16,13 +16,21 @@ from collections.abc import Iterator
 from pack_lsp.core.arena.project import (
     PROMPT_CONFIG,
     Name,
-    kind_matches,
     Project,
+    kind_matches,
     mapping,
     name_at,
     sequence,
 )
-from pack_lsp.core.diagnostics import Diagnostic, ExampleKind, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.diagnostics import (
+    Diagnostic,
+    ExampleKind,
+    FixKind,
+    Related,
+    Rule,
+    Severity,
+    make,
+)
 from pack_lsp.core.fixes import Quote, ReplaceValue, suggest
 from pack_lsp.core.suggest import suggestions
 from pack_lsp.core.text import Span
@@ -87,8 +95,7 @@ WRONG_KIND = Rule(
     "A file named by the arena config is not of the kind its list expects (a "
     "`prompt_configs` file must be a `kind: PromptConfig`, a `tools` file a `kind: "
     "Tool`, …), or declares no PromptKit kind at all.",
-    _arena("")
-    .replace("file: prompts/support.yaml", "file: providers/mock.yaml")
+    _arena("").replace("file: prompts/support.yaml", "file: providers/mock.yaml")
     + "---\n"
     + _PROVIDER,
     "Point the entry at a file of the expected kind, or move it to the list of its kind.",
@@ -172,8 +179,7 @@ UNKNOWN_TASK_TYPE = Rule(
     "  description: Greets the customer\n"
     "  turns:\n"
     "    - {role: user, content: Hello}\n",
-    "Name the `task_type` of one of the project's prompt configs (a quick fix offers "
-    "the closest).",
+    "Name the `task_type` of one of the project's prompt configs (a quick fix offers the closest).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
     example_kind=ExampleKind.ARENA_PROJECT,
@@ -213,8 +219,7 @@ UNKNOWN_PERSONA = Rule(
     "PA108",
     "unknown-persona",
     Severity.ERROR,
-    "A scenario turn's `persona` is not the id of a persona of the project "
-    "(`self_play.personas`).",
+    "A scenario turn's `persona` is not the id of a persona of the project (`self_play.personas`).",
     _arena(
         "  scenarios:\n    - file: scenarios/greeting.yaml\n"
         "  self_play:\n    personas:\n      - file: personas/shopper.yaml\n"
@@ -303,7 +308,9 @@ def _renamed(written: str, candidates: list[str]) -> list[str]:
     ][:3]
 
 
-def check_project(project: Project, nearby: dict[str, str | None] | None = None) -> Iterator[tuple[str, Diagnostic]]:
+def check_project(
+    project: Project, nearby: dict[str, str | None] | None = None
+) -> Iterator[tuple[str, Diagnostic]]:
     """Every cross-file problem of ``project``, with the path of the file it lands in.
 
     ``nearby`` maps paths relative to the config's folder to the PromptKit kind of
@@ -329,15 +336,15 @@ def check_project(project: Project, nearby: dict[str, str | None] | None = None)
             )
             continue
         if not kind_matches(ref, file):
-            found = f"a `kind: {file.kind}` file" if file.kind else "not a PromptKit file"
-            related = ()
+            what = f"a `kind: {file.kind}` file" if file.kind else "not a PromptKit file"
+            related: tuple[Related, ...] = ()
             if file.kind_name is not None:
                 related = (Related(file.kind_name.span, "its kind", file.path),)
             yield (
                 here,
                 make(
                     WRONG_KIND,
-                    f"`{ref.file.value}` is {found}; `{ref.section}` expects `kind: {ref.expected}`",
+                    f"`{ref.file.value}` is {what}; `{ref.section}` expects `kind: {ref.expected}`",
                     ref.file.span,
                     related=related,
                     data={"kind": "project-file-wrong-kind", "expected": ref.expected},
@@ -401,7 +408,9 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     DUPLICATE_TASK_TYPE,
                     f"Task type `{task}` is also declared by `{first.ref.file.value}`",
                     other.task_type.span,
-                    related=(Related(first.task_type.span, "declared here first", first.file.path),),
+                    related=(
+                        Related(first.task_type.span, "declared here first", first.file.path),
+                    ),
                     data={"kind": "duplicate-task-type", "task_type": task},
                 ),
             )
@@ -409,17 +418,17 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
     if not complete(project, PROMPT_CONFIG):
         return  # a prompt config that could not be read may declare the task type
     for scenario in project.scenarios:
-        task = scenario.task_type
-        if task is None or project.prompts_for(task.value):
+        named = scenario.task_type
+        if named is None or project.prompts_for(named.value):
             continue
         yield (
             scenario.file.path,
             make(
                 UNKNOWN_TASK_TYPE,
-                f"Task type `{task.value}` is not declared by a prompt config of the project",
-                task.span,
-                data={"kind": "unknown-scenario-task-type", "task_type": task.value},
-                fixes=suggest(task.span, suggestions(task.value, known)),
+                f"Task type `{named.value}` is not declared by a prompt config of the project",
+                named.span,
+                data={"kind": "unknown-scenario-task-type", "task_type": named.value},
+                fixes=suggest(named.span, suggestions(named.value, known)),
             ),
         )
 
