@@ -157,7 +157,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.examples",
         ),
     ),
-    ("language features", ("pack_lsp.core.language.*",)),
+    ("language features", ("pack_lsp.core.language.*", "pack_lsp.core.arena.navigation")),
     (
         "server and CLI",
         ("pack_lsp.render.*", "pack_lsp.cli.*", "pack_lsp.server.*", "pack_lsp.__main__"),

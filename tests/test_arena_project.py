@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pack_lsp.core.arena.check import analyze_in_project, check_project
 from pack_lsp.core.arena.compile import STAMPED, plain, render
 from pack_lsp.core.arena.project import load_project, norm, overlay_reader
@@ -239,3 +241,42 @@ def test_corpus_errors_and_warnings_are_the_reviewed_ones() -> None:
                     line = lines.position(d.span.start).line + 1
                     found.append((Path(path).relative_to(CORPUS).as_posix(), line, d.code))
     assert sorted(set(found)) == CORPUS_FINDINGS
+
+
+def test_definition_references_and_rename_cross_files(tmp_path: Path) -> None:
+    from pack_lsp.core.arena import navigation
+    from pack_lsp.core.language.rename import apply_edits
+
+    folder = _copy_project(tmp_path)
+    project = load_project(folder / "config.arena.yaml")
+    assert project is not None
+    scenario = norm(folder / "scenarios" / "refund-request.scenario.yaml")
+    prompt = norm(folder / "prompts" / "triage.yaml")
+    config = norm(folder / "config.arena.yaml")
+    text = project.files[scenario].text
+    offset = text.index("task_type: triage") + len("task_type: ")
+    (found,) = navigation.definition(project, scenario, offset)
+    assert found.path == prompt
+    assert project.files[prompt].text[found.span.start : found.span.end] == "triage"
+    refs = navigation.references(project, scenario, offset)
+    # The prompt's task_type, the config's id, workflow entry state's prompt_task,
+    # the agents entry and member key, and the scenario.
+    assert [(Path(r.path).name, r.definition) for r in refs].count(("config.arena.yaml", False)) == 4
+    assert {r.path for r in refs} == {prompt, config, scenario}
+    edits = navigation.rename(project, scenario, offset, "intake")
+    for path, file_edits in edits.items():
+        Path(path).write_text(apply_edits(project.files[path].text, file_edits), encoding="utf-8")
+    renamed = load_project(folder / "config.arena.yaml")
+    assert renamed is not None
+    checked = check_project(renamed)
+    assert all(d.severity > Severity.WARNING for ds in checked.by_file.values() for d in ds)
+    assert "intake" in renamed.task_types() and "triage" not in renamed.task_types()
+    assert "workflow:\n    version: 1\n    entry: triage" in renamed.config.text  # a state key
+    # Renaming onto an existing name is refused.
+    with pytest.raises(navigation.RenameError):
+        navigation.rename(renamed, scenario, offset, "refunds")
+    # A tool: from allowed_tools to the Tool file.
+    refunds = norm(folder / "prompts" / "refunds.yaml")
+    rtext = renamed.files[refunds].text
+    (tool,) = navigation.definition(renamed, refunds, rtext.index("- lookup_order") + 3)
+    assert Path(tool.path).name == "lookup-order.tool.yaml"
