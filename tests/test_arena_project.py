@@ -261,7 +261,9 @@ def test_definition_references_and_rename_cross_files(tmp_path: Path) -> None:
     refs = navigation.references(project, scenario, offset)
     # The prompt's task_type, the config's id, workflow entry state's prompt_task,
     # the agents entry and member key, and the scenario.
-    assert [(Path(r.path).name, r.definition) for r in refs].count(("config.arena.yaml", False)) == 4
+    assert [(Path(r.path).name, r.definition) for r in refs].count(
+        ("config.arena.yaml", False)
+    ) == 4
     assert {r.path for r in refs} == {prompt, config, scenario}
     edits = navigation.rename(project, scenario, offset, "intake")
     for path, file_edits in edits.items():

@@ -168,7 +168,5 @@ def rename(project: Project, path: str, offset: int, new_name: str) -> dict[str,
     edits: dict[str, list[Edit]] = {}
     for occ in _same(project, target):
         text = project.files[occ.path].text
-        edits.setdefault(occ.path, []).append(
-            Edit(occ.span, quote_like(text, occ.span, new_name))
-        )
+        edits.setdefault(occ.path, []).append(Edit(occ.span, quote_like(text, occ.span, new_name)))
     return edits
