@@ -282,3 +282,13 @@ def test_definition_references_and_rename_cross_files(tmp_path: Path) -> None:
     rtext = renamed.files[refunds].text
     (tool,) = navigation.definition(renamed, refunds, rtext.index("- lookup_order") + 3)
     assert Path(tool.path).name == "lookup-order.tool.yaml"
+
+
+def test_cli_topology_and_cards_of_an_arena_project() -> None:
+    done = _cli("--topology", str(HELPDESK / "config.arena.yaml"), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    graph = json.loads(done.stdout)
+    assert {n["id"] for n in graph["nodes"]} == {"triage", "refunds"}
+    done = _cli("--card", str(HELPDESK / "config.arena.yaml"), "--agent", "refunds")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["name"] == "refunds"
