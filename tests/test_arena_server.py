@@ -64,3 +64,51 @@ def test_edit_of_a_prompt_config_republishes_the_files_that_depend_on_it(tmp_pat
         config_uri, server.documents[config_uri].text, None, server.config_for(config_uri)
     )
     assert found is not None and "PP403" in {d.code for d in found.diagnostics}
+
+
+def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -> None:
+    from pack_lsp.server import navigation, rename
+    from pack_lsp.server.snapshot import DocumentSnapshot
+
+    folder = tmp_path / "helpdesk"
+    shutil.copytree(HELPDESK, folder)
+    server, _, _ = _server(folder)
+    server.arena.start()
+    scenario = folder / "scenarios" / "refund-request.scenario.yaml"
+    uri = scenario.as_uri()
+    text = scenario.read_text("utf-8")
+    analysis = server._analyze(uri, text, None, server.config_for(uri))
+    assert analysis is not None
+    snap = DocumentSnapshot.of(uri, 1, analysis, server.converter)
+    line = text[: text.index("task_type: triage")].count("\n")
+    position = types.Position(line=line, character=len("  task_type: tr"))
+    ident = types.TextDocumentIdentifier(uri=uri)
+    (found,) = navigation._pack_definition(
+        server, snap, types.DefinitionParams(text_document=ident, position=position)
+    )
+    assert found.uri == (folder / "prompts" / "triage.yaml").as_uri()
+    assert found.range.start == types.Position(line=5, character=13)
+    refs = navigation._pack_references(
+        server,
+        snap,
+        types.ReferenceParams(
+            text_document=ident,
+            position=position,
+            context=types.ReferenceContext(include_declaration=True),
+        ),
+    )
+    assert {r.uri for r in refs} == {
+        uri,
+        (folder / "prompts" / "triage.yaml").as_uri(),
+        (folder / "config.arena.yaml").as_uri(),
+    }
+    edit = rename._pack_rename(
+        server, snap, types.RenameParams(text_document=ident, position=position, new_name="intake")
+    )
+    assert isinstance(edit, types.WorkspaceEdit) and edit.changes is not None
+    assert len(edit.changes) == 3
+    assert all(e.new_text == "intake" for edits in edit.changes.values() for e in edits)
+    refused = rename._pack_rename(
+        server, snap, types.RenameParams(text_document=ident, position=position, new_name="refunds")
+    )
+    assert refused == "The project already has a task type `refunds`"

@@ -21,11 +21,14 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena.project import norm
+from pack_lsp.core.arena import navigation
+from pack_lsp.core.arena.project import Project, norm
 from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.source import decode, read_source, strip_bom
+from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.app import PackServer
+from pack_lsp.server.snapshot import DocumentSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -115,3 +118,90 @@ class ServerArena:
 def register(server: PackServer) -> None:
     """Hook the arena projects into the server; ``initialized`` loads them."""
     server.arena = ServerArena(server)
+
+
+# ------------------------------------------------------------------ navigation
+
+
+def _projects(ls: PackServer, uri: str) -> list[Project]:
+    support = ls.arena
+    path = to_fs_path(uri)
+    if not isinstance(support, ServerArena) or not path:
+        return []
+    return [c.project for c in support.workspace.projects_of(path)]
+
+
+def _location(
+    ls: PackServer, snap: DocumentSnapshot, project: Project, path: str, span: Span
+) -> types.Location:
+    if path == norm(to_fs_path(snap.uri) or ""):
+        return snap.location(span)
+    text = project.files[path].text
+    uri = from_fs_path(path) or Path(path).as_uri()
+    return types.Location(uri=uri, range=ls.converter.range(LineIndex(text), span))
+
+
+def definition(ls: PackServer, snap: DocumentSnapshot, offset: int) -> list[types.Location] | None:
+    """Where the name at ``offset`` of an arena file is defined (None: not an arena file
+    or no cross-file name there)."""
+    path = to_fs_path(snap.uri) or ""
+    for project in _projects(ls, snap.uri):
+        if navigation.at(project, path, offset) is not None:
+            found = navigation.definition(project, path, offset)
+            return [_location(ls, snap, project, o.path, o.span) for o in found]
+    return None
+
+
+def references(
+    ls: PackServer, snap: DocumentSnapshot, offset: int, include_declaration: bool
+) -> list[types.Location] | None:
+    """Every occurrence of the name at ``offset`` in the projects of the file."""
+    path = to_fs_path(snap.uri) or ""
+    out: list[types.Location] = []
+    seen: set[tuple[str, int, int]] = set()
+    found_any = False
+    for project in _projects(ls, snap.uri):
+        if navigation.at(project, path, offset) is None:
+            continue
+        found_any = True
+        for occ in navigation.references(project, path, offset, include_declaration):
+            if (occ.path, occ.span.start, occ.span.end) not in seen:
+                seen.add((occ.path, occ.span.start, occ.span.end))
+                out.append(_location(ls, snap, project, occ.path, occ.span))
+    return out if found_any else None
+
+
+def prepare_rename(
+    ls: PackServer, snap: DocumentSnapshot, offset: int
+) -> types.PrepareRenamePlaceholder | None:
+    path = to_fs_path(snap.uri) or ""
+    for project in _projects(ls, snap.uri):
+        occ = navigation.at(project, path, offset)
+        if occ is not None:
+            return types.PrepareRenamePlaceholder(range=snap.range(occ.span), placeholder=occ.name)
+    return None
+
+
+def rename(
+    ls: PackServer, snap: DocumentSnapshot, offset: int, new_name: str
+) -> types.WorkspaceEdit | str | None:
+    """The edit renaming the name at ``offset`` in every file of the file's project
+    (the first project naming the file, when several do)."""
+    path = to_fs_path(snap.uri) or ""
+    for project in _projects(ls, snap.uri):
+        if navigation.at(project, path, offset) is None:
+            continue
+        try:
+            edits = navigation.rename(project, path, offset, new_name)
+        except navigation.RenameError as exc:
+            return str(exc)
+        changes: dict[str, list[types.TextEdit]] = {}
+        for file_path, file_edits in edits.items():
+            uri = from_fs_path(file_path) or Path(file_path).as_uri()
+            lines = LineIndex(project.files[file_path].text)
+            changes[uri] = [
+                types.TextEdit(range=ls.converter.range(lines, e.span), new_text=e.text)
+                for e in file_edits
+            ]
+        return types.WorkspaceEdit(changes=changes)
+    return None
