@@ -16,11 +16,14 @@ import { SHOW_AGENT_CARD, type SendRequest } from "./protocol";
 import { serverSettings } from "./settings";
 import { TopologyPanels } from "./topology";
 
-/** Files that are packs by name; other YAML/JSON documents are sent too and the server decides. */
+/** Files that are packs or arena configs by name; other YAML/JSON documents (an arena
+ * project's PromptConfig, Tool, Scenario... files among them) are sent too and the server
+ * decides from their content. */
 export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/*.promptpack.{yaml,yml,json}" },
   { scheme: "file", pattern: "**/promptpack.{yaml,yml}" },
   { scheme: "file", pattern: "**/*.pack.json" },
+  { scheme: "file", pattern: "**/*.arena.{yaml,yml}" },
   { scheme: "file", language: "yaml" },
   { scheme: "file", language: "json" },
   { scheme: "untitled", language: "yaml" },
