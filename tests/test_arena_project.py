@@ -292,3 +292,15 @@ def test_cli_topology_and_cards_of_an_arena_project() -> None:
     done = _cli("--card", str(HELPDESK / "config.arena.yaml"), "--agent", "refunds")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["name"] == "refunds"
+
+
+def test_bench_generated_project_is_clean_and_has_50_files(tmp_path: Path) -> None:
+    sys.path.insert(0, str(HERE.parent / "bench"))
+    try:
+        from bench_arena import generate
+    finally:
+        sys.path.pop(0)
+    project = load_project(generate(tmp_path / "generated"))
+    assert project is not None and len(project.paths()) == 50
+    checked = check_project(project)
+    assert all(d.severity > Severity.WARNING for ds in checked.by_file.values() for d in ds)
