@@ -5,9 +5,13 @@ bytes) with ``<name>.expected`` beside it. An optional ``<name>.toml`` holds
 pack-lsp configuration for the case. Cases under ``manifests/`` are
 agent-extension manifests; those below ``manifests/<folder>/`` form one workspace
 (each other's ids are known to the cross-file rules), and a related location in
-another file is shown with that file's path and lines. The expected file is the spec: it shows each
-diagnostic on the source it flags, so a reviewer sees in one file what is
-reported, where, and how the offered quick fixes change the pack::
+another file is shown with that file's path and lines. The files below
+``projects/<folder>/`` are an arena project (``config.arena.yaml`` and the files it
+names): each is a case analysed as a file of that project, with the project's
+cross-file problems and those of its compiled pack that land in it. The expected
+file is the spec: it shows each diagnostic on the source it flags, so a reviewer
+sees in one file what is reported, where, and how the offered quick fixes change
+the pack::
 
     # tools/undefined-tool.yaml: 10 diagnostics
 
@@ -92,6 +96,8 @@ from pathlib import Path
 
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import Analysis, analyze
+from pack_lsp.core.arena.check import analyze_in_project, check_project
+from pack_lsp.core.arena.project import load_project, norm, overlay_reader
 from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.language.codeactions import quick_fixes
@@ -106,6 +112,7 @@ from pack_lsp.core.yamltree import parse
 
 GOLDEN = Path(__file__).parent / "golden"
 MANIFESTS = "manifests"  # cases analysed as agent-extension manifests
+PROJECTS = "projects"  # arena projects, one per folder
 KUBERNETES = "kubernetes"
 ARENA = "arena"  # documents of PromptKit arena projects, recognised as a scan would
 INPUT_SUFFIXES = (".yaml", ".yml", ".json", ".bin")
@@ -179,6 +186,8 @@ def run_case(path: Path, text: str | None = None, config: Config | None = None) 
             pre_diagnostics=pre,
             workspace=workspace,
         )
+    if path.relative_to(GOLDEN).parts[0] == PROJECTS:
+        return _run_project_case(path, text, config, pre)
     if path.relative_to(GOLDEN).parts[0] in (KUBERNETES, ARENA):
         # Recognised as a directory scan or the editor would: hosts, files named
         # like packs that are something else, and files that are not checked.
@@ -198,6 +207,23 @@ def run_case(path: Path, text: str | None = None, config: Config | None = None) 
         kind=kinds.PROMPTPACK,
         pre_diagnostics=pre,
     )
+
+
+def _run_project_case(path: Path, text: str, config: Config, pre: list[Diagnostic]) -> Analysis:
+    folder = GOLDEN / PROJECTS / path.relative_to(GOLDEN / PROJECTS).parts[0]
+    read = overlay_reader({norm(path): text})
+    project = load_project(folder / "config.arena.yaml", read)
+    assert project is not None, f"{folder}: no arena config"
+    checked = check_project(project, config)
+    analysis = analyze_in_project(text, path, checked, config)
+    if pre:  # bad bytes of the case itself
+        return analyze(
+            text,
+            path=path,
+            config=config,
+            pre_diagnostics=[*pre, *checked.diagnostics_for(path)],
+        )
+    return analysis
 
 
 def codes_in(expected: str) -> set[str]:

@@ -130,6 +130,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.discover",
             "pack_lsp.core.hosts",
             "pack_lsp.core.recognize",
+            "pack_lsp.core.arena",
+            "pack_lsp.core.arena.project",
+            "pack_lsp.core.arena.compile",
             "pack_lsp.core.arena_documents",
             "pack_lsp.core.cards.*",
             "pack_lsp.core.manifest",
@@ -144,6 +147,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "pack_lsp.core.rules.*",
             "pack_lsp.core.manifest.check",
+            "pack_lsp.core.arena.check",
+            "pack_lsp.core.arena.workspace",
             "pack_lsp.core.registry",
             "pack_lsp.core.suppress",
             "pack_lsp.core.analysis",
@@ -152,7 +157,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.examples",
         ),
     ),
-    ("language features", ("pack_lsp.core.language.*",)),
+    ("language features", ("pack_lsp.core.language.*", "pack_lsp.core.arena.navigation")),
     (
         "server and CLI",
         ("pack_lsp.render.*", "pack_lsp.cli.*", "pack_lsp.server.*", "pack_lsp.__main__"),

@@ -133,7 +133,7 @@ def test_codes_and_prefixes_in_any_case_are_valid() -> None:
 def test_every_unknown_code_is_named_once_per_key() -> None:
     config = from_mapping({"select": ["PP1", "PQ1", ""], "ignore": ["PP9999"]})
     assert code_problems(config) == [
-        "select: unknown code `PQ1` (did you mean `PP1`?)",
+        "select: unknown code `PQ1` (did you mean `PA1` or `PP1`?)",
         "select: an empty code",
         "ignore: unknown code `PP9999` (codes begin with `PA`, `PK`, `PM` or `PP`)",
     ]

@@ -51,10 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def modes() -> tuple[ModuleType, ...]:
     """The modes, in the order they are offered the arguments."""
-    from pack_lsp.cli import cards, check, serve
+    from pack_lsp.cli import arena, cards, check, serve
 
     # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-    return (check, cards, serve)
+    return (check, cards, arena, serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -94,6 +94,16 @@ def _load(path_text: str) -> tuple[Analysis, str]:
     text, pre = decode(raw)
     config = load_for(path)
     found = recognize(str(path), text, config.manifests, explicit=True)
+    from pack_lsp.core.arena.workspace import declares_arena
+
+    if path.suffix in (".yaml", ".yml") and declares_arena(path):
+        # An arena config: the cards and topology of the pack it compiles to.
+        from pack_lsp.core.arena.check import check_project
+        from pack_lsp.core.arena.project import load_project
+
+        project = load_project(path)
+        if project is not None:
+            return check_project(project, config).compiled_analysis, str(path)
     if found.kind == kinds.KUBERNETES:
         host = analyze(text, path=path, config=config, kind=found.kind, pre_diagnostics=pre)
         packs = [part for part in host.embedded if part.analysis is not None]

@@ -22,8 +22,11 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from pack_lsp.cli.arena import has_configs
+from pack_lsp.cli.arena import results as arena_results
 from pack_lsp.core import kinds, versions
 from pack_lsp.core.analysis import analyze
+from pack_lsp.core.arena.project import norm
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.discover import find_packs
@@ -253,7 +256,7 @@ def _collect(
             config = Config()
         patterns = config.exclude + overrides.exclude
         found_files = list(find_packs(path, patterns, config.manifests))
-        if not found_files and not (allow_empty or config.allow_empty):
+        if not found_files and not (allow_empty or config.allow_empty or has_configs(path)):
             errors.append(_nothing_found(raw, path, patterns, config.manifests))
         for found in found_files:
             if _identity(found) not in seen:
@@ -480,7 +483,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         (path for _, batch in batches for path, _ in batch),
         _manifest_globs(overrides),
     )
+    arena_done: set[str] = set()
     for raw, batch in batches:
+        if raw != STDIN:
+            # Arena projects (config.arena.yaml and the files it names) first: their
+            # files are checked with the project's problems, and only there.
+            slots.extend(
+                arena_results(raw, overrides.apply, overrides.exclude, problems, arena_done)
+            )
+            batch = [(p, e) for p, e in batch if norm(p) not in arena_done]
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True

@@ -77,6 +77,10 @@ class ExampleKind(enum.Enum):
     KUBERNETES = "kubernetes"
     """A YAML file named on the command line (``example/resources.yaml``), recognised as
     ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""
+    ARENA_PROJECT = "arena-project"
+    """An arena project: the arena config first (checked as ``example/config.arena.yaml``),
+    then, after ``---`` lines, the files it names, each starting with a ``# <path>``
+    comment giving its path relative to the config."""
     ARENA = "arena"
     """A document of a PromptKit arena project, checked as ``example/document.yaml``."""
     ILLUSTRATIVE = "illustrative"

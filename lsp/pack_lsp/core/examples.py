@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
+from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.config import Config, from_mapping
 from pack_lsp.core.diagnostics import ExampleKind, Rule, Severity
 from pack_lsp.core.manifest.files import index_files
@@ -32,6 +32,7 @@ FILE_NAMES: dict[ExampleKind, str] = {
     ExampleKind.PACK_BYTES: "example/pack.promptpack.yaml",
     ExampleKind.MANIFEST: "example/manifest.yaml",
     ExampleKind.KUBERNETES: "example/resources.yaml",
+    ExampleKind.ARENA_PROJECT: "example/config.arena.yaml",
     ExampleKind.ARENA: "example/document.yaml",
 }
 
@@ -45,6 +46,7 @@ LANGUAGES: dict[ExampleKind, str] = {
 #: further manifest starts with.
 _DOCUMENT_BREAK = re.compile(r"^---[ \t]*\n", re.MULTILINE)
 _PATH_COMMENT = re.compile(r"#\s*([\w.-]+/manifest\.ya?ml)\s*$")
+_PROJECT_PATH_COMMENT = re.compile(r"#\s*([\w.-]+(?:/[\w.-]+)*\.(?:ya?ml|json))\s*$")
 _BYTE_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
 
 
@@ -61,9 +63,12 @@ class Reported:
     severity: Severity
     code: str
     message: str
+    file: str = ""
+    """The file it is in, for an example of several files (empty: the first one)."""
 
     def __str__(self) -> str:
-        return f"line {self.line}, column {self.column}: {self.severity.label} {self.code}"
+        where = f"{self.file}, " if self.file else ""
+        return f"{where}line {self.line}, column {self.column}: {self.severity.label} {self.code}"
 
 
 def language(rule: Rule) -> str:
@@ -80,18 +85,25 @@ def files(rule: Rule) -> list[tuple[str, bytes]]:
     if kind is ExampleKind.PACK_BYTES:
         raw = _BYTE_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), rule.example.encode())
         return [(FILE_NAMES[kind], raw)]
-    if kind is not ExampleKind.MANIFEST:
+    if kind not in (ExampleKind.MANIFEST, ExampleKind.ARENA_PROJECT):
         return [(FILE_NAMES[kind], rule.example.encode())]
     first, *others = _DOCUMENT_BREAK.split(rule.example)
     out = [(FILE_NAMES[kind], first.encode())]
+    pattern, shape = (
+        (_PATH_COMMENT, "`# <folder>/manifest.yaml`")
+        if kind is ExampleKind.MANIFEST
+        else (_PROJECT_PATH_COMMENT, "`# <path relative to the config>`")
+    )
     for other in others:
-        match = _PATH_COMMENT.match(other.split("\n", 1)[0])
+        match = pattern.match(other.split("\n", 1)[0])
         if match is None:
             raise ExampleError(
-                f"{rule.code}: a further manifest of the example must start with a "
-                "`# <folder>/manifest.yaml` comment"
+                f"{rule.code}: a further document of the example must start with a {shape} comment"
             )
-        out.append((match.group(1), other.encode()))
+        name = match.group(1)
+        if kind is ExampleKind.ARENA_PROJECT:
+            name = f"example/{name}"
+        out.append((name, other.encode()))
     return out
 
 
@@ -121,6 +133,8 @@ def run(rule: Rule) -> list[Reported]:
         if rule.example_config:
             (root / ".pack-lsp.toml").write_text(rule.example_config, encoding="utf-8")
         checked = paths[0]
+        if rule.example_kind is ExampleKind.ARENA_PROJECT:
+            return _run_project(checked, root, settings)
         workspace = (
             index_files(paths, settings.manifests)
             if rule.example_kind is ExampleKind.MANIFEST
@@ -144,17 +158,42 @@ def run(rule: Rule) -> list[Reported]:
             workspace=workspace,
             recognition=recognition,
         )
-        out = []
-        for diag in analysis.diagnostics:
-            start = analysis.lines.position(diag.span.start)
-            message = diag.message.replace(f"{root}/", "").replace(str(root), ".")
-            out.append(
-                Reported(
-                    start.line + 1,
-                    start.character + 1,
-                    diag.severity,
-                    diag.code,
-                    " ".join(message.split()),
-                )
+        return _reported(analysis, root)
+
+
+def _reported(analysis: Analysis, root: Path, file: str = "") -> list[Reported]:
+    out = []
+    for diag in analysis.diagnostics:
+        start = analysis.lines.position(diag.span.start)
+        message = diag.message.replace(f"{root}/", "").replace(str(root), ".")
+        out.append(
+            Reported(
+                start.line + 1,
+                start.character + 1,
+                diag.severity,
+                diag.code,
+                " ".join(message.split()),
+                file,
             )
+        )
+    return out
+
+
+def _run_project(config_path: Path, root: Path, settings: Config) -> list[Reported]:
+    """What ``pack-lsp --check`` reports on the files of an arena project example."""
+    from pack_lsp.core.arena.check import analyze_in_project, check_project
+    from pack_lsp.core.arena.project import load_project
+
+    project = load_project(config_path)
+    if project is None:
+        raise ExampleError(
+            f"{config_path.name}: the example's first document is not an arena config"
+        )
+    checked = check_project(project, settings)
+    out: list[Reported] = []
+    for path in project.paths():
+        file = project.files[path]
+        analysis = analyze_in_project(file.text, path, checked, settings)
+        shown = "" if path == project.path else str(Path(path).relative_to(config_path.parent))
+        out.extend(_reported(analysis, root, shown))
     return out

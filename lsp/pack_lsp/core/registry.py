@@ -18,6 +18,7 @@ from pack_lsp.core.model import Prompt
 from pack_lsp.core.rules import (
     agents,
     arena_documents,
+    arena_project,
     cards,
     compositions,
     document,
@@ -50,6 +51,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     templates,
     manifest,
     kubernetes,
+    arena_project,
     arena_documents,
 )
 

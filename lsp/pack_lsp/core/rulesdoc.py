@@ -95,12 +95,18 @@ def _example(rule: Rule) -> str:
         ExampleKind.MANIFEST: "Example (`manifest.yaml`)",
         ExampleKind.PACK_BYTES: "Example (`\\xNN` stands for a raw byte)",
         ExampleKind.KUBERNETES: "Example (a file named on the command line)",
+        ExampleKind.ARENA_PROJECT: "Example (an arena project: `config.arena.yaml` first)",
     }.get(kind, "Example")
     out.append(f"{intro}:\n\n```{examples.language(rule)}\n{rule.example.rstrip()}\n```\n\n")
     if kind is ExampleKind.MANIFEST and "\n---" in rule.example:
         out.append(
             "The first document is the checked manifest; the others are manifests of "
             "its workspace, at the path their first line names.\n\n"
+        )
+    if kind is ExampleKind.ARENA_PROJECT:
+        out.append(
+            "The first document is the arena config; the others are the files it names, "
+            "at the path their first line names (relative to the config).\n\n"
         )
     if kind is not ExampleKind.ILLUSTRATIVE:
         reported = examples.run(rule)

@@ -81,6 +81,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "pack_lsp.server.codeactions",
     "pack_lsp.server.cards",
     "pack_lsp.server.manifests",
+    "pack_lsp.server.arena",
 )
 
 
@@ -113,6 +114,7 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         #: The client re-pulls on ``workspace/diagnostic/refresh``.
         self.refresh_support = False
         self.manifests = None
+        self.arena = None
 
     # ------------------------------------------------------------------ transport
 

@@ -16,6 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.text import Span
 from pack_lsp.server.positions import PositionConverter
@@ -44,12 +45,30 @@ class ManifestSupport(Protocol):
         """A span of another file, converted with that file's own lines."""
 
 
+class ArenaSupport(Protocol):
+    """What the arena projects module (``server.arena``) gives the server."""
+
+    def start(self) -> None:
+        """Load and check the arena projects of the workspace folders (``initialized``)."""
+
+    def diagnostics_for(self, uri: str) -> tuple[Diagnostic, ...]:
+        """The project problems of the file at ``uri`` (every project it is part of)."""
+
+    def member(self, uri: str) -> bool:
+        """Whether the file at ``uri`` is part of an arena project."""
+
+    def changed(self, uri: str) -> None:
+        """A document was opened, changed, saved or closed: re-check its projects."""
+
+
 class ServerBase(LanguageServer):
     """Client messages and the negotiated position conversion."""
 
     _shown: set[str]
     #: Agent-extension manifest indexes per workspace folder (``server.manifests``).
     manifests: ManifestSupport | None
+    #: Arena projects of the workspace (``server.arena``).
+    arena: ArenaSupport | None
 
     # ----------------------------------------------------------------- conversion
 

@@ -179,6 +179,16 @@ class DocumentStore(SettingsMixin):
         workspace = None
         if kind == kinds.MANIFEST and self.manifests is not None:  # cross-file rules
             workspace = self.manifests.workspace_for(uri)
+        if self.arena is not None and self.arena.member(uri):
+            # A file of an arena project: its project problems come first (a small
+            # file, analysed whole).
+            return analyze(
+                text,
+                path=to_fs_path(uri),
+                config=config,
+                kind=kind,
+                pre_diagnostics=list(self.arena.diagnostics_for(uri)),
+            )
         if previous is None:
             return analyze(
                 text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace

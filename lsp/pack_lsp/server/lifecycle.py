@@ -72,6 +72,8 @@ def _register_lifecycle(server: PackServer) -> None:
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
         if ls.manifests is not None:
             ls.manifests.start()
+        if ls.arena is not None:
+            ls.arena.start()
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
@@ -124,7 +126,17 @@ def _register_lifecycle(server: PackServer) -> None:
 
 
 def _manifest_changed(ls: PackServer, uri: str) -> None:
-    """Keep the manifest index current and re-check the manifests depending on ``uri``."""
+    """Keep the manifest index and the arena projects current, and re-check the
+    documents depending on ``uri``."""
+    if ls.arena is not None:
+        try:
+            ls.arena.changed(uri)
+        except Exception as exc:
+            log.exception("arena project update failed for %s", uri)
+            ls.log_message(
+                f"pack-lsp: arena project update failed for {uri}: {exc}",
+                types.MessageType.Error,
+            )
     doc = ls.documents.get(uri)
     if ls.manifests is None:
         return

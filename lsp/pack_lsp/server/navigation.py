@@ -10,7 +10,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from pack_lsp.core.language import manifest_features, navigation
-from pack_lsp.server import manifests
+from pack_lsp.server import arena, manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
@@ -18,6 +18,9 @@ from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 def _pack_definition(
     ls: PackServer, snap: DocumentSnapshot, params: types.DefinitionParams
 ) -> list[types.Location]:
+    across = arena.definition(ls, snap, snap.offset(params.position))
+    if across is not None:  # a name that crosses the files of an arena project
+        return across
     spans = navigation.definition(snap.analysis, snap.offset(params.position))
     return [snap.location(s) for s in spans]
 
@@ -33,9 +36,11 @@ def _manifest_definition(
 def _pack_references(
     ls: PackServer, snap: DocumentSnapshot, params: types.ReferenceParams
 ) -> list[types.Location]:
-    spans = navigation.references(
-        snap.analysis, snap.offset(params.position), params.context.include_declaration
-    )
+    offset = snap.offset(params.position)
+    across = arena.references(ls, snap, offset, params.context.include_declaration)
+    if across is not None:
+        return across
+    spans = navigation.references(snap.analysis, offset, params.context.include_declaration)
     return [snap.location(s) for s in spans]
 
 

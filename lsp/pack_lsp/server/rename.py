@@ -14,7 +14,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.language import manifest_features, rename
 from pack_lsp.core.text import LineIndex
-from pack_lsp.server import manifests
+from pack_lsp.server import arena, manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.edits import document_changes, workspace_edit
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
@@ -29,6 +29,9 @@ class RequestFailed(JsonRpcException):
 def _pack_prepare(
     ls: PackServer, snap: DocumentSnapshot, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | str:
+    across = arena.prepare_rename(ls, snap, snap.offset(params.position))
+    if across is not None:  # a name that crosses the files of an arena project
+        return across
     try:
         target = rename.prepare_rename(snap.analysis, snap.offset(params.position))
     except rename.RenameError as exc:
@@ -61,6 +64,9 @@ def _manifest_prepare(
 def _pack_rename(
     ls: PackServer, snap: DocumentSnapshot, params: types.RenameParams
 ) -> types.WorkspaceEdit | str:
+    across = arena.rename(ls, snap, snap.offset(params.position), params.new_name)
+    if across is not None:
+        return across
     try:
         edits = rename.rename(snap.analysis, snap.offset(params.position), params.new_name)
     except rename.RenameError as exc:

@@ -1,0 +1,196 @@
+"""Arena projects of a workspace: which configs there are, which files each names,
+and what an edit to one file affects.
+
+A file can belong to several projects (promptarena examples keep a mock and a live
+config side by side that name the same prompt configs); its problems are those of
+every project it is part of, each once. ``ArenaWorkspace`` keeps each project's
+check and the reverse index file → configs, so that after an edit of one file the
+projects that name it are checked again, and every file of those projects gets its
+diagnostics anew, open in the editor or not. A check is cached per text of every
+file it read: an unchanged project is not checked twice.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pack_lsp.core.arena.check import ProjectCheck, check_project
+from pack_lsp.core.arena.project import (
+    Reader,
+    SourceFile,
+    build_project,
+    disk_reader,
+    is_arena_config,
+    norm,
+    parse_file,
+)
+from pack_lsp.core.config import Config
+from pack_lsp.core.diagnostics import Diagnostic
+from pack_lsp.core.discover import SKIP_DIRS, is_virtualenv
+
+CONFIG_PATTERNS = ("*.arena.yaml", "*.arena.yml")
+
+
+def is_config_name(path: str | Path) -> bool:
+    name = Path(path).name
+    return any(fnmatch.fnmatchcase(name, p) for p in CONFIG_PATTERNS)
+
+
+_ARENA_HEAD = re.compile(r"^kind:[ \t]*[\"']?Arena[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
+_PROMPTKIT_HEAD = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.altairalabs\.ai/", re.MULTILINE)
+
+
+def declares_arena(path: str | Path) -> bool:
+    """Whether a YAML file declares ``kind: Arena`` of PromptKit at its top level
+    (read from its first 8 KB)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(8192)
+    except OSError:
+        return False
+    return bool(_ARENA_HEAD.search(head) and _PROMPTKIT_HEAD.search(head))
+
+
+def find_configs(directory: str | Path, exclude: Iterable[str] = ()) -> Iterator[str]:
+    """Arena config files below ``directory``, sorted: YAML files that declare
+    ``kind: Arena`` (``config.arena.yaml`` by convention, but also
+    ``config.arena.k8s.yaml``, ``arena-audio-test.yaml``, …)."""
+    patterns = tuple(exclude)
+    root = Path(directory)
+    for folder, dirs, files in os.walk(root):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not is_virtualenv(here / d))
+        for name in sorted(files):
+            if not name.endswith((".yaml", ".yml")) or not declares_arena(here / name):
+                continue
+            rel = (here / name).relative_to(root).as_posix()
+            if any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(name, p) for p in patterns):
+                continue
+            yield str(here / name)
+
+
+class ArenaWorkspace:
+    """Every arena project of a workspace, checked, with the files each one names."""
+
+    def __init__(self, config: Config | None = None, read: Reader = disk_reader) -> None:
+        self.config = config or Config()
+        self.read = read
+        self._checks: dict[str, ProjectCheck] = {}  # config path → its check
+        self._texts: dict[str, dict[str, str | None]] = {}  # config → texts it read
+        self._members: dict[str, set[str]] = {}  # file path → configs naming it
+        self._parsed: dict[str, SourceFile] = {}
+
+    # ----------------------------------------------------------------- queries
+
+    def configs(self) -> list[str]:
+        return sorted(self._checks)
+
+    def check(self, config_path: str | Path) -> ProjectCheck | None:
+        return self._checks.get(norm(config_path))
+
+    def projects_of(self, path: str | Path) -> list[ProjectCheck]:
+        """The checked projects ``path`` is part of (its config's own included)."""
+        return [self._checks[c] for c in sorted(self._members.get(norm(path), ()))]
+
+    def project_files(self) -> list[str]:
+        """Every file of every project, sorted."""
+        return sorted(self._members)
+
+    def diagnostics_for(self, path: str | Path) -> tuple[Diagnostic, ...]:
+        """The problems of ``path`` in every project it is part of, each once."""
+        seen: set[tuple[str, int, int, str]] = set()
+        out: list[Diagnostic] = []
+        for checked in self.projects_of(path):
+            for diag in checked.diagnostics_for(path):
+                key = (diag.code, diag.span.start, diag.span.end, diag.message)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(diag)
+        return tuple(out)
+
+    # ---------------------------------------------------------------- updates
+
+    def add_config(
+        self, config_path: str | Path, config: Config | None = None
+    ) -> ProjectCheck | None:
+        """Load and check the project of ``config_path`` (None when it is not an arena
+        config) with ``config`` (the workspace's by default); a project whose files
+        all read the same as last time is kept."""
+        path = norm(config_path)
+        texts = self._texts.get(path)
+        if texts is not None and all(self.read(p) == t for p, t in texts.items()):
+            return self._checks.get(path)
+        text = self.read(path)
+        config_file = self._parse(path, text) if text is not None else None
+        if config_file is None or not is_arena_config(config_file):
+            self._drop(path)
+            return None
+        project = build_project(config_file, self.read, self._parsed)
+        for file in project.files.values():
+            self._parsed[file.path] = file
+        checked = check_project(project, config or self.config)
+        self._drop(path)
+        self._checks[path] = checked
+        read: dict[str, str | None] = {path: text}
+        for ref in project.refs:
+            read[ref.target] = (
+                project.files[ref.target].text if ref.target in project.files else None
+            )
+        self._texts[path] = read
+        for member in read:
+            self._members.setdefault(member, set()).add(path)
+        return checked
+
+    def changed(self, path: str | Path) -> set[str]:
+        """Re-check what the change of ``path`` affects (the projects naming it, or its
+        own project when it is a config); return the files whose diagnostics must be
+        published again, open or not: ``path`` itself and every file of those
+        projects whose project problems are not what they were."""
+        path = norm(path)
+        configs = set(self._members.get(path, ()))
+        if is_config_name(path) or path in self._checks or declares_arena(path):
+            configs.add(path)
+        members: set[str] = set()
+        for config in configs:
+            members |= set(self._texts.get(config, {}))
+        before = {m: self.diagnostics_for(m) for m in members}
+        for config in configs:
+            self.add_config(config)
+            members |= set(self._texts.get(config, {}))
+        out = {path} if configs else set()
+        for member in members:
+            if self.diagnostics_for(member) != before.get(member, ()):
+                out.add(member)
+        return out
+
+    def _parse(self, path: str, text: str) -> SourceFile:
+        known = self._parsed.get(path)
+        if known is not None and known.text == text:
+            return known
+        parsed = parse_file(path, text)
+        self._parsed[path] = parsed
+        return parsed
+
+    def _drop(self, config: str) -> None:
+        self._checks.pop(config, None)
+        for member in self._texts.pop(config, {}):
+            owners = self._members.get(member)
+            if owners is not None:
+                owners.discard(config)
+                if not owners:
+                    del self._members[member]
+
+
+def projects_in(paths: Iterable[str | Path], config: Config | None = None) -> ArenaWorkspace:
+    """A workspace of the arena configs below (or at) ``paths``, checked."""
+    workspace = ArenaWorkspace(config)
+    for raw in paths:
+        path = Path(raw)
+        found = find_configs(path) if path.is_dir() else ([str(path)] if path.is_file() else [])
+        for config_path in found:
+            workspace.add_config(config_path)
+    return workspace

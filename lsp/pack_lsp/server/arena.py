@@ -1,0 +1,207 @@
+"""Arena projects in the server: the projects of the workspace, kept with the editor's text.
+
+At the session's start the arena configs below each workspace folder are found and
+their projects checked (``ArenaWorkspace``, reading open buffers first, else the
+files on disk). When a document is opened, changed, saved or closed, the projects
+naming it (or its own, for a config) are checked again before the document itself
+is analysed; every other file whose project problems changed is re-analysed and
+published (push) or refreshed (pull), open in the editor or not. A document's
+analysis takes its project problems as problems found before parsing, so the
+configuration, the profile and suppression comments apply to them
+(``DocumentStore._analyze``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+
+from pack_lsp.core.analysis import analyze
+from pack_lsp.core.arena import navigation
+from pack_lsp.core.arena.project import Project, norm
+from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.diagnostics import Diagnostic
+from pack_lsp.core.source import decode, read_source, strip_bom
+from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.server.app import PackServer
+from pack_lsp.server.snapshot import DocumentSnapshot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class ServerArena:
+    """The server's hooks into the arena projects (``base.ArenaSupport``)."""
+
+    server: PackServer
+    workspace: ArenaWorkspace = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.workspace = ArenaWorkspace(read=self._read)
+
+    def _read(self, path: str) -> str | None:
+        uri = from_fs_path(path) or Path(path).as_uri()
+        doc = self.server.documents.get(uri)
+        if doc is not None:
+            return strip_bom(doc.text)
+        try:
+            return decode(read_source(path))[0]
+        except (OSError, ValueError):
+            return None
+
+    def start(self) -> None:
+        for folder in self.server.workspace_folders():
+            try:
+                config = self.server.config_for(from_fs_path(str(Path(folder) / "_")) or "")
+                for found in find_configs(folder, config.exclude):
+                    self.workspace.add_config(found, config)
+            except Exception as exc:
+                log.exception("cannot load the arena projects of %s", folder)
+                self.server.log_message(
+                    f"pack-lsp: cannot load the arena projects of {folder}: {exc}",
+                    types.MessageType.Warning,
+                )
+
+    def diagnostics_for(self, uri: str) -> tuple[Diagnostic, ...]:
+        path = to_fs_path(uri)
+        return self.workspace.diagnostics_for(path) if path else ()
+
+    def member(self, uri: str) -> bool:
+        path = to_fs_path(uri)
+        return path is not None and bool(self.workspace.projects_of(path))
+
+    def changed(self, uri: str) -> None:
+        """``uri`` was opened, changed, saved or closed: re-check what depends on it."""
+        path = to_fs_path(uri)
+        if not path:
+            return
+        affected = self.workspace.changed(path) - {norm(path)}
+        if not affected:
+            return
+        for other in sorted(affected):
+            other_uri = from_fs_path(other) or Path(other).as_uri()
+            if other_uri in self.server.documents:
+                self.server.document_changed(
+                    other_uri, reuse=False, at_once=not self.server.pull_diagnostics
+                )
+            elif not self.server.pull_diagnostics:
+                self._publish_unopened(other_uri, other)
+        self.server.refresh_diagnostics()
+
+    def _publish_unopened(self, uri: str, path: str) -> None:
+        text = self._read(path)
+        if text is None:
+            return
+        try:
+            result = analyze(
+                text,
+                path=path,
+                config=self.server.config_for(uri),
+                pre_diagnostics=list(self.workspace.diagnostics_for(path)),
+            )
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=self.server.lsp_diagnostics(uri, result)
+                )
+            )
+        except Exception as exc:
+            log.exception("re-check failed for %s", uri)
+            self.server.log_message(
+                f"pack-lsp: re-check failed for {uri}: {exc}", types.MessageType.Error
+            )
+
+
+def register(server: PackServer) -> None:
+    """Hook the arena projects into the server; ``initialized`` loads them."""
+    server.arena = ServerArena(server)
+
+
+# ------------------------------------------------------------------ navigation
+
+
+def _projects(ls: PackServer, uri: str) -> list[Project]:
+    support = ls.arena
+    path = to_fs_path(uri)
+    if not isinstance(support, ServerArena) or not path:
+        return []
+    return [c.project for c in support.workspace.projects_of(path)]
+
+
+def _location(
+    ls: PackServer, snap: DocumentSnapshot, project: Project, path: str, span: Span
+) -> types.Location:
+    if path == norm(to_fs_path(snap.uri) or ""):
+        return snap.location(span)
+    text = project.files[path].text
+    uri = from_fs_path(path) or Path(path).as_uri()
+    return types.Location(uri=uri, range=ls.converter.range(LineIndex(text), span))
+
+
+def definition(ls: PackServer, snap: DocumentSnapshot, offset: int) -> list[types.Location] | None:
+    """Where the name at ``offset`` of an arena file is defined (None: not an arena file
+    or no cross-file name there)."""
+    path = to_fs_path(snap.uri) or ""
+    for project in _projects(ls, snap.uri):
+        if navigation.at(project, path, offset) is not None:
+            found = navigation.definition(project, path, offset)
+            return [_location(ls, snap, project, o.path, o.span) for o in found]
+    return None
+
+
+def references(
+    ls: PackServer, snap: DocumentSnapshot, offset: int, include_declaration: bool
+) -> list[types.Location] | None:
+    """Every occurrence of the name at ``offset`` in the projects of the file."""
+    path = to_fs_path(snap.uri) or ""
+    out: list[types.Location] = []
+    seen: set[tuple[str, int, int]] = set()
+    found_any = False
+    for project in _projects(ls, snap.uri):
+        if navigation.at(project, path, offset) is None:
+            continue
+        found_any = True
+        for occ in navigation.references(project, path, offset, include_declaration):
+            if (occ.path, occ.span.start, occ.span.end) not in seen:
+                seen.add((occ.path, occ.span.start, occ.span.end))
+                out.append(_location(ls, snap, project, occ.path, occ.span))
+    return out if found_any else None
+
+
+def prepare_rename(
+    ls: PackServer, snap: DocumentSnapshot, offset: int
+) -> types.PrepareRenamePlaceholder | None:
+    path = to_fs_path(snap.uri) or ""
+    for project in _projects(ls, snap.uri):
+        occ = navigation.at(project, path, offset)
+        if occ is not None:
+            return types.PrepareRenamePlaceholder(range=snap.range(occ.span), placeholder=occ.name)
+    return None
+
+
+def rename(
+    ls: PackServer, snap: DocumentSnapshot, offset: int, new_name: str
+) -> types.WorkspaceEdit | str | None:
+    """The edit renaming the name at ``offset`` in every file of the file's project
+    (the first project naming the file, when several do)."""
+    path = to_fs_path(snap.uri) or ""
+    for project in _projects(ls, snap.uri):
+        if navigation.at(project, path, offset) is None:
+            continue
+        try:
+            edits = navigation.rename(project, path, offset, new_name)
+        except navigation.RenameError as exc:
+            return str(exc)
+        changes: dict[str, list[types.TextEdit]] = {}
+        for file_path, file_edits in edits.items():
+            uri = from_fs_path(file_path) or Path(file_path).as_uri()
+            lines = LineIndex(project.files[file_path].text)
+            changes[uri] = [
+                types.TextEdit(range=ls.converter.range(lines, e.span), new_text=e.text)
+                for e in file_edits
+            ]
+        return types.WorkspaceEdit(changes=changes)
+    return None

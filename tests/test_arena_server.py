@@ -1,0 +1,114 @@
+"""Arena projects in the server, without a client: the hooks of ``server.arena``.
+
+The server is created as ``pack-lsp`` creates it; what it would send the client is
+recorded instead of written (``published``), so the test runs with the other core
+tests and needs no editor.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from pack_lsp.server.app import create_server
+from pack_lsp.server.arena import ServerArena
+from pack_lsp.server.documents import OpenDocument
+from paths import HERE
+
+HELPDESK = HERE / "data" / "arena" / "helpdesk"
+
+
+def _server(folder: Path) -> tuple[Any, list[types.PublishDiagnosticsParams], list[str]]:
+    server = create_server()
+    published: list[types.PublishDiagnosticsParams] = []
+    rechecked: list[str] = []
+    server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign]
+    server.document_changed = lambda uri, **_: rechecked.append(uri)  # type: ignore[method-assign]
+    server.refresh_diagnostics = lambda: None  # type: ignore[method-assign]
+    server.workspace_folders = lambda: [folder]  # type: ignore[method-assign]
+    from pygls.workspace import Workspace
+
+    server.protocol._workspace = Workspace(folder.as_uri())
+    return server, published, rechecked
+
+
+def test_edit_of_a_prompt_config_republishes_the_files_that_depend_on_it(tmp_path: Path) -> None:
+    folder = tmp_path / "helpdesk"
+    shutil.copytree(HELPDESK, folder)
+    server, published, rechecked = _server(folder)
+    arena = server.arena
+    assert isinstance(arena, ServerArena)
+    arena.start()
+    prompt = folder / "prompts" / "triage.yaml"
+    scenario_uri = (folder / "scenarios" / "refund-request.scenario.yaml").as_uri()
+    config_uri = (folder / "config.arena.yaml").as_uri()
+    assert arena.member(prompt.as_uri()) and arena.diagnostics_for(scenario_uri) == ()
+    # The config is open in the editor, the scenario is not.
+    server.documents[config_uri] = OpenDocument(
+        config_uri, 1, (folder / "config.arena.yaml").read_text("utf-8")
+    )
+    uri = prompt.as_uri()
+    text = prompt.read_text("utf-8").replace("task_type: triage", "task_type: intake")
+    server.documents[uri] = OpenDocument(uri, 2, text)
+    arena.changed(uri)
+    assert rechecked == [config_uri]  # open: analysed again through the scheduler
+    (sent,) = published  # not open: analysed and published at once
+    assert sent.uri == scenario_uri
+    assert [d.code for d in sent.diagnostics] == ["PA106"]
+    assert [d.code for d in arena.diagnostics_for(scenario_uri)] == ["PA106"]
+    # The edited document's own analysis takes its project problems.
+    found = server._analyze(
+        config_uri, server.documents[config_uri].text, None, server.config_for(config_uri)
+    )
+    assert found is not None and "PP403" in {d.code for d in found.diagnostics}
+
+
+def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -> None:
+    from pack_lsp.server import navigation, rename
+    from pack_lsp.server.snapshot import DocumentSnapshot
+
+    folder = tmp_path / "helpdesk"
+    shutil.copytree(HELPDESK, folder)
+    server, _, _ = _server(folder)
+    server.arena.start()
+    scenario = folder / "scenarios" / "refund-request.scenario.yaml"
+    uri = scenario.as_uri()
+    text = scenario.read_text("utf-8")
+    analysis = server._analyze(uri, text, None, server.config_for(uri))
+    assert analysis is not None
+    snap = DocumentSnapshot.of(uri, 1, analysis, server.converter)
+    line = text[: text.index("task_type: triage")].count("\n")
+    position = types.Position(line=line, character=len("  task_type: tr"))
+    ident = types.TextDocumentIdentifier(uri=uri)
+    (found,) = navigation._pack_definition(
+        server, snap, types.DefinitionParams(text_document=ident, position=position)
+    )
+    assert found.uri == (folder / "prompts" / "triage.yaml").as_uri()
+    assert found.range.start == types.Position(line=5, character=13)
+    refs = navigation._pack_references(
+        server,
+        snap,
+        types.ReferenceParams(
+            text_document=ident,
+            position=position,
+            context=types.ReferenceContext(include_declaration=True),
+        ),
+    )
+    assert {r.uri for r in refs} == {
+        uri,
+        (folder / "prompts" / "triage.yaml").as_uri(),
+        (folder / "config.arena.yaml").as_uri(),
+    }
+    edit = rename._pack_rename(
+        server, snap, types.RenameParams(text_document=ident, position=position, new_name="intake")
+    )
+    assert isinstance(edit, types.WorkspaceEdit) and edit.changes is not None
+    assert len(edit.changes) == 3
+    assert all(e.new_text == "intake" for edits in edit.changes.values() for e in edits)
+    refused = rename._pack_rename(
+        server, snap, types.RenameParams(text_document=ident, position=position, new_name="refunds")
+    )
+    assert refused == "The project already has a task type `refunds`"
