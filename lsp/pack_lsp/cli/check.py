@@ -54,6 +54,9 @@ def _reduce_mapping_proxy(
 # results checked in a worker process travel back through pickle (see _check_all).
 copyreg.pickle(types.MappingProxyType, _reduce_mapping_proxy)
 STDIN_NAME = "<stdin>"
+#: A file to check: its path, whether it was named explicitly, its configuration,
+#: the manifests' workspace, and whether its fixes are wanted in the output.
+Pending = tuple[Path, bool, Config, ManifestIndex, bool]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -126,6 +129,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the file name of the text read from `-`: used in the output, to find the "
         "configuration and to recognise the kind of file",
     )
+    from pack_lsp.cli import baseline, fix
+
+    fix.add_arguments(group)
+    baseline.add_arguments(group)
 
 
 class UsageError(ValueError):
@@ -306,8 +313,12 @@ def check_text(
     on_disk: bool = True,
     workspace: ManifestIndex | None = None,
     keep: list[Any] | None = None,
+    fixes: bool = False,
 ) -> FileResult:
     """Analyse one file's bytes; ``name`` is how the file is shown and recognised.
+
+    ``fixes``: the result carries each diagnostic's quick fixes as text edits (for
+    the JSON and SARIF output, see ``cli/fix.py``).
 
     ``workspace`` holds the agent-extension manifests of the checked paths, in
     which a manifest's cross-file references are looked up. The analysis is kept
@@ -327,6 +338,10 @@ def check_text(
     )
     if keep is not None:
         keep[:] = [analysis]  # the previous one is freed now, as it would have been
+    if fixes:
+        from pack_lsp.cli.fix import fix_texts
+
+        return FileResult(name, analysis.diagnostics, analysis.lines, fix_texts(analysis, name))
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
@@ -335,14 +350,23 @@ def check_file(
     explicit: bool,
     config: Config,
     workspace: ManifestIndex | None = None,
+    fixes: bool = False,
     keep: list[Any] | None = None,
 ) -> FileResult:
     return check_text(
-        read_source(path), str(path), config, explicit=explicit, workspace=workspace, keep=keep
+        read_source(path),
+        str(path),
+        config,
+        explicit=explicit,
+        workspace=workspace,
+        keep=keep,
+        fixes=fixes,
     )
 
 
-def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
+def _check_stdin(
+    name: str | None, overrides: Overrides, problems: list[str], fixes: bool = False
+) -> FileResult | None:
     try:
         config = overrides.apply(load_config(Path(name or STDIN_NAME)))
     except ConfigError as exc:
@@ -353,7 +377,7 @@ def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) ->
     except (OSError, ValueError, AttributeError) as exc:
         problems.append(f"cannot read the standard input: {exc}")
         return None
-    return check_text(raw, name or STDIN_NAME, config, on_disk=name is not None)
+    return check_text(raw, name or STDIN_NAME, config, on_disk=name is not None, fixes=fixes)
 
 
 def _workers(files: int) -> int:
@@ -366,7 +390,7 @@ def _workers(files: int) -> int:
 
 
 def _check_all(
-    slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]],
+    slots: list[FileResult | Pending],
     problems: list[str],
     keep: list[Any] | None = None,
 ) -> list[FileResult]:
@@ -423,12 +447,13 @@ def _check_all(
             executor.shutdown()
 
 
-def _manifest_globs(overrides: Overrides) -> tuple[str, ...]:
-    """The ``manifests`` globs of the configuration in the current directory."""
+def _cwd_config(overrides: Overrides) -> Config | None:
+    """The configuration of the current directory (its ``manifests`` globs, its
+    ``baseline``)."""
     try:
-        return overrides.apply(load_config(Path.cwd() / "_")).manifests
+        return overrides.apply(load_config(Path.cwd() / "_"))
     except ConfigError:
-        return ()
+        return None
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -461,13 +486,18 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         overrides = Overrides(args)
     except UsageError as exc:
         parser.error(str(exc))
+    fixing = bool(args.fix or args.diff or args.unsafe_fixes)
+    if fixing and STDIN in args.paths:
+        parser.error("--fix and --diff rewrite files: `-` (the standard input) cannot be fixed")
+    # Machine-readable output carries each diagnostic's fixes as text edits.
+    with_fixes = args.format in ("json", "sarif")
     size_problem = file_size_setting()[1]
     if size_problem is not None:
         print(f"pack-lsp: error: {size_problem}", file=sys.stderr)
         return 2
     problems: list[str] = []
     # In command-line order; a pending file is checked later, maybe in parallel.
-    slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]] = []
+    slots: list[FileResult | Pending] = []
     stdin_done = False
     seen: set[Path] = set()
     # One batch per PATH, in order: a PATH given twice has its files in the first.
@@ -476,15 +506,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         for raw in args.paths
     ]
     # The checked paths are the workspace of agent-extension manifests.
+    cwd_config = _cwd_config(overrides)
     workspace = index_files(
         (path for _, batch in batches for path, _ in batch),
-        _manifest_globs(overrides),
+        cwd_config.manifests if cwd_config is not None else (),
     )
     for raw, batch in batches:
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True
-                result = _check_stdin(args.stdin_filename, overrides, problems)
+                result = _check_stdin(args.stdin_filename, overrides, problems, with_fixes)
                 if result is not None:
                     slots.append(result)
             continue
@@ -494,12 +525,26 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
-            slots.append((path, explicit, config, workspace))
+            slots.append((path, explicit, config, workspace, with_fixes))
     # Run as the `pack-lsp` program (see `pack_lsp.cli.main`), the process ends with
     # this check: its last analysis is kept, never freed, and the process exits at once.
     program = bool(getattr(args, "program", False))
     kept: list[Any] | None = [] if program else None
-    results = _check_all(slots, problems, kept)
+    if fixing:
+        from pack_lsp.cli import fix
+
+        results, outcome = fix.fix_all(slots, problems, args)
+        if args.diff:
+            return fix.diff_exit(outcome, problems)
+    else:
+        results = _check_all(slots, problems, kept)
+    if args.baseline or args.write_baseline or (cwd_config and cwd_config.baseline):
+        from pack_lsp.cli import baseline
+
+        file = args.baseline or baseline.configured(cwd_config) or ""
+        results, done = baseline.apply(results, problems, args, file)
+        if done is not None:
+            return done
     output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()
