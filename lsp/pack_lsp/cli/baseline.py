@@ -13,7 +13,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from pack_lsp.core.config import Config
 from pack_lsp.core.language.baseline import (
     BaselineError,
     Entry,
@@ -40,15 +39,6 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         help="with --check: record every problem found in FILE and exit 0; later runs "
         "with --baseline FILE report only new ones",
     )
-
-
-def configured(config: Config | None) -> str | None:
-    """The baseline file named by the configuration, relative to where it is."""
-    if config is None or not config.baseline:
-        return None
-    if config.source is None:
-        return config.baseline
-    return str(Path(config.source).parent / config.baseline)
 
 
 def apply(

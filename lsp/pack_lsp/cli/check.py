@@ -533,15 +533,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if fixing:
         from pack_lsp.cli import fix
 
-        results, outcome = fix.fix_all(slots, problems, args)
+        results, outcome = fix.fix_all(slots, problems, args, check_text)
         if args.diff:
             return fix.diff_exit(outcome, problems)
     else:
         results = _check_all(slots, problems, kept)
     if args.baseline or args.write_baseline or (cwd_config and cwd_config.baseline):
         from pack_lsp.cli import baseline
+        from pack_lsp.core.language.baseline import configured
 
-        file = args.baseline or baseline.configured(cwd_config) or ""
+        file = args.baseline or configured(cwd_config) or ""
         results, done = baseline.apply(results, problems, args, file)
         if done is not None:
             return done

@@ -77,10 +77,11 @@ def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
     return tuple(out)
 
 
-def fix_file(path: Path, explicit: bool, config: Any, workspace: Any, unsafe: bool) -> FixRun:
-    """Analyse ``path`` and apply its fixes (nothing written)."""
-    from pack_lsp.cli.check import check_text
-
+def fix_file(
+    path: Path, explicit: bool, config: Any, workspace: Any, unsafe: bool, check_text: Any
+) -> FixRun:
+    """Analyse ``path`` with ``check_text`` (``cli.check``'s) and apply its fixes
+    (nothing written)."""
     keep: list[Any] = []
     check_text(
         read_source(path), str(path), config, explicit=explicit, workspace=workspace, keep=keep
@@ -144,7 +145,10 @@ class Outcome:
 
 
 def fix_all(
-    slots: list[FileResult | Pending], problems: list[str], args: argparse.Namespace
+    slots: list[FileResult | Pending],
+    problems: list[str],
+    args: argparse.Namespace,
+    check_text: Any,
 ) -> tuple[list[FileResult], Outcome]:
     """Fix each pending file of ``slots`` (one after the other), write it unless
     ``--diff``, and return the results of checking the fixed texts."""
@@ -156,7 +160,7 @@ def fix_all(
             continue
         path, explicit, config, workspace, with_fixes = slot
         try:
-            run = fix_file(path, explicit, config, workspace, bool(args.unsafe_fixes))
+            run = fix_file(path, explicit, config, workspace, bool(args.unsafe_fixes), check_text)
         except OSError as exc:
             problems.append(f"{path}: cannot read: {exc.strerror or exc}")
             continue

@@ -2,7 +2,8 @@
 
 ``pack-lsp --check --write-baseline FILE`` records each diagnostic by its code, its
 file (relative to the baseline file's folder) and a fingerprint that does not
-depend on line numbers: a hash of the code, the message and the text the
+depend on line numbers: a hash of the code, the message (without the line
+numbers it may name) and the text the
 diagnostic covers with its line, whitespace collapsed (the snippet), plus the
 number of earlier diagnostics with the same code, message and snippet in the file.
 Lines inserted or removed elsewhere, or a re-indented block, leave the
@@ -26,11 +27,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.text import LineIndex
 
 FORMAT_VERSION = 1
 _SPACE = re.compile(r"\s+")
+#: Positions a message may name (``before line 2``, ``at 4:7``): not fingerprinted.
+_POSITIONS = re.compile(r"\b(lines?) \d+|\b\d+:\d+\b")
 
 
 class BaselineError(ValueError):
@@ -62,7 +66,7 @@ def fingerprints(diagnostics: Sequence[Diagnostic], lines: LineIndex) -> list[st
     seen: Counter[tuple[str, str, str]] = Counter()
     out: list[str] = []
     for d in diagnostics:
-        key = (d.code, d.message, _snippet(lines, d))
+        key = (d.code, _POSITIONS.sub(r"\1 #", d.message), _snippet(lines, d))
         occurrence = seen[key]
         seen[key] += 1
         digest = hashlib.sha256("\x1f".join((*key, str(occurrence))).encode("utf-8"))
@@ -126,6 +130,17 @@ def loads(text: str, source: str = "baseline") -> list[Entry]:
             )
         )
     return out
+
+
+def configured(config: Config | None) -> str | None:
+    """The baseline file the configuration names (``baseline =``), relative to the
+    configuration file."""
+    if config is None or not config.baseline:
+        return None
+    if config.source is None:
+        return config.baseline
+    source = config.source.split("#", 1)[0]  # `pyproject.toml#tool.pack-lsp`, if so
+    return str(Path(source).parent / config.baseline)
 
 
 def load(path: Path) -> list[Entry]:
