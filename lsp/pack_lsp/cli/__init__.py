@@ -51,10 +51,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def modes() -> tuple[ModuleType, ...]:
     """The modes, in the order they are offered the arguments."""
-    from pack_lsp.cli import cards, check, serve
+    from pack_lsp.cli import cards, check, compare, serve
 
     # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-    return (check, cards, serve)
+    return (check, cards, compare, serve)
+
+
+#: The options that choose a mode, and how to tell whether one was given.
+MODE_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("--check", "check"),
+    ("--card", "card"),
+    ("--topology", "topology"),
+    ("--compare", "compare"),
+)
+
+
+def _one_mode(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Modes do not combine: two of them is a usage error, never one silently ignored
+    (``--check --topology a.yaml b.yaml`` would otherwise check ``b.yaml`` only)."""
+    given = [
+        option for option, dest in MODE_OPTIONS if getattr(args, dest, None) not in (None, False)
+    ]
+    if len(given) > 1:
+        parser.error(f"{' and '.join(given)} cannot be combined: run one mode at a time")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _answer_version(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    _one_mode(args, parser)
     args.program = program
     if program and not args.check:
         gc.enable()

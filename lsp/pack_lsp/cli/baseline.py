@@ -13,15 +13,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from pack_lsp.core.language.baseline import (
-    BaselineError,
-    Entry,
-    Matcher,
-    dumps,
-    entries,
-    load,
-    relative,
-)
 from pack_lsp.render.result import FileResult
 
 
@@ -46,6 +37,16 @@ def apply(
 ) -> tuple[list[FileResult], int | None]:
     """Write the baseline (and say the run is done: its status) or filter ``results``
     by it (``None``: go on and report them)."""
+    from pack_lsp.core.language.baseline import (
+        BaselineError,
+        Entry,
+        Matcher,
+        dumps,
+        entries,
+        load,
+        relative,
+    )
+
     if args.write_baseline:
         target = Path(args.write_baseline)
         found: list[Entry] = []

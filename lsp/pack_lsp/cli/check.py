@@ -469,8 +469,25 @@ def summary_line(s: Summary) -> str:
     )
 
 
+#: Options that only --check uses: given without it, they are a usage error.
+CHECK_ONLY = (
+    "fix",
+    "unsafe_fixes",
+    "diff",
+    "baseline",
+    "write_baseline",
+    "strict",
+    "allow_empty",
+    "stdin_filename",
+    "spec_version",
+)
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
     if not args.check:
+        for dest in CHECK_ONLY:
+            if getattr(args, dest, None) not in (None, False):
+                parser.error(f"--{dest.replace('_', '-')} is used with --check")
         return None
     if not args.paths:
         parser.error("--check needs at least one PATH (or `-` for the standard input)")

@@ -17,23 +17,20 @@ is.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.language.codeactions import quick_fixes
-from pack_lsp.core.language.fixall import FixRun, fix_document
-from pack_lsp.core.source import read_source
-from pack_lsp.core.text import LineIndex
 from pack_lsp.render.result import FileResult, FixText, TextEdit
 
+# The fix machinery is imported when it is used: ``add_arguments`` runs for every
+# command line, --check without --fix included, which should not pay for it.
 if TYPE_CHECKING:
     from pack_lsp.cli.check import Pending
+    from pack_lsp.core.analysis import Analysis
+    from pack_lsp.core.language.fixall import FixRun
 
 BOM = b"\xef\xbb\xbf"
 
@@ -61,6 +58,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
 
 def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
     """Each diagnostic's quick fixes as text edits (``FileResult.fixes``)."""
+    from pack_lsp.core.language.codeactions import quick_fixes
+    from pack_lsp.core.text import LineIndex
+
     out: list[tuple[FixText, ...]] = []
     others: dict[str, LineIndex] = {}
     for diag in analysis.diagnostics:
@@ -82,6 +82,9 @@ def fix_file(
 ) -> FixRun:
     """Analyse ``path`` with ``check_text`` (``cli.check``'s) and apply its fixes
     (nothing written)."""
+    from pack_lsp.core.language.fixall import FixRun, fix_document
+    from pack_lsp.core.source import read_source
+
     keep: list[Any] = []
     check_text(
         read_source(path), str(path), config, explicit=explicit, workspace=workspace, keep=keep
@@ -110,6 +113,8 @@ def fix_file(
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace the file at ``path`` with ``data``: a temporary file beside it, renamed
     over it, with the original's permission bits."""
+    import tempfile
+
     mode = stat.S_IMODE(path.stat().st_mode)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -189,6 +194,8 @@ def fix_all(
 
 
 def unified_diff(name: str, before: str, after: str) -> str:
+    import difflib
+
     lines = difflib.unified_diff(
         before.splitlines(keepends=True),
         after.splitlines(keepends=True),
