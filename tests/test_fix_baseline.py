@@ -269,3 +269,30 @@ def test_the_server_honours_the_baseline(
     assert len(new) == 1 and "`json`" in new[0]["message"]
     baselined = len(items) - len(new)
     assert baselined == (len(analysis.diagnostics) - 1 if shown else 0)
+
+
+def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path) -> None:
+    """--check without --fix, --baseline or a machine-readable format pays for none of
+    them: the quick fixes, the fix loop, the baseline and --compare stay unloaded."""
+    import subprocess
+    import sys
+
+    pack = tmp_path / "a.promptpack.yaml"
+    pack.write_text(PACK)
+    script = (
+        "import sys\n"
+        "from pack_lsp.cli import main\n"
+        f"main(['--check', {str(pack)!r}])\n"
+        "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    loaded = set(done.stderr.split())
+    unwanted = {
+        "pack_lsp.core.language.codeactions",
+        "pack_lsp.core.language.fixall",
+        "pack_lsp.core.language.baseline",
+        "pack_lsp.core.language.compare",
+        "difflib",
+        "subprocess",
+    }
+    assert unwanted & loaded == set()

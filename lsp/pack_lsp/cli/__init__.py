@@ -1,7 +1,8 @@
 """The ``pack-lsp`` command line.
 
 ``pack-lsp`` alone serves LSP on stdio; ``pack-lsp --check PATH...`` checks files for
-CI. Each mode lives in its own module with ``add_arguments(parser)`` and
+CI; ``pack-lsp mcp`` serves the Model Context Protocol (``cli/mcpserver.py``). Each
+mode lives in its own module with ``add_arguments(parser)`` and
 ``run(args) -> int | None`` (``None``: not this mode's arguments).
 
 ``--version`` is answered before the modes are imported: building the full parser
@@ -41,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pack-lsp",
         description="Language server and CI checker for PromptPack files. "
-        "Without arguments, serves the Language Server Protocol on stdio.",
+        "Without arguments, serves the Language Server Protocol on stdio; "
+        "`pack-lsp mcp` serves the Model Context Protocol for coding agents.",
     )
     _add_version(parser)
     for mode in modes():
@@ -88,6 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     the other modes turn it back on.
     """
     program = argv is None
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["mcp"]:  # `pack-lsp mcp`: the MCP server, its own command
+        from pack_lsp.cli.mcpserver import main as serve_mcp
+
+        return serve_mcp(words[1:])
     if program:
         gc.disable()
     _answer_version(argv)
