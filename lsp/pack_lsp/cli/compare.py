@@ -1,8 +1,9 @@
 """``pack-lsp --compare BASE[..HEAD] [PATH...]``: what changed for the agents' callers.
 
-``BASE`` and ``HEAD`` are git revisions: each PATH (a pack file; default: the packs
-found under the current directory) is read at ``BASE`` with ``git show BASE:./PATH``
-and at ``HEAD`` the same way, or from the working tree when there is no ``..HEAD``.
+``BASE`` and ``HEAD`` are git revisions: each PATH (a pack file, or a directory: the
+packs found there in the working tree; default: the current directory) is read at
+``BASE`` with ``git show BASE:./PATH`` and at ``HEAD`` the same way, or from the
+working tree when there is no ``..HEAD``.
 ``--compare OLD_FILE NEW_FILE`` compares two files instead. The changes are found by
 ``core/language/compare.py``; exit 1 when one is breaking and the pack's
 ``version`` did not get a major bump, 2 on a usage or read problem.
@@ -120,7 +121,12 @@ def _pairs(args: argparse.Namespace) -> list[tuple[str, str, str | None, str | N
         raise CompareError(f"--compare expects BASE or BASE..HEAD, got {spec!r}")
     from pack_lsp.core.discover import find_packs
 
-    paths = list(args.paths) or [str(p) for p in find_packs(Path("."), (), ())]
+    paths: list[str] = []
+    for given in args.paths or ["."]:
+        if Path(given).is_dir():  # the packs found there in the working tree
+            paths.extend(str(p) for p in find_packs(Path(given), (), ()))
+        else:
+            paths.append(given)
     out: list[tuple[str, str, str | None, str | None]] = []
     for path in paths:
         head = _git_show(head_rev, path) if dots else _read(path)
