@@ -158,6 +158,9 @@ def test_json_and_sarif_carry_fixes(tmp_path: Path, capsys: pytest.CaptureFixtur
     path = tmp_path / "a.promptpack.yaml"
     path.write_text(PACK)
     main(["--check", "--format", "json", str(path)])
+    plain = json.loads(capsys.readouterr().out)
+    assert not any("fixes" in d for d in plain["files"][0]["diagnostics"])
+    main(["--check", "--format", "json", "--show-fixes", str(path)])
     doc = json.loads(capsys.readouterr().out)
     fixes = [f for d in doc["files"][0]["diagnostics"] for f in d.get("fixes", [])]
     assert any(f["safe"] and f["edits"][0]["newText"] == "text/plain" for f in fixes), fixes
@@ -271,9 +274,10 @@ def test_the_server_honours_the_baseline(
     assert baselined == (len(analysis.diagnostics) - 1 if shown else 0)
 
 
-def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path) -> None:
-    """--check without --fix, --baseline or a machine-readable format pays for none of
-    them: the quick fixes, the fix loop, the baseline and --compare stay unloaded."""
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path, fmt: str) -> None:
+    """--check without --fix, --show-fixes or --baseline pays for none of them: the
+    quick fixes, the fix loop, the baseline and --compare stay unloaded."""
     import subprocess
     import sys
 
@@ -282,7 +286,7 @@ def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from pack_lsp.cli import main\n"
-        f"main(['--check', {str(pack)!r}])\n"
+        f"main(['--check', '--format', {fmt!r}, {str(pack)!r}])\n"
         "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

@@ -49,6 +49,12 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "pack means: review them)",
     )
     group.add_argument(
+        "--show-fixes",
+        action="store_true",
+        help="with --format json: each diagnostic's quick fixes as text edits (SARIF output "
+        "always has them)",
+    )
+    group.add_argument(
         "--diff",
         action="store_true",
         help="with --check: print a unified diff of what --fix would change, write "
@@ -58,6 +64,8 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
 
 def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
     """Each diagnostic's quick fixes as text edits (``FileResult.fixes``)."""
+    if not any(d.fixes for d in analysis.diagnostics):
+        return ()  # nothing to compute, nor the quick fixes to import
     from pack_lsp.core.language.codeactions import quick_fixes
     from pack_lsp.core.text import LineIndex
 

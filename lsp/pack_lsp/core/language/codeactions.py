@@ -49,7 +49,7 @@ from pack_lsp.core.fixes import (
     ReplaceWithSuggestion,
 )
 from pack_lsp.core.language.fixsafety import is_safe
-from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
+from pack_lsp.core.language.textedits import Edit, _plain_ok, quote_like
 from pack_lsp.core.text import Span
 from pack_lsp.core.tomlkeys import bare_or_quoted
 from pack_lsp.core.yamltree import (

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.language.codeactions import Fix, quick_fixes
-from pack_lsp.core.language.rename import Edit, apply_edits
+from pack_lsp.core.language.textedits import Edit, apply_edits
 from pack_lsp.core.text import Span
 
 MAX_PASSES = 10
