@@ -65,8 +65,12 @@ class Session:
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def lsp_process(lsp_client: LanguageClient) -> None:
-    """The server process and a client connected to it (not yet initialised)."""
+async def lsp_process(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """The server process and a client connected to it (not yet initialised).
+
+    A generator: pytest-lsp runs the fixture's body only up to its ``yield`` (a
+    coroutine body would be created and never awaited)."""
+    yield
 
 
 @pytest_asyncio.fixture(params=PUSH_PROFILES + PULL_PROFILES)

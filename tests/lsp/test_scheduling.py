@@ -53,8 +53,12 @@ NEW_TOOL = "  escalate:\n    name: escalate\n    description: Hand over to a hum
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def lsp_process(lsp_client: LanguageClient) -> None:
-    """The server process and a client connected to it (not yet initialised)."""
+async def lsp_process(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """The server process and a client connected to it (not yet initialised).
+
+    A generator: pytest-lsp runs the fixture's body only up to its ``yield`` (a
+    coroutine body would be created and never awaited)."""
+    yield
 
 
 @pytest_asyncio.fixture(params=PROFILES)
@@ -72,8 +76,10 @@ async def session(
         server_command=[sys.executable, str(Path(__file__).with_name("failing_server.py"))]
     )
 )
-async def failing_process(lsp_client: LanguageClient) -> None:
-    """A server whose analysis raises on texts containing ``FAIL_MARKER``."""
+async def failing_process(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """A server whose analysis raises on texts containing ``FAIL_MARKER`` (a
+    generator, as ``lsp_process``)."""
+    yield
 
 
 @pytest_asyncio.fixture(params=PROFILES)

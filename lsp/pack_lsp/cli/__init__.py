@@ -1,7 +1,8 @@
 """The ``pack-lsp`` command line.
 
 ``pack-lsp`` alone serves LSP on stdio; ``pack-lsp --check PATH...`` checks files for
-CI. Each mode lives in its own module with ``add_arguments(parser)`` and
+CI; ``pack-lsp mcp`` serves the Model Context Protocol (``cli/mcpserver.py``). Each
+mode lives in its own module with ``add_arguments(parser)`` and
 ``run(args) -> int | None`` (``None``: not this mode's arguments).
 
 ``--version`` is answered before the modes are imported: building the full parser
@@ -41,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pack-lsp",
         description="Language server and CI checker for PromptPack files. "
-        "Without arguments, serves the Language Server Protocol on stdio.",
+        "Without arguments, serves the Language Server Protocol on stdio; "
+        "`pack-lsp mcp` serves the Model Context Protocol for coding agents.",
     )
     _add_version(parser)
     for mode in modes():
@@ -51,10 +53,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 def modes() -> tuple[ModuleType, ...]:
     """The modes, in the order they are offered the arguments."""
-    from pack_lsp.cli import arena, cards, check, serve
+    from pack_lsp.cli import arena, cards, check, compare, serve
 
     # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-    return (check, cards, arena, serve)
+    return (check, cards, arena, compare, serve)
+
+
+#: The options that choose a mode, and how to tell whether one was given.
+MODE_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("--check", "check"),
+    ("--card", "card"),
+    ("--topology", "topology"),
+    ("--compare", "compare"),
+    ("--compile", "compile"),
+)
+
+
+def _one_mode(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Modes do not combine: two of them is a usage error, never one silently ignored
+    (``--check --topology a.yaml b.yaml`` would otherwise check ``b.yaml`` only)."""
+    given = [
+        option for option, dest in MODE_OPTIONS if getattr(args, dest, None) not in (None, False)
+    ]
+    if len(given) > 1:
+        parser.error(f"{' and '.join(given)} cannot be combined: run one mode at a time")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,11 +91,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     the other modes turn it back on.
     """
     program = argv is None
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["mcp"]:  # `pack-lsp mcp`: the MCP server, its own command
+        from pack_lsp.cli.mcpserver import main as serve_mcp
+
+        return serve_mcp(words[1:])
     if program:
         gc.disable()
     _answer_version(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    _one_mode(args, parser)
     args.program = program
     if program and not args.check:
         gc.enable()

@@ -134,8 +134,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
                     + (" or --check" if option == "--a2a-version" else "")
                 )
         return None
-    if args.card is not None and args.topology is not None:
-        parser.error("use --card or --topology, not both")
     if args.topology is not None:
         for option, value in (("--agent", args.agent), ("--a2a-version", args.a2a_version)):
             if value is not None:

@@ -57,6 +57,9 @@ def _reduce_mapping_proxy(
 # results checked in a worker process travel back through pickle (see _check_all).
 copyreg.pickle(types.MappingProxyType, _reduce_mapping_proxy)
 STDIN_NAME = "<stdin>"
+#: A file to check: its path, whether it was named explicitly, its configuration,
+#: the manifests' workspace, and whether its fixes are wanted in the output.
+Pending = tuple[Path, bool, Config, ManifestIndex, bool]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,6 +132,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the file name of the text read from `-`: used in the output, to find the "
         "configuration and to recognise the kind of file",
     )
+    from pack_lsp.cli import baseline, fix
+
+    fix.add_arguments(group)
+    baseline.add_arguments(group)
 
 
 class UsageError(ValueError):
@@ -309,8 +316,12 @@ def check_text(
     on_disk: bool = True,
     workspace: ManifestIndex | None = None,
     keep: list[Any] | None = None,
+    fixes: bool = False,
 ) -> FileResult:
     """Analyse one file's bytes; ``name`` is how the file is shown and recognised.
+
+    ``fixes``: the result carries each diagnostic's quick fixes as text edits (for
+    the JSON and SARIF output, see ``cli/fix.py``).
 
     ``workspace`` holds the agent-extension manifests of the checked paths, in
     which a manifest's cross-file references are looked up. The analysis is kept
@@ -330,6 +341,10 @@ def check_text(
     )
     if keep is not None:
         keep[:] = [analysis]  # the previous one is freed now, as it would have been
+    if fixes:
+        from pack_lsp.cli.fix import fix_texts
+
+        return FileResult(name, analysis.diagnostics, analysis.lines, fix_texts(analysis, name))
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
@@ -338,14 +353,23 @@ def check_file(
     explicit: bool,
     config: Config,
     workspace: ManifestIndex | None = None,
+    fixes: bool = False,
     keep: list[Any] | None = None,
 ) -> FileResult:
     return check_text(
-        read_source(path), str(path), config, explicit=explicit, workspace=workspace, keep=keep
+        read_source(path),
+        str(path),
+        config,
+        explicit=explicit,
+        workspace=workspace,
+        keep=keep,
+        fixes=fixes,
     )
 
 
-def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) -> FileResult | None:
+def _check_stdin(
+    name: str | None, overrides: Overrides, problems: list[str], fixes: bool = False
+) -> FileResult | None:
     try:
         config = overrides.apply(load_config(Path(name or STDIN_NAME)))
     except ConfigError as exc:
@@ -356,7 +380,7 @@ def _check_stdin(name: str | None, overrides: Overrides, problems: list[str]) ->
     except (OSError, ValueError, AttributeError) as exc:
         problems.append(f"cannot read the standard input: {exc}")
         return None
-    return check_text(raw, name or STDIN_NAME, config, on_disk=name is not None)
+    return check_text(raw, name or STDIN_NAME, config, on_disk=name is not None, fixes=fixes)
 
 
 def _workers(files: int) -> int:
@@ -369,7 +393,7 @@ def _workers(files: int) -> int:
 
 
 def _check_all(
-    slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]],
+    slots: list[FileResult | Pending],
     problems: list[str],
     keep: list[Any] | None = None,
 ) -> list[FileResult]:
@@ -426,12 +450,13 @@ def _check_all(
             executor.shutdown()
 
 
-def _manifest_globs(overrides: Overrides) -> tuple[str, ...]:
-    """The ``manifests`` globs of the configuration in the current directory."""
+def _cwd_config(overrides: Overrides) -> Config | None:
+    """The configuration of the current directory (its ``manifests`` globs, its
+    ``baseline``)."""
     try:
-        return overrides.apply(load_config(Path.cwd() / "_")).manifests
+        return overrides.apply(load_config(Path.cwd() / "_"))
     except ConfigError:
-        return ()
+        return None
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -447,8 +472,26 @@ def summary_line(s: Summary) -> str:
     )
 
 
+#: Options that only --check uses: given without it, they are a usage error.
+CHECK_ONLY = (
+    "fix",
+    "show_fixes",
+    "unsafe_fixes",
+    "diff",
+    "baseline",
+    "write_baseline",
+    "strict",
+    "allow_empty",
+    "stdin_filename",
+    "spec_version",
+)
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
     if not args.check:
+        for dest in CHECK_ONLY:
+            if getattr(args, dest, None) not in (None, False):
+                parser.error(f"--{dest.replace('_', '-')} is used with --check")
         return None
     if not args.paths:
         parser.error("--check needs at least one PATH (or `-` for the standard input)")
@@ -464,13 +507,21 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         overrides = Overrides(args)
     except UsageError as exc:
         parser.error(str(exc))
+    fixing = bool(args.fix or args.diff or args.unsafe_fixes)
+    if fixing and STDIN in args.paths:
+        parser.error("--fix and --diff rewrite files: `-` (the standard input) cannot be fixed")
+    # SARIF carries each diagnostic's fixes as text edits, JSON with --show-fixes (left
+    # out by default: a check that does not need them does not pay for them).
+    if args.show_fixes and args.format not in ("json", "sarif"):
+        parser.error("--show-fixes is used with --format json (SARIF always has the fixes)")
+    with_fixes = args.format == "sarif" or (args.format == "json" and args.show_fixes)
     size_problem = file_size_setting()[1]
     if size_problem is not None:
         print(f"pack-lsp: error: {size_problem}", file=sys.stderr)
         return 2
     problems: list[str] = []
     # In command-line order; a pending file is checked later, maybe in parallel.
-    slots: list[FileResult | tuple[Path, bool, Config, ManifestIndex]] = []
+    slots: list[FileResult | Pending] = []
     stdin_done = False
     seen: set[Path] = set()
     # One batch per PATH, in order: a PATH given twice has its files in the first.
@@ -479,9 +530,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         for raw in args.paths
     ]
     # The checked paths are the workspace of agent-extension manifests.
+    cwd_config = _cwd_config(overrides)
     workspace = index_files(
         (path for _, batch in batches for path, _ in batch),
-        _manifest_globs(overrides),
+        cwd_config.manifests if cwd_config is not None else (),
     )
     arena_done: set[str] = set()
     for raw, batch in batches:
@@ -495,7 +547,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True
-                result = _check_stdin(args.stdin_filename, overrides, problems)
+                result = _check_stdin(args.stdin_filename, overrides, problems, with_fixes)
                 if result is not None:
                     slots.append(result)
             continue
@@ -505,12 +557,27 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
-            slots.append((path, explicit, config, workspace))
+            slots.append((path, explicit, config, workspace, with_fixes))
     # Run as the `pack-lsp` program (see `pack_lsp.cli.main`), the process ends with
     # this check: its last analysis is kept, never freed, and the process exits at once.
     program = bool(getattr(args, "program", False))
     kept: list[Any] | None = [] if program else None
-    results = _check_all(slots, problems, kept)
+    if fixing:
+        from pack_lsp.cli import fix
+
+        results, outcome = fix.fix_all(slots, problems, args, check_text)
+        if args.diff:
+            return fix.diff_exit(outcome, problems)
+    else:
+        results = _check_all(slots, problems, kept)
+    if args.baseline or args.write_baseline or (cwd_config and cwd_config.baseline):
+        from pack_lsp.cli import baseline
+        from pack_lsp.core.language.baseline import configured
+
+        file = args.baseline or configured(cwd_config) or ""
+        results, done = baseline.apply(results, problems, args, file)
+        if done is not None:
+            return done
     output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,9 +33,30 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         parser.error("--max-message-size must be 0 (no limit) or a number of bytes")
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
-        if not host or not port.isdigit():
-            parser.error(f"--tcp expects HOST:PORT, got {args.tcp!r}")
-        start(tcp=(host, int(port)), max_message_size=limit)
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            parser.error(f"--tcp expects HOST:PORT with a port from 1 to 65535, got {args.tcp!r}")
+        try:
+            start(tcp=(host, int(port)), max_message_size=limit)
+        except OSError as exc:
+            print(
+                f"pack-lsp: error: cannot serve on {host}:{port}: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
+            return 2
     else:
+        if _is_terminal(sys.stdin):
+            print(
+                "pack-lsp: serving the Language Server Protocol on stdin/stdout for an "
+                "editor (Ctrl-D ends it). To check files, run `pack-lsp --check PATH...`; "
+                "`pack-lsp --help` lists the modes.",
+                file=sys.stderr,
+            )
         start(max_message_size=limit)
     return 0
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False

@@ -135,6 +135,9 @@ class Config:
     # `--check DIR` on a directory with nothing to check passes instead of failing
     # (read from the configuration of DIR; the command line's --allow-empty).
     allow_empty: bool = False
+    # A baseline file (`pack-lsp --check --write-baseline`), relative to the
+    # configuration file: its problems are not reported again (cli/baseline.py).
+    baseline: str | None = None
     cards: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # the file the configuration came from
 
@@ -174,6 +177,7 @@ class Config:
             and _strings(self.exclude)
             and _strings(self.manifests)
             and type(self.allow_empty) is bool
+            and (self.baseline is None or type(self.baseline) is str)
             and type(self.cards) is dict
             and all(type(k) is str for k in self.cards)
             and (self.source is None or type(self.source) is str)

@@ -126,6 +126,11 @@ class Rule:
     category: str = ""
     fixes: tuple[FixKind, ...] = ()
     """The quick fixes offered for this rule's diagnostics, in the order shown."""
+    safe_fixes: tuple[FixKind, ...] = ()
+    """The kinds of ``fixes`` that ``pack-lsp --check --fix`` applies without review:
+    they keep what the pack means and only correct how it is written. The others are
+    unsafe (applied with ``--unsafe-fixes``). A did-you-mean replacement declared safe
+    is applied only when its suggestion is unique and close (``core/language/fixsafety.py``)."""
     example_kind: ExampleKind = ExampleKind.PACK
     example_config: str = ""
     """TOML text of the ``.pack-lsp.toml`` the example is checked with."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from pack_lsp.core.text import Range
 from pack_lsp.render import jsontext
-from pack_lsp.render.result import FileResult, OtherFiles, summarize
+from pack_lsp.render.result import FileResult, FixText, OtherFiles, summarize
 
 
 def _range(r: Range) -> dict[str, Any]:
@@ -17,12 +17,22 @@ def _range(r: Range) -> dict[str, Any]:
     }
 
 
+def _fix(fix: FixText) -> dict[str, Any]:
+    return {
+        "title": fix.title,
+        "safe": fix.safe,
+        "edits": [
+            {"path": e.path, "range": _range(e.range), "newText": e.new_text} for e in fix.edits
+        ],
+    }
+
+
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
     files = []
     others = OtherFiles()  # related locations in other files use their own lines
     for result in results:
         diagnostics = []
-        for d in result.diagnostics:
+        for index, d in enumerate(result.diagnostics):
             related = []
             for rel in d.related:
                 lines = result.lines
@@ -35,16 +45,18 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
                         "message": rel.message,
                     }
                 )
-            diagnostics.append(
-                {
-                    "range": _range(result.range(d)),
-                    "severity": d.severity.label,
-                    "code": d.code,
-                    "message": d.message,
-                    "source": "pack-lsp",
-                    "related": related,
-                }
-            )
+            entry: dict[str, Any] = {
+                "range": _range(result.range(d)),
+                "severity": d.severity.label,
+                "code": d.code,
+                "message": d.message,
+                "source": "pack-lsp",
+                "related": related,
+            }
+            fixes = result.fixes_of(index)
+            if fixes:
+                entry["fixes"] = [_fix(f) for f in fixes]
+            diagnostics.append(entry)
         files.append({"path": result.path, "diagnostics": diagnostics})
     s = summarize(results)
     return {

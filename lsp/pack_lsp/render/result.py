@@ -12,13 +12,36 @@ from pack_lsp.core.text import LineIndex, Range
 
 
 @dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace ``range`` of the file ``path`` with ``new_text``."""
+
+    path: str
+    range: Range
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class FixText:
+    """A quick fix as text edits, for machine-readable output."""
+
+    title: str
+    safe: bool
+    edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FileResult:
     path: str
     diagnostics: tuple[Diagnostic, ...]
     lines: LineIndex
+    fixes: tuple[tuple[FixText, ...], ...] = ()
+    """The fixes of each diagnostic, in the same order (empty: not computed)."""
 
     def range(self, diagnostic: Diagnostic) -> Range:
         return self.lines.range(diagnostic.span)
+
+    def fixes_of(self, index: int) -> tuple[FixText, ...]:
+        return self.fixes[index] if index < len(self.fixes) else ()
 
 
 @dataclass(frozen=True, slots=True)

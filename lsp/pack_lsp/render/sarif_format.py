@@ -22,7 +22,7 @@ from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
 from pack_lsp.core.registry import REGISTRY
 from pack_lsp.core.text import Range
 from pack_lsp.render import jsontext
-from pack_lsp.render.result import FileResult, OtherFiles
+from pack_lsp.render.result import FileResult, FixText, OtherFiles
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -112,12 +112,30 @@ def _related(
     return loc
 
 
+def _fix(fix: FixText, cwd: Path) -> dict[str, Any]:
+    """A SARIF ``fix``: one artifact change per file edited."""
+    by_path: dict[str, list[dict[str, Any]]] = {}
+    for e in fix.edits:
+        by_path.setdefault(e.path, []).append(
+            {"deletedRegion": _region(e.range), "insertedContent": {"text": e.new_text}}
+        )
+    return {
+        "description": {"text": fix.title},
+        "artifactChanges": [
+            {"artifactLocation": _uri_of(path, cwd), "replacements": replacements}
+            for path, replacements in by_path.items()
+        ],
+        "properties": {"safe": fix.safe},
+    }
+
+
 def _result(
     result: FileResult,
     d: Diagnostic,
     rule_index: dict[str, int],
     cwd: Path,
     others: OtherFiles,
+    fixes: tuple[FixText, ...] = (),
 ) -> dict[str, Any]:
     location = _location(result.path, result.range(d), cwd)
     out: dict[str, Any] = {
@@ -134,6 +152,8 @@ def _result(
         ]
     if d.tags:
         out["properties"] = {"tags": [t.value for t in d.tags]}
+    if fixes:
+        out["fixes"] = [_fix(f, cwd) for f in fixes]
     return out
 
 
@@ -143,9 +163,9 @@ def document(results: Sequence[FileResult], cwd: Path | None = None) -> dict[str
     rule_index = {r.code: i for i, r in enumerate(rules)}
     others = OtherFiles()
     sarif_results = [
-        _result(result, d, rule_index, cwd, others)
+        _result(result, d, rule_index, cwd, others, result.fixes_of(i))
         for result in results
-        for d in result.diagnostics
+        for i, d in enumerate(result.diagnostics)
     ]
     base = cwd.resolve().as_uri()
     run: dict[str, Any] = {

@@ -155,16 +155,26 @@ class PackServer(DiagnosticsMixin, ParentWatch):
     def start_tcp(self, host: str, port: int) -> None:
         """Serve one client at a time on TCP (debugging), with the same reader."""
 
+        ended: asyncio.Future[None] | None = None
+
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             self.protocol.set_writer(writer)
-            with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
-                await self._read_loop(reader)
+            try:
+                with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+                    await self._read_loop(reader)
+            except SystemExit:
+                # The client's `exit` notification: the server ends, as on stdio (not
+                # an exception left to asyncio's handler, which would print it).
+                if ended is not None and not ended.done():
+                    ended.set_result(None)
             self.shutdown()  # type: ignore[no-untyped-call]
 
         async def serve() -> None:
+            nonlocal ended
+            ended = asyncio.get_running_loop().create_future()
             server = await asyncio.start_server(connection, host, port)
             async with server:
-                await server.serve_forever()
+                await ended
 
         try:
             asyncio.run(serve())

@@ -15,6 +15,7 @@ from pygls.uris import to_fs_path
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.diagnostics import Diagnostic, Related, Severity, Tag
 from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.server import baseline
 from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.protocol import PackProtocol
 from pack_lsp.server.scheduling import AnalysisScheduler
@@ -88,6 +89,12 @@ class DiagnosticsMixin(AnalysisScheduler):
                 ]
             out.append(item)
         self._diagnostic_json[uri] = (self.rules_url, fresh)
+        if result.config.baseline:
+            out, problem = baseline.apply(
+                fs_path, result, out, getattr(self, "baseline_mode", "hint")
+            )
+            if problem is not None:
+                self.show_once(problem)
         return out
 
     def _fixed_json(self, d: Diagnostic) -> dict[str, Any]:

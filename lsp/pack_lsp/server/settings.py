@@ -12,6 +12,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from pack_lsp import RULES_URL
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.registry import check_codes, code_problems
+from pack_lsp.server import baseline
 from pack_lsp.server.base import ServerBase
 
 #: Longest wait between the last edit and the analysis that publishes diagnostics
@@ -21,7 +22,7 @@ CHANGE_DELAY = 0.15
 #: The settings section read from ``workspace/configuration``.
 SETTINGS_SECTION = "packLsp"
 #: Settings that belong to the server only (not part of ``Config``).
-SERVER_SETTINGS = ("changeDelay", "rulesUrl")
+SERVER_SETTINGS = ("changeDelay", "rulesUrl", "baselineMode")
 
 _RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 DEFAULT_RULES_URL = from_fs_path(str(_RULES_DOC)) or "" if _RULES_DOC.is_file() else RULES_URL
@@ -34,6 +35,7 @@ class SettingsMixin(ServerBase):
     client_settings: dict[str, Any]
     change_delay: float
     rules_url: str
+    baseline_mode: str = "hint"
 
     def settings(self) -> dict[str, Any]:
         """Editor settings: ``initializationOptions`` under ``workspace/configuration``."""
@@ -67,6 +69,9 @@ class SettingsMixin(ServerBase):
         delay = server_only.get("changeDelay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 5:
             self.change_delay = float(delay)
+        mode = server_only.get("baselineMode")
+        if mode in baseline.MODES:
+            self.baseline_mode = str(mode)
         url = server_only.get("rulesUrl")
         if isinstance(url, str) and url:
             self.rules_url = url

@@ -48,7 +48,8 @@ from pack_lsp.core.fixes import (
     ReplaceValue,
     ReplaceWithSuggestion,
 )
-from pack_lsp.core.language.rename import Edit, _plain_ok, quote_like
+from pack_lsp.core.language.fixsafety import is_safe
+from pack_lsp.core.language.textedits import Edit, _plain_ok, quote_like
 from pack_lsp.core.text import Span
 from pack_lsp.core.tomlkeys import bare_or_quoted
 from pack_lsp.core.yamltree import (
@@ -87,6 +88,9 @@ class Fix:
     diagnostic: Diagnostic
     preferred: bool = False
     file: OtherFile | None = None
+    safe: bool = False
+    """``pack-lsp --check --fix`` applies it without ``--unsafe-fixes``
+    (``core/language/fixsafety.py``)."""
 
 
 # ------------------------------------------------------------------------ document
@@ -498,9 +502,12 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     fixes: list[Fix] = []
     for payload in diag.fixes:
         try:
-            fixes.extend(_handle(inner, diag, payload))
+            made = _handle(inner, diag, payload)
         except (ValueError, IndexError, KeyError):
             continue
+        if made and is_safe(diag, payload, inner.text):
+            made = [replace(f, safe=True) for f in made]
+        fixes.extend(made)
     # Suggestions first are preferred only when nothing else is.
     if sum(f.preferred for f in fixes) > 1:
         first = next(i for i, f in enumerate(fixes) if f.preferred)

@@ -16,9 +16,7 @@ keeps its quote character.
 from __future__ import annotations
 
 import functools
-import json
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pack_lsp.core.analysis import Analysis
@@ -31,9 +29,25 @@ from pack_lsp.core.language.index import (
     SymbolId,
     index_for,
 )
+from pack_lsp.core.language.textedits import (
+    Edit,
+    _escape_double,
+    _plain_ok,
+    apply_edits,
+    quote_like,
+)
 from pack_lsp.core.resources import load_schema
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree.resolution import resolve_plain
+
+__all__ = [
+    "Edit",
+    "RenameError",
+    "RenameTarget",
+    "apply_edits",
+    "prepare_rename",
+    "quote_like",
+    "rename",
+]
 
 
 class RenameError(Exception):
@@ -41,33 +55,10 @@ class RenameError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Edit:
-    """Replace the characters of ``span`` with ``text`` (an insertion when empty)."""
-
-    span: Span
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class RenameTarget:
     span: Span
     name: str
     symbol: SymbolId
-
-
-def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """Apply non-overlapping edits (in any order) to ``text``."""
-    ordered = sorted(edits, key=lambda e: (e.span.start, e.span.end))
-    out: list[str] = []
-    pos = 0
-    for edit in ordered:
-        if edit.span.start < pos:
-            raise ValueError(f"overlapping edits at offset {edit.span.start}")
-        out.append(text[pos : edit.span.start])
-        out.append(edit.text)
-        pos = edit.span.end
-    out.append(text[pos:])
-    return "".join(out)
 
 
 # --------------------------------------------------------------------- name rules
@@ -103,7 +94,6 @@ def _schema_patterns() -> dict[Kind, tuple[str, str]]:
 _FRAGMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 #: Provider requirement keys (RFC 0012).
 _PROVIDER_KEY = re.compile(r"^[a-zA-Z0-9_-]+$")
-_PLAIN_SAFE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$")
 
 
 def _check_name(symbol: SymbolId, new: str, index: Index) -> None:
@@ -262,21 +252,3 @@ def _edit(text: str, occ: Occurrence, new: str, is_json: bool) -> Edit:
     if quote == "'":
         return Edit(whole, "'" + full.replace("'", "''") + "'")
     return Edit(whole, '"' + _escape_double(full) + '"')
-
-
-def _escape_double(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)[1:-1]
-
-
-def _plain_ok(value: str) -> bool:
-    return bool(_PLAIN_SAFE.match(value)) and isinstance(resolve_plain(value), str)
-
-
-def quote_like(text: str, span: Span, value: str) -> str:
-    """``value`` written as a scalar in the quote style of the scalar at ``span``."""
-    quote = text[span.start] if span.length and text[span.start] in "\"'" else ""
-    if quote == "'":
-        return "'" + value.replace("'", "''") + "'"
-    if quote == '"' or not _plain_ok(value):
-        return '"' + _escape_double(value) + '"'
-    return value

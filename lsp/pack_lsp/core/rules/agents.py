@@ -49,6 +49,7 @@ UNDEFINED_ENTRY_AGENT = Rule(
     "Set `entry` to the key of the prompt that receives incoming requests.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 ENTRY_NOT_A_MEMBER = Rule(
@@ -121,6 +122,7 @@ MEMBER_NOT_A_PROMPT = Rule(
     "Rename the member to the key of an existing prompt, or add the prompt.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 AGENT_CALLS_ITSELF = Rule(
@@ -209,6 +211,7 @@ MODE_NOT_A_MEDIA_TYPE = Rule(
     "Write media types: `[text/plain, image/*]` (a quick fix offers the replacement).",
     CATEGORY,
     fixes=(FixKind.REPLACE_VALUE,),
+    safe_fixes=(FixKind.REPLACE_VALUE,),
 )
 
 BLANK_TAG = Rule(
@@ -320,6 +323,7 @@ UNDEFINED_MEMBER_STATE = Rule(
     "Use the key of a state under `workflow.states`, or add a workflow.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 RULES = (

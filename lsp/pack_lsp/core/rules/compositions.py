@@ -61,6 +61,7 @@ UNDEFINED_COMPOSITION = Rule(
     "Use the key of a composition (a quick fix offers close names), or add it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
@@ -93,6 +94,7 @@ COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
     "Set `orchestration: composition`, or remove `composition` (a quick fix does).",
     CATEGORY,
     fixes=(FixKind.REMOVE_ENTRY,),
+    safe_fixes=(FixKind.REMOVE_ENTRY,),
 )
 
 DUPLICATE_STEP_ID = Rule(
@@ -145,6 +147,7 @@ UNDEFINED_STEP_PROMPT = Rule(
     "Use the key of a prompt, or add the prompt.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_STEP_TOOL = Rule(
@@ -170,6 +173,7 @@ UNDEFINED_STEP_TOOL = Rule(
     "Use the key of a tool, or define the tool under `tools`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_STEP = Rule(
@@ -198,6 +202,7 @@ UNDEFINED_STEP = Rule(
     "Use the id of a step of the same composition.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_STEP_EVAL = Rule(
@@ -223,6 +228,7 @@ UNDEFINED_STEP_EVAL = Rule(
     "Use the id of a declared eval, or declare it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNRESOLVED_STEP_REFERENCE = Rule(
@@ -248,6 +254,7 @@ UNRESOLVED_STEP_REFERENCE = Rule(
     "Start the path with `input` or with the id of the step whose output it reads.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNREACHABLE_STEP = Rule(

@@ -55,6 +55,7 @@ UNDEFINED_CONTROL_VALIDATOR = Rule(
     "or give that validator an `id`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_CONTROL_EVAL = Rule(
@@ -79,6 +80,7 @@ UNDEFINED_CONTROL_EVAL = Rule(
     "Use the `id` of a declared eval, or declare it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 DUPLICATE_VALIDATOR_ID = Rule(
@@ -132,6 +134,7 @@ UNDEFINED_OBLIGATION = Rule(
     "member's own `obligations` (or give the member its own `reviews`).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 DUPLICATE_GOVERNANCE_ID = Rule(
@@ -184,6 +187,7 @@ UNDEFINED_CONTROL_FIELD = Rule(
     "Declare the property in the governance object, or correct the field name.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_VOCABULARY_PREFIX = Rule(

@@ -122,6 +122,7 @@ UNKNOWN_EXTENSION = Rule(
     "Use the id of an existing extension (completion lists them) or add that extension.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
     example_kind=ExampleKind.MANIFEST,
 )
 

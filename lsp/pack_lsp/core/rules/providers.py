@@ -67,6 +67,7 @@ UNKNOWN_PROVIDER_ROLE = Rule(
     "Correct the role if it is a typo; otherwise make sure the runtime knows it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_PROVIDER = Rule(
@@ -89,6 +90,7 @@ UNDEFINED_PROVIDER = Rule(
     "Use a declared key (a quick fix offers close ones), or declare the requirement.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 OPTIONAL_PROVIDER_REFERENCED = Rule(

@@ -52,6 +52,7 @@ UNKNOWN_PROPERTY = Rule(
     "Rename the key to the suggested property (a quick fix does it) or remove it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 WRONG_TYPE = Rule(
@@ -95,6 +96,7 @@ INVALID_VALUE = Rule(
     "Use one of the listed values.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 PATTERN_MISMATCH = Rule(
@@ -243,6 +245,7 @@ DEPRECATED_PROPERTY = Rule(
     "with `enabled: false`.",
     CATEGORY,
     fixes=(FixKind.REMOVE_ENTRY,),
+    safe_fixes=(FixKind.REMOVE_ENTRY,),
 )
 
 NEWER_THAN_KNOWN = Rule(

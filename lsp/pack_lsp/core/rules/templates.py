@@ -50,6 +50,7 @@ UNDEFINED_FRAGMENT = Rule(
     "Correct the name (a quick fix offers the suggestions) or add the fragment under `fragments`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_VARIABLE = Rule(
@@ -83,6 +84,7 @@ UNDECLARED_VARIABLE = Rule(
         FixKind.DECLARE_VARIABLE,
         FixKind.REPLACE_WITH_SUGGESTION,
     ),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNUSED_VARIABLE = Rule(

@@ -58,6 +58,7 @@ UNDEFINED_TOOL = Rule(
         FixKind.CREATE_TOOL,
         FixKind.REPLACE_WITH_SUGGESTION,
     ),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_A2A_AGENT = Rule(
@@ -92,6 +93,7 @@ UNDEFINED_A2A_AGENT = Rule(
     "Use the key of an agents member after `a2a__`, or add the agent to `agents.members`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TOOL_NAME_DIFFERS_FROM_KEY = Rule(
@@ -148,6 +150,7 @@ UNKNOWN_BLOCKLISTED_TOOL = Rule(
     "Correct the name or remove it from the blocklist.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TOOL_LISTED_AND_BLOCKLISTED = Rule(

@@ -72,6 +72,7 @@ UNDEFINED_STATE = Rule(
     "Correct the name (a quick fix offers the suggestions) or add the state.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDEFINED_PROMPT_TASK = Rule(
@@ -95,6 +96,7 @@ UNDEFINED_PROMPT_TASK = Rule(
     "Use the key of a prompt, or add the prompt.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 TERMINAL_STATE_WITH_TRANSITIONS = Rule(
@@ -225,6 +227,7 @@ UNKNOWN_PERSISTENCE = Rule(
     "Use `persistent` (keep the conversation) or `transient` (start afresh).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNKNOWN_ORCHESTRATION = Rule(
@@ -251,6 +254,7 @@ UNKNOWN_ORCHESTRATION = Rule(
     "Use `internal` (the runtime drives the state), `external` (the caller does) or `hybrid`.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 UNDECLARED_ARTIFACT = Rule(
@@ -282,6 +286,7 @@ UNDECLARED_ARTIFACT = Rule(
     "media `type`), or correct the placeholder.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
 )
 
 STATE_WITHOUT_TRANSITIONS = Rule(
@@ -412,6 +417,7 @@ AGENT_CONTROL_ON_TERMINAL_STATE = Rule(
     "Remove `control: agent` (a quick fix does), or `terminal: true` if the state should continue.",
     CATEGORY,
     fixes=(FixKind.REMOVE_ENTRY,),
+    safe_fixes=(FixKind.REMOVE_ENTRY,),
 )
 
 AGENT_CONTROL_LOOP = Rule(

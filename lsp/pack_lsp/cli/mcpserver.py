@@ -1,0 +1,264 @@
+"""``pack-lsp mcp``: a Model Context Protocol server on stdio, for coding agents.
+
+Built on the official ``mcp`` Python SDK, an optional dependency
+(``pip install 'pack-lsp[mcp]'``). Tools, each with a JSON Schema for its
+arguments (from the signatures below):
+
+- ``check``: the diagnostics of a pack file (``path``) or of inline ``text``, each
+  with its quick fixes as text edits, as ``pack-lsp --check --format json`` gives;
+- ``fix``: apply the safe fixes (``unsafe``: all); a ``path`` is rewritten, inline
+  ``text`` comes back fixed; what is left is listed;
+- ``explain_rule``: the documentation of a code (``PP301``);
+- ``cards``: the derived A2A Agent Cards; ``topology``: the agent-to-agent graph;
+- ``compare``: the public-surface changes between two texts or files.
+
+Resources: ``pack-lsp://docs/rules.md``, the rules reference, and one
+``pack-lsp://rules/{code}`` per rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pack_lsp import __version__
+
+INSTALL_HINT = (
+    "pack-lsp mcp needs the Model Context Protocol SDK: pip install 'pack-lsp[mcp]' "
+    "(or pip install mcp)"
+)
+INLINE_NAME = "inline.promptpack.yaml"
+
+
+def _source(path: str | None, text: str | None, name: str | None) -> tuple[bytes, str, bool]:
+    """(bytes, shown name, on disk) of a tool's input: a file or inline text."""
+    from pack_lsp.core.source import read_source
+
+    if (path is None) == (text is None):
+        raise ValueError("give either `path` (a file) or `text` (the pack's content)")
+    if path is not None:
+        return read_source(Path(path)), path, True
+    assert text is not None
+    return text.encode("utf-8"), name or INLINE_NAME, False
+
+
+def _config(name: str, on_disk: bool) -> Any:
+    from pack_lsp.cli.check import load_config
+    from pack_lsp.core.config import Config
+
+    return load_config(Path(name)) if on_disk else Config()
+
+
+def check(
+    path: str | None = None, text: str | None = None, name: str | None = None
+) -> dict[str, Any]:
+    """Check a PromptPack (a file `path`, or inline `text` with an optional file `name`
+    such as `x.promptpack.json`): its diagnostics, each with its quick fixes as text
+    edits (`safe` ones are applied by the `fix` tool)."""
+    from pack_lsp.cli.check import check_text
+    from pack_lsp.render.json_format import document
+
+    raw, shown, on_disk = _source(path, text, name)
+    result = check_text(raw, shown, _config(shown, on_disk), on_disk=on_disk, fixes=True)
+    return document([result])
+
+
+def fix(
+    path: str | None = None,
+    text: str | None = None,
+    name: str | None = None,
+    unsafe: bool = False,
+) -> dict[str, Any]:
+    """Apply the quick fixes of a PromptPack: the safe ones, or all with `unsafe`. A
+    file `path` is rewritten in place; inline `text` is returned fixed. Returns the
+    fixes applied and the diagnostics left."""
+    from pack_lsp.cli.check import check_text
+    from pack_lsp.cli.fix import _encoded, write_atomically
+    from pack_lsp.core.language.fixall import fix_document
+    from pack_lsp.render.json_format import document
+    from pack_lsp.render.result import FileResult
+
+    raw, shown, on_disk = _source(path, text, name)
+    config = _config(shown, on_disk)
+    keep: list[Any] = []
+
+    def analyse(data: bytes) -> Any:
+        keep.clear()
+        check_text(data, shown, config, on_disk=on_disk, keep=keep)
+        return keep[0]
+
+    run = fix_document(analyse(raw), lambda t: analyse(t.encode("utf-8")), unsafe=unsafe)
+    if run.changed and path is not None:
+        write_atomically(Path(path), _encoded(Path(path), run.text))
+    left = FileResult(shown, run.analysis.diagnostics, run.analysis.lines)
+    out: dict[str, Any] = {
+        "applied": [f"{f.diagnostic.code}: {f.title}" for f in run.applied],
+        "remaining": document([left])["files"][0]["diagnostics"],
+    }
+    if run.refused is not None:
+        out["refused"] = run.refused
+    if path is None:
+        out["text"] = run.text
+    else:
+        out["written"] = run.changed
+    return out
+
+
+def explain_rule(code: str) -> dict[str, Any]:
+    """The documentation of a diagnostic code such as `PP301`: what it means, an
+    example that triggers it, how to fix it, and the quick fixes offered."""
+    from pack_lsp.core.registry import REGISTRY
+
+    rule = REGISTRY.get(code.strip().upper())
+    if rule is None:
+        raise ValueError(f"unknown code {code!r}; codes look like PP301")
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": rule.severity.label,
+        "summary": rule.summary,
+        "example": rule.example,
+        "fix": rule.fix,
+        "quickFixes": [k.value for k in rule.fixes],
+        "safeFixes": [k.value for k in rule.safe_fixes],
+    }
+
+
+def _pack(path: str | None, text: str | None, name: str | None) -> Any:
+    from pack_lsp.core import kinds
+    from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.source import decode
+
+    raw, shown, on_disk = _source(path, text, name)
+    analysis = analyze(
+        decode(raw)[0],
+        path=Path(shown) if on_disk else None,
+        config=_config(shown, on_disk),
+        kind=kinds.PROMPTPACK,
+    )
+    if analysis.pack is None:
+        raise ValueError(f"{shown} is not a PromptPack that can be read (run `check`)")
+    return analysis
+
+
+def cards(
+    path: str | None = None, text: str | None = None, name: str | None = None
+) -> dict[str, Any]:
+    """The A2A Agent Cards derived from a pack's agents (RFC 0007), with the entry
+    agent and which fields come from configuration rather than from the pack."""
+    from pack_lsp.core.cards.api import cards_for, describe
+
+    analysis = _pack(path, text, name)
+    return describe(cards_for(analysis.pack, analysis.config))
+
+
+def topology(
+    path: str | None = None, text: str | None = None, name: str | None = None
+) -> dict[str, Any]:
+    """The graph of agent-to-agent calls of a pack (nodes and edges), as JSON."""
+    from pack_lsp.core.cards.topology import build, render
+    from pack_lsp.core.config import Profile
+    from pack_lsp.core.resolve import ToolSettings
+
+    analysis = _pack(path, text, name)
+    profile = analysis.config.profile
+    settings = ToolSettings(tuple(analysis.config.tool_namespaces), profile)
+    graph = build(analysis.pack, include_entry=profile is Profile.SPEC, settings=settings)
+    result: dict[str, Any] = json.loads(render(graph, "json"))
+    return result
+
+
+def compare(
+    base_path: str | None = None,
+    head_path: str | None = None,
+    base_text: str | None = None,
+    head_text: str | None = None,
+) -> dict[str, Any]:
+    """What changed for the callers of a pack's agents from BASE to HEAD (files or
+    texts): each change with its kind and whether it breaks callers."""
+    from pack_lsp.cli.compare import _json, compare_texts
+    from pack_lsp.core.source import decode
+
+    def text_of(path: str | None, text: str | None, which: str) -> str:
+        if (path is None) == (text is None):
+            raise ValueError(f"give either `{which}_path` or `{which}_text`")
+        return decode(Path(path).read_bytes())[0] if path is not None else str(text)
+
+    base = text_of(base_path, base_text, "base")
+    head = text_of(head_path, head_text, "head")
+    compared = compare_texts(head_path or INLINE_NAME, base, head, base_path or "base")
+    out = _json([compared])["files"][0]
+    out["breaking"] = any(c["breaking"] for c in out["changes"]) and not compared.excused
+    result: dict[str, Any] = out
+    return result
+
+
+def _reported(tool: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """``tool`` with bad input (a ValueError, a file that cannot be read) answered as
+    the tool's error, in one sentence, rather than as an unexpected failure."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(tool)
+    def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        try:
+            return tool(*args, **kwargs)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
+        except OSError as exc:
+            raise ToolError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
+
+    return call
+
+
+def build_server() -> Any:
+    """The MCP server with pack-lsp's tools and resources."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer(
+        "pack-lsp",
+        version=__version__,
+        instructions="Check, fix and explain PromptPack files (YAML or JSON). Call `check` "
+        "on a pack, `fix` to apply its safe fixes, `explain_rule` for a code.",
+    )
+    for tool in (check, fix, explain_rule, cards, topology, compare):
+        server.tool()(_reported(tool))
+
+    @server.resource("pack-lsp://docs/rules.md", mime_type="text/markdown")
+    def rules_reference() -> str:
+        """The reference of every rule pack-lsp checks (docs/rules.md)."""
+        from pack_lsp.core.rulesdoc import render
+
+        return render()
+
+    @server.resource("pack-lsp://rules/{code}", mime_type="application/json")
+    def rule_resource(code: str) -> str:
+        """The documentation of one rule, as `explain_rule` gives it."""
+        return json.dumps(explain_rule(code), indent=2)
+
+    return server
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help"):
+        print(
+            "usage: pack-lsp mcp\n\nServe the Model Context Protocol on stdio for coding "
+            "agents: tools check, fix, explain_rule, cards, topology, compare; the rules "
+            "reference as a resource. Needs pip install 'pack-lsp[mcp]'."
+        )
+        return 0
+    if argv:
+        print(
+            f"pack-lsp: error: `pack-lsp mcp` takes no arguments, got {argv[0]!r}", file=sys.stderr
+        )
+        return 2
+    try:
+        server = build_server()
+    except ImportError:
+        print(f"pack-lsp: error: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    server.run("stdio")
+    return 0
