@@ -10,6 +10,8 @@ import {
 import { CARDS_SCHEME, CardsProvider, previewAgentCards } from "./cards";
 import { type ClientHandle, ServerController } from "./controller";
 import { discoverServer, type ServerCommand } from "./discovery";
+import { VenvInstaller } from "./installer";
+import { PACK_JSON, PACK_YAML, packLanguageFor } from "./languages";
 import { FilteredChannel } from "./log";
 import { canImport, which } from "./probes";
 import { SHOW_AGENT_CARD, type SendRequest } from "./protocol";
@@ -21,6 +23,10 @@ export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/*.promptpack.{yaml,yml,json}" },
   { scheme: "file", pattern: "**/promptpack.{yaml,yml}" },
   { scheme: "file", pattern: "**/*.pack.json" },
+  { scheme: "file", language: PACK_YAML },
+  { scheme: "file", language: PACK_JSON },
+  { scheme: "untitled", language: PACK_YAML },
+  { scheme: "untitled", language: PACK_JSON },
   { scheme: "file", language: "yaml" },
   { scheme: "file", language: "json" },
   { scheme: "untitled", language: "yaml" },
@@ -146,11 +152,44 @@ function createClient(
 
 let controller: ServerController | undefined;
 
+/** Give a YAML or JSON document that names the PromptPack schema its PromptPack language. */
+async function adoptPack(document: vscode.TextDocument): Promise<void> {
+  if (document.uri.scheme !== "file" && document.uri.scheme !== "untitled") {
+    return;
+  }
+  const language = packLanguageFor(document.languageId, document.getText());
+  if (language !== undefined) {
+    await vscode.languages.setTextDocumentLanguage(document, language);
+  }
+}
+
+/** Copy the walkthrough's example pack into the extension's storage and open it. */
+async function openExample(context: vscode.ExtensionContext): Promise<void> {
+  const source = vscode.Uri.joinPath(
+    context.extensionUri,
+    "media",
+    "walkthrough",
+    "example.promptpack.yaml",
+  );
+  const folder = vscode.Uri.joinPath(context.globalStorageUri, "example");
+  const target = vscode.Uri.joinPath(folder, "example.promptpack.yaml");
+  await vscode.workspace.fs.createDirectory(folder);
+  await vscode.workspace.fs.copy(source, target, { overwrite: true });
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target));
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const channel = new FilteredChannel(vscode.window.createOutputChannel("PromptPack"));
   const trace = vscode.window.createOutputChannel("PromptPack Trace");
   context.subscriptions.push(channel, trace);
 
+  const installer = new VenvInstaller(
+    context.globalStorageUri.fsPath,
+    vscode.Uri.joinPath(context.extensionUri, "server").fsPath,
+    (line) => {
+      channel.log("info", line);
+    },
+  );
   const ctl = new ServerController({
     discover: () =>
       discoverServer({
@@ -159,9 +198,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         selectedInterpreter,
         canImport,
         which: (name) => which(name),
+        managed: () => installer.installed(),
       }),
     createClient: (server) => createClient(server, channel, trace),
     logger: channel,
+    installer,
+    memory: context.globalState,
   });
   controller = ctl;
   context.subscriptions.push(ctl);
@@ -181,6 +223,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("packLsp.showOutput", () => {
       channel.show(true);
     }),
+    vscode.commands.registerCommand("packLsp.installServer", () => ctl.installServer()),
+    vscode.commands.registerCommand("packLsp.openExample", () => openExample(context)),
+    vscode.workspace.onDidOpenTextDocument((document) => adoptPack(document)),
     vscode.commands.registerCommand(
       "packLsp.previewAgentCards",
       (uri?: string | vscode.Uri, agent?: string, version?: string) => {
@@ -199,6 +244,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (onInterpreter !== undefined) {
     context.subscriptions.push(onInterpreter(() => void ctl.onInterpreterChanged()));
   }
+  await Promise.all(vscode.workspace.textDocuments.map((document) => adoptPack(document)));
   await ctl.start();
 }
 
