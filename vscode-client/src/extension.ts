@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
+  DocumentDiagnosticRequest,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
@@ -11,7 +12,7 @@ import { CARDS_SCHEME, CardsProvider, previewAgentCards } from "./cards";
 import { type ClientHandle, ServerController } from "./controller";
 import { discoverServer, type ServerCommand } from "./discovery";
 import { VenvInstaller } from "./installer";
-import { PACK_JSON, PACK_YAML, packLanguageFor } from "./languages";
+import { PACK_JSON, PACK_YAML, PackAdoption } from "./languages";
 import { FilteredChannel } from "./log";
 import { canImport, which } from "./probes";
 import { SHOW_AGENT_CARD, type SendRequest } from "./protocol";
@@ -120,6 +121,9 @@ function createClient(
     traceOutputChannel: trace,
     initializationOptions: packSettings(),
     middleware: {
+      // A document about to move to a PromptPack language is opened on the server in it.
+      didOpen: (document, next) => (adopted(document) ? Promise.resolve() : next(document)),
+      didClose: (document, next) => (adopted(document) ? Promise.resolve() : next(document)),
       workspace: {
         // Answer `workspace/configuration` with the explicitly set server settings only.
         configuration: async (params, token, next) => {
@@ -147,19 +151,37 @@ function createClient(
     },
   };
   const client = new LanguageClient("packLsp", "PromptPack", serverOptions, clientOptions);
+  languageClient = client;
   return new PackClient(client, () => packSettings());
 }
 
 let controller: ServerController | undefined;
+
+const adoption = new PackAdoption();
+/** The newest language client, for the diagnostics pull after a document changes language. */
+let languageClient: LanguageClient | undefined;
+
+/** Whether `document` (YAML or JSON naming the PromptPack schema) moves to a PromptPack language. */
+function adopted(document: vscode.TextDocument): boolean {
+  return adoption.adopts(document, document.uri.toString(), document.languageId, () =>
+    document.getText(),
+  );
+}
 
 /** Give a YAML or JSON document that names the PromptPack schema its PromptPack language. */
 async function adoptPack(document: vscode.TextDocument): Promise<void> {
   if (document.uri.scheme !== "file" && document.uri.scheme !== "untitled") {
     return;
   }
-  const language = packLanguageFor(document.languageId, document.getText());
-  if (language !== undefined) {
-    await vscode.languages.setTextDocumentLanguage(document, language);
+  if (adopted(document)) {
+    const language = document.languageId === "yaml" ? PACK_YAML : PACK_JSON;
+    const moved = await vscode.languages.setTextDocumentLanguage(document, language);
+    // The client may have pulled the document's diagnostics under its old language, and
+    // dropped them when that document closed: pull them again for the open documents.
+    languageClient
+      ?.getFeature(DocumentDiagnosticRequest.method)
+      ?.getProvider(moved)
+      ?.onDidChangeDiagnosticsEmitter.fire();
   }
 }
 
@@ -226,6 +248,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("packLsp.installServer", () => ctl.installServer()),
     vscode.commands.registerCommand("packLsp.openExample", () => openExample(context)),
     vscode.workspace.onDidOpenTextDocument((document) => adoptPack(document)),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      adoption.closed(document.uri.toString(), document.languageId);
+    }),
     vscode.commands.registerCommand(
       "packLsp.previewAgentCards",
       (uri?: string | vscode.Uri, agent?: string, version?: string) => {

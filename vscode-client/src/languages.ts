@@ -39,3 +39,39 @@ export function packLanguageFor(languageId: string, text: string): string | unde
   }
   return undefined;
 }
+
+/** How soon after a pack closes its reopening in another language counts as the user's choice. */
+const USER_CHOICE_MS = 2000;
+
+/**
+ * Which opened documents are switched to a PromptPack language. The extension's listener and the
+ * language client's `didOpen` ask about the same document: one answer per document, so the client
+ * never opens on the server a document that is about to be closed and reopened in its new
+ * language (that close, arriving after the new document's diagnostics, would clear them). A pack
+ * the user puts back into YAML or JSON (the language picker closes the pack and reopens it at once)
+ * is left in the language chosen.
+ */
+export class PackAdoption {
+  private readonly decided = new WeakMap<object, boolean>();
+  private readonly leftAt = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  adopts(document: object, uri: string, languageId: string, text: () => string): boolean {
+    let answer = this.decided.get(document);
+    if (answer === undefined) {
+      const left = this.leftAt.get(uri);
+      const chosen = left !== undefined && this.now() - left < USER_CHOICE_MS;
+      answer = !chosen && packLanguageFor(languageId, text()) !== undefined;
+      this.decided.set(document, answer);
+    }
+    return answer;
+  }
+
+  /** A document closed; a pack's closing is remembered for `adopts`. */
+  closed(uri: string, languageId: string): void {
+    if (languageId === PACK_YAML || languageId === PACK_JSON) {
+      this.leftAt.set(uri, this.now());
+    }
+  }
+}
