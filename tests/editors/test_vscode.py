@@ -25,12 +25,20 @@ from typing import Any
 
 import pytest
 
-from conftest import HERE, PACK_FIXTURE, SERVER_ARGV, TOOLS, expected_problems, require
+from conftest import CLIENT, HERE, PACK_FIXTURE, SERVER_ARGV, TOOLS, expected_problems, require
 from pack_lsp import __version__
 
 pytestmark = pytest.mark.editor
 
 SCREENSHOTS = HERE / "screenshots"
+#: The screenshots the extension's README and walkthrough show, copied into vscode-client/media/
+#: when PACK_LSP_UPDATE_SCREENSHOTS=1.
+README_SCREENSHOTS = {
+    "vscode-problems-lenses.png": "screenshot-problems.png",
+    "vscode-completion.png": "screenshot-completion.png",
+    "vscode-agent-cards.png": "screenshot-cards.png",
+    "vscode-topology.png": "screenshot-topology.png",
+}
 CODE_SERVER = TOOLS / "code-server" / "node_modules" / ".bin" / "code-server"
 CHROMIUM = "/usr/bin/chromium"
 TIMEOUT = 60.0
@@ -159,6 +167,9 @@ def test_vscode_workbench(code_server: dict[str, Any]) -> None:
         finally:
             page.screenshot(path=str(SCREENSHOTS / "vscode-last.png"))
             browser.close()
+    if os.environ.get("PACK_LSP_UPDATE_SCREENSHOTS") == "1":
+        for shot, name in README_SCREENSHOTS.items():
+            shutil.copyfile(SCREENSHOTS / shot, CLIENT / "media" / name)
 
 
 def palette(page: Any, command: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import typing
 import zipfile
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pack_lsp import __version__
 from pack_lsp.core.config import Config
 from pack_lsp.server.app import SERVER_SETTINGS, SETTINGS_SECTION
 
@@ -42,14 +44,36 @@ def test_vsix_lists_only_what_the_extension_needs(vsix: Path) -> None:
     assert "extension/readme.md" in {n.lower() for n in ours}
     assert not [n for n in ours if "node_modules" in n]
     assert not [n for n in ours if n.endswith((".ts", ".map")) or "/src/" in n or "/test/" in n]
-    allowed = ("extension/dist/", "extension/media/")
+    allowed = (
+        "extension/dist/",
+        "extension/media/",
+        "extension/languages/",
+        "extension/syntaxes/",
+        "extension/server/",
+    )
     top = {n for n in ours if n.count("/") == 1}
-    assert {n.lower() for n in top} <= {
+    assert {n.lower() for n in top} == {
         "extension/package.json",
         "extension/readme.md",
         "extension/changelog.md",
+        "extension/license.txt",
     }
     assert all(n in top or n.startswith(allowed) for n in ours)
+    # The one wheel the extension installs when it finds no server: this checkout's pack-lsp.
+    wheels = [n for n in ours if n.startswith("extension/server/")]
+    assert wheels == [f"extension/server/pack_lsp-{__version__}-py3-none-any.whl"]
+    # Everything the manifest points at ships.
+    pkg = manifest(vsix)
+    contributes = pkg["contributes"]
+    referenced = [pkg["icon"]]
+    referenced += [lang["configuration"] for lang in contributes["languages"]]
+    referenced += [g["path"] for g in contributes["grammars"]]
+    for walkthrough in contributes["walkthroughs"]:
+        for step in walkthrough["steps"]:
+            media = step["media"]
+            referenced.append(media.get("image") or media["markdown"])
+    for ref in referenced:
+        assert "extension/" + ref.removeprefix("./") in ours, f"{ref} is not in the .vsix"
     # The bundle carries the language client it needs.
     with zipfile.ZipFile(vsix) as z:
         bundle = z.read("extension/dist/extension.js").decode("utf-8")
@@ -70,7 +94,28 @@ def test_engine_and_activation(vsix: Path) -> None:
         "packLsp.showOutput",
         "packLsp.previewAgentCards",
         "packLsp.showTopology",
+        "packLsp.installServer",
+        "packLsp.openExample",
     }
+
+
+def test_marketplace_fields(vsix: Path) -> None:
+    pkg = manifest(vsix)
+    for field in ("publisher", "displayName", "description", "license", "homepage", "icon"):
+        assert pkg.get(field), field
+    assert pkg["repository"]["url"].startswith("https://")
+    assert pkg["bugs"]["url"].startswith("https://")
+    with zipfile.ZipFile(vsix) as z:
+        readme = z.read("extension/readme.md").decode("utf-8")
+        icon = z.read("extension/" + pkg["icon"])
+    assert icon.startswith(b"\x89PNG")
+    # The README's images ship in the .vsix (vsce rewrites no links: --no-rewrite-relative-links).
+    with zipfile.ZipFile(vsix) as z:
+        names = set(z.namelist())
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)
+    assert len(images) >= 4, images
+    for image in images:
+        assert f"extension/{image}" in names, image
 
 
 def test_every_server_setting_is_contributed(vsix: Path) -> None:

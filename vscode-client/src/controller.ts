@@ -1,12 +1,14 @@
 /**
  * The server's lifecycle: discovery, start, restart on settings or interpreter changes, the
- * status-bar item and the notification when no server can be found.
+ * status-bar item, and when no server can be found the offer to install one into the extension's
+ * storage (made once; the installed server is upgraded with the extension).
  *
  * The language client itself is created by an injected factory so this logic runs in unit tests
  * against a mocked `vscode` module.
  */
 import * as vscode from "vscode";
 import type { Discovery, ServerCommand } from "./discovery";
+import type { ServerInstaller } from "./installer";
 import { parseLevel, type LogLevel } from "./log";
 import type { SendRequest } from "./protocol";
 import { reactionTo } from "./settings";
@@ -29,22 +31,29 @@ export interface Logger {
   show(preserveFocus?: boolean): void;
 }
 
+/** Values kept across sessions (the extension's `globalState`). */
+export interface Memory {
+  get(key: string): unknown;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
 export interface ControllerDeps {
   discover(): Promise<Discovery>;
   createClient(server: ServerCommand): ClientHandle;
   logger: Logger;
+  installer: ServerInstaller;
+  memory: Memory;
 }
 
-export const INSTALL_PREFIX = "Install into ";
+export const INSTALL = "Install pack-lsp";
 export const OPEN_SETTING = "Open setting";
+export const SHOW_OUTPUT = "Show output";
 export const SERVER_SETTING = "packLsp.server.command";
+/** The `globalState` key recording that the install was offered (it is offered once). */
+export const OFFERED_KEY = "packLsp.installOffered";
 
 function describe(server: ServerCommand): string {
   return [server.command, ...server.args].join(" ");
-}
-
-function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, "\\$1")}"`;
 }
 
 export class ServerController implements vscode.Disposable {
@@ -53,6 +62,10 @@ export class ServerController implements vscode.Disposable {
   server: ServerCommand | undefined;
   /** Every start and stop runs after the previous one: restarts never overlap. */
   private queue: Promise<void> = Promise.resolve();
+  /** The installation under way, if any: a second request joins it. */
+  private installing: Promise<boolean> | undefined;
+  /** The interpreter the last discovery offered to install with. */
+  private interpreter: string | undefined;
   private readonly disposables: { dispose(): unknown }[] = [];
 
   constructor(private readonly deps: ControllerDeps) {
@@ -107,20 +120,31 @@ export class ServerController implements vscode.Disposable {
   private async doStart(): Promise<void> {
     this.status.text = "$(sync~spin) pack-lsp";
     this.status.tooltip = "Starting the PromptPack language server";
-    const discovery = await this.deps.discover();
+    this.status.command = "packLsp.showOutput";
+    let discovery = await this.deps.discover();
     for (const line of discovery.tried) {
       this.deps.logger.log("debug", `server discovery: tried ${line}`);
+    }
+    this.interpreter = discovery.interpreter;
+    if (discovery.server === undefined && discovery.managed === "stale") {
+      // The extension was upgraded: so is the server it installed.
+      if (await this.install("Upgrading pack-lsp")) {
+        discovery = await this.deps.discover();
+      }
     }
     const server = discovery.server;
     this.server = server;
     if (server === undefined) {
       this.status.text = "$(error) pack-lsp";
-      this.status.tooltip = "No pack-lsp language server found";
+      this.status.tooltip = "No pack-lsp language server found: click to install it";
+      this.status.command = "packLsp.installServer";
       this.deps.logger.log(
         "error",
         `no language server found; tried: ${discovery.tried.join("; ")}`,
       );
-      void this.notifyNotFound(discovery);
+      if (discovery.managed !== "stale") {
+        void this.notifyNotFound(discovery);
+      }
       return;
     }
     this.deps.logger.log("info", `starting ${describe(server)} (from ${server.source})`);
@@ -149,35 +173,84 @@ export class ServerController implements vscode.Disposable {
     this.deps.logger.log("info", `pack-lsp ${version} is running`);
   }
 
-  /** The error notification with "Install into <interpreter>" and "Open setting". */
+  /**
+   * The notification when no server was found (offered once: later starts only show the status
+   * bar item, which installs on a click) or when the one found did not start (always shown).
+   */
   async notifyNotFound(discovery: Discovery, reason?: string): Promise<void> {
+    if (reason === undefined) {
+      if (this.deps.memory.get(OFFERED_KEY) === true) {
+        return;
+      }
+      await this.deps.memory.update(OFFERED_KEY, true);
+    }
     const actions: string[] = [];
     const interpreter = discovery.interpreter;
     if (interpreter !== undefined) {
-      actions.push(INSTALL_PREFIX + interpreter);
+      actions.push(INSTALL);
     }
     actions.push(OPEN_SETTING);
-    const message =
-      (reason ?? "The pack-lsp language server was not found.") +
-      " Install it (pip install pack-lsp) or set packLsp.server.command.";
-    const choice = await vscode.window.showErrorMessage(message, ...actions);
+    const how =
+      interpreter !== undefined
+        ? ` Install it into the extension's storage (a virtual environment made with ${interpreter}, dependencies from the package index), or set ${SERVER_SETTING}.`
+        : ` Install Python 3.11 or newer to let the extension install it, or set ${SERVER_SETTING}.`;
+    const message = (reason ?? "The pack-lsp language server was not found.") + how;
+    const choice =
+      reason === undefined
+        ? await vscode.window.showInformationMessage(message, ...actions)
+        : await vscode.window.showErrorMessage(message, ...actions);
     if (choice === OPEN_SETTING) {
       await vscode.commands.executeCommand("workbench.action.openSettings", SERVER_SETTING);
-    } else if (
-      choice !== undefined &&
-      interpreter !== undefined &&
-      choice.startsWith(INSTALL_PREFIX)
-    ) {
-      const terminal = vscode.window.createTerminal({ name: "pack-lsp install" });
-      this.disposables.push(
-        vscode.window.onDidCloseTerminal((closed) => {
-          if (closed === terminal) {
-            void this.restart();
-          }
+    } else if (choice === INSTALL) {
+      await this.installServer();
+    }
+  }
+
+  /** Install (or repair) the server in the extension's storage, then start it. */
+  async installServer(): Promise<void> {
+    if (await this.install("Installing pack-lsp")) {
+      await this.restart();
+    }
+  }
+
+  /** Run the installer under a progress notification; true when it succeeded. */
+  private install(title: string): Promise<boolean> {
+    this.installing ??= this.runInstall(title).finally(() => {
+      this.installing = undefined;
+    });
+    return this.installing;
+  }
+
+  private async runInstall(title: string): Promise<boolean> {
+    this.status.text = "$(sync~spin) pack-lsp";
+    this.status.tooltip = title;
+    this.deps.logger.log("info", `${title} into the extension's storage`);
+    const failure = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: false },
+      (progress) =>
+        this.deps.installer.install(this.interpreter, (step) => {
+          this.deps.logger.log("info", step);
+          progress.report({ message: step });
         }),
-      );
-      terminal.show();
-      terminal.sendText(`${quote(interpreter)} -m pip install pack-lsp`);
+    );
+    if (failure === undefined) {
+      this.deps.logger.log("info", "pack-lsp is installed");
+      return true;
+    }
+    this.status.text = "$(error) pack-lsp";
+    this.status.tooltip = failure;
+    this.status.command = "packLsp.installServer";
+    this.deps.logger.log("error", failure);
+    void this.showFailure(failure);
+    return false;
+  }
+
+  private async showFailure(failure: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(failure, SHOW_OUTPUT, OPEN_SETTING);
+    if (choice === SHOW_OUTPUT) {
+      this.deps.logger.show(true);
+    } else if (choice === OPEN_SETTING) {
+      await vscode.commands.executeCommand("workbench.action.openSettings", SERVER_SETTING);
     }
   }
 

@@ -1,11 +1,14 @@
 /**
  * Finding the language server: the `packLsp.server.command` setting, then the interpreter selected
- * in the Python extension (when `pack_lsp` is importable there), then `pack-lsp` on PATH.
+ * in the Python extension (when `pack_lsp` is importable there), then `pack-lsp` on PATH, then the
+ * server the extension installed in its storage (`managed.ts`).
  *
  * Pure apart from the injected probes, so the order is unit-tested without VS Code.
  */
 
-export type ServerSource = "setting" | "python" | "path";
+import type { ManagedState } from "./managed";
+
+export type ServerSource = "setting" | "python" | "path" | "managed";
 
 export interface ServerCommand {
   command: string;
@@ -22,6 +25,8 @@ export interface DiscoveryProbes {
   canImport(python: string): Promise<boolean>;
   /** An executable of this name on PATH. */
   which(name: string): Promise<string | undefined>;
+  /** The server installed in the extension's storage, and its interpreter. */
+  managed(): Promise<{ state: ManagedState; python: string }>;
 }
 
 export interface Discovery {
@@ -30,6 +35,8 @@ export interface Discovery {
   interpreter: string | undefined;
   /** What was tried, for the error message and the log. */
   tried: string[];
+  /** The server in the extension's storage when none was found before it (`stale`: upgrade it). */
+  managed?: ManagedState;
 }
 
 export async function discoverServer(probes: DiscoveryProbes): Promise<Discovery> {
@@ -61,6 +68,17 @@ export async function discoverServer(probes: DiscoveryProbes): Promise<Discovery
   }
   tried.push("pack-lsp on PATH (not found)");
 
+  const managed = await probes.managed();
+  if (managed.state === "current") {
+    return {
+      server: { command: managed.python, args: ["-m", "pack_lsp"], source: "managed" },
+      interpreter,
+      tried,
+      managed: managed.state,
+    };
+  }
+  tried.push(`the server installed by the extension (${managed.state})`);
+
   const fallback = interpreter ?? (await probes.which("python3")) ?? (await probes.which("python"));
-  return { server: undefined, interpreter: fallback, tried };
+  return { server: undefined, interpreter: fallback, tried, managed: managed.state };
 }

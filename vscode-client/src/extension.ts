@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
+  DocumentDiagnosticRequest,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
@@ -10,6 +11,8 @@ import {
 import { CARDS_SCHEME, CardsProvider, previewAgentCards } from "./cards";
 import { type ClientHandle, ServerController } from "./controller";
 import { discoverServer, type ServerCommand } from "./discovery";
+import { VenvInstaller } from "./installer";
+import { PACK_JSON, PACK_YAML, PackAdoption } from "./languages";
 import { FilteredChannel } from "./log";
 import { canImport, which } from "./probes";
 import { SHOW_AGENT_CARD, type SendRequest } from "./protocol";
@@ -24,6 +27,10 @@ export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/promptpack.{yaml,yml}" },
   { scheme: "file", pattern: "**/*.pack.json" },
   { scheme: "file", pattern: "**/*.arena.{yaml,yml}" },
+  { scheme: "file", language: PACK_YAML },
+  { scheme: "file", language: PACK_JSON },
+  { scheme: "untitled", language: PACK_YAML },
+  { scheme: "untitled", language: PACK_JSON },
   { scheme: "file", language: "yaml" },
   { scheme: "file", language: "json" },
   { scheme: "untitled", language: "yaml" },
@@ -117,6 +124,9 @@ function createClient(
     traceOutputChannel: trace,
     initializationOptions: packSettings(),
     middleware: {
+      // A document about to move to a PromptPack language is opened on the server in it.
+      didOpen: (document, next) => (adopted(document) ? Promise.resolve() : next(document)),
+      didClose: (document, next) => (adopted(document) ? Promise.resolve() : next(document)),
       workspace: {
         // Answer `workspace/configuration` with the explicitly set server settings only.
         configuration: async (params, token, next) => {
@@ -144,16 +154,67 @@ function createClient(
     },
   };
   const client = new LanguageClient("packLsp", "PromptPack", serverOptions, clientOptions);
+  languageClient = client;
   return new PackClient(client, () => packSettings());
 }
 
 let controller: ServerController | undefined;
+
+const adoption = new PackAdoption();
+/** The newest language client, for the diagnostics pull after a document changes language. */
+let languageClient: LanguageClient | undefined;
+
+/** Whether `document` (YAML or JSON naming the PromptPack schema) moves to a PromptPack language. */
+function adopted(document: vscode.TextDocument): boolean {
+  return adoption.adopts(document, document.uri.toString(), document.languageId, () =>
+    document.getText(),
+  );
+}
+
+/** Give a YAML or JSON document that names the PromptPack schema its PromptPack language. */
+async function adoptPack(document: vscode.TextDocument): Promise<void> {
+  if (document.uri.scheme !== "file" && document.uri.scheme !== "untitled") {
+    return;
+  }
+  if (adopted(document)) {
+    const language = document.languageId === "yaml" ? PACK_YAML : PACK_JSON;
+    const moved = await vscode.languages.setTextDocumentLanguage(document, language);
+    // The client may have pulled the document's diagnostics under its old language, and
+    // dropped them when that document closed: pull them again for the open documents.
+    languageClient
+      ?.getFeature(DocumentDiagnosticRequest.method)
+      ?.getProvider(moved)
+      ?.onDidChangeDiagnosticsEmitter.fire();
+  }
+}
+
+/** Copy the walkthrough's example pack into the extension's storage and open it. */
+async function openExample(context: vscode.ExtensionContext): Promise<void> {
+  const source = vscode.Uri.joinPath(
+    context.extensionUri,
+    "media",
+    "walkthrough",
+    "example.promptpack.yaml",
+  );
+  const folder = vscode.Uri.joinPath(context.globalStorageUri, "example");
+  const target = vscode.Uri.joinPath(folder, "example.promptpack.yaml");
+  await vscode.workspace.fs.createDirectory(folder);
+  await vscode.workspace.fs.copy(source, target, { overwrite: true });
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target));
+}
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const channel = new FilteredChannel(vscode.window.createOutputChannel("PromptPack"));
   const trace = vscode.window.createOutputChannel("PromptPack Trace");
   context.subscriptions.push(channel, trace);
 
+  const installer = new VenvInstaller(
+    context.globalStorageUri.fsPath,
+    vscode.Uri.joinPath(context.extensionUri, "server").fsPath,
+    (line) => {
+      channel.log("info", line);
+    },
+  );
   const ctl = new ServerController({
     discover: () =>
       discoverServer({
@@ -162,9 +223,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         selectedInterpreter,
         canImport,
         which: (name) => which(name),
+        managed: () => installer.installed(),
       }),
     createClient: (server) => createClient(server, channel, trace),
     logger: channel,
+    installer,
+    memory: context.globalState,
   });
   controller = ctl;
   context.subscriptions.push(ctl);
@@ -184,6 +248,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("packLsp.showOutput", () => {
       channel.show(true);
     }),
+    vscode.commands.registerCommand("packLsp.installServer", () => ctl.installServer()),
+    vscode.commands.registerCommand("packLsp.openExample", () => openExample(context)),
+    vscode.workspace.onDidOpenTextDocument((document) => adoptPack(document)),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      adoption.closed(document.uri.toString(), document.languageId);
+    }),
     vscode.commands.registerCommand(
       "packLsp.previewAgentCards",
       (uri?: string | vscode.Uri, agent?: string, version?: string) => {
@@ -202,6 +272,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (onInterpreter !== undefined) {
     context.subscriptions.push(onInterpreter(() => void ctl.onInterpreterChanged()));
   }
+  await Promise.all(vscode.workspace.textDocuments.map((document) => adoptPack(document)));
   await ctl.start();
 }
 

@@ -1,9 +1,10 @@
 import { expect } from "./expect";
-import { type ClientHandle, ServerController } from "../src/controller";
+import { type ClientHandle, OFFERED_KEY, ServerController } from "../src/controller";
 import type { Discovery, ServerCommand } from "../src/discovery";
+import type { InstalledServer, ServerInstaller } from "../src/installer";
 import type { LogLevel } from "../src/log";
 import type { SendRequest } from "../src/protocol";
-import { calls, closeTerminal, reset, state } from "./vscode-mock";
+import { calls, reset, state } from "./vscode-mock";
 
 class FakeClient implements ClientHandle {
   events: string[];
@@ -44,8 +45,37 @@ const logger = {
   },
 };
 
-function make(discoveries: Discovery[], opts: { failStart?: boolean } = {}) {
+/** Records installs; fails with `failure` when it is set. */
+class FakeInstaller implements ServerInstaller {
+  installs: (string | undefined)[] = [];
+  constructor(private readonly failure?: string) {}
+  async installed(): Promise<InstalledServer> {
+    return { state: "absent", python: "/store/venv/bin/python" };
+  }
+  async install(python: string | undefined, report: (step: string) => void) {
+    this.installs.push(python);
+    report("creating a virtual environment");
+    return this.failure;
+  }
+}
+
+class FakeMemory {
+  values = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+function make(
+  discoveries: Discovery[],
+  opts: { failStart?: boolean; installer?: FakeInstaller; memory?: FakeMemory } = {},
+) {
   const events: string[] = [];
+  const installer = opts.installer ?? new FakeInstaller();
+  const memory = opts.memory ?? new FakeMemory();
   let i = 0;
   const ctl = new ServerController({
     discover: async () => {
@@ -57,8 +87,10 @@ function make(discoveries: Discovery[], opts: { failStart?: boolean } = {}) {
     },
     createClient: (server) => new FakeClient(server, events, opts.failStart),
     logger,
+    installer,
+    memory,
   });
-  return { ctl, events };
+  return { ctl, events, installer, memory };
 }
 
 const pathServer: Discovery = {
@@ -75,7 +107,15 @@ const nothing: Discovery = {
   server: undefined,
   interpreter: "/proj/.venv/bin/python",
   tried: ["a", "b"],
+  managed: "absent",
 };
+const managedServer: Discovery = {
+  server: { command: "/store/venv/bin/python", args: ["-m", "pack_lsp"], source: "managed" },
+  interpreter: "/proj/.venv/bin/python",
+  tried: [],
+  managed: "current",
+};
+const tick = () => new Promise((r) => setImmediate(r));
 
 function change(...sections: string[]) {
   return {
@@ -148,61 +188,102 @@ describe("server lifecycle", () => {
   });
 });
 
-describe("the not-found notification", () => {
-  it("offers to install into the interpreter and to open the setting", async () => {
-    const { ctl } = make([nothing]);
+describe("the not-found notification and the install", () => {
+  it("offers to install into the extension's storage and to open the setting", async () => {
+    const { ctl, installer } = make([nothing]);
     await ctl.start();
-    await new Promise((r) => setImmediate(r));
+    await tick();
     expect(ctl.status.text).toContain("$(error)");
-    expect(calls.errors).toHaveLength(1);
-    expect(calls.errors[0]?.message).toContain("pip install pack-lsp");
-    expect(calls.errors[0]?.actions).toEqual([
-      "Install into /proj/.venv/bin/python",
-      "Open setting",
-    ]);
+    expect(ctl.status.command).toBe("packLsp.installServer");
+    expect(calls.infos).toHaveLength(1);
+    expect(calls.infos[0]?.message).toContain("/proj/.venv/bin/python");
+    expect(calls.infos[0]?.message).not.toContain("pip install pack-lsp");
+    expect(calls.infos[0]?.actions).toEqual(["Install pack-lsp", "Open setting"]);
+    expect(installer.installs).toEqual([]);
   });
 
-  it("'Install into' runs pip in a terminal and restarts when the terminal closes", async () => {
-    state.errorChoice = "Install into /proj/.venv/bin/python";
-    const { ctl, events } = make([nothing, pathServer]);
+  it("offers once: a later start without a server shows no notification", async () => {
+    const memory = new FakeMemory();
+    const first = make([nothing], { memory });
+    await first.ctl.start();
+    await tick();
+    expect(memory.get(OFFERED_KEY)).toBe(true);
+    const second = make([nothing], { memory });
+    await second.ctl.start();
+    await tick();
+    expect(calls.infos).toHaveLength(1);
+    expect(second.ctl.status.command).toBe("packLsp.installServer");
+  });
+
+  it("'Install pack-lsp' installs with progress, then starts the installed server", async () => {
+    state.infoChoice = "Install pack-lsp";
+    const { ctl, events, installer } = make([nothing, managedServer]);
     await ctl.start();
-    await new Promise((r) => setImmediate(r));
-    expect(calls.terminals).toHaveLength(1);
-    expect(calls.terminals[0]?.sent).toEqual(["/proj/.venv/bin/python -m pip install pack-lsp"]);
-    closeTerminal(0);
+    await tick();
     await ctl.stop();
-    expect(events).toEqual(["start /usr/bin/pack-lsp", "stop /usr/bin/pack-lsp"]);
+    expect(installer.installs).toEqual(["/proj/.venv/bin/python"]);
+    expect(calls.progress).toEqual([
+      { title: "Installing pack-lsp", steps: ["creating a virtual environment"] },
+    ]);
+    expect(events).toEqual(["start /store/venv/bin/python", "stop /store/venv/bin/python"]);
   });
 
-  it("quotes an interpreter path with spaces", async () => {
-    state.errorChoice = "Install into /My Envs/python";
-    const { ctl } = make([{ ...nothing, interpreter: "/My Envs/python" }]);
+  it("a failed install says what to do and leaves the server stopped", async () => {
+    state.infoChoice = "Install pack-lsp";
+    const installer = new FakeInstaller("pip could not download pack-lsp's dependencies");
+    const { ctl, events } = make([nothing, managedServer], { installer });
     await ctl.start();
-    await new Promise((r) => setImmediate(r));
-    expect(calls.terminals[0]?.sent).toEqual(['"/My Envs/python" -m pip install pack-lsp']);
+    await tick();
+    await tick();
+    expect(events).toEqual([]);
+    expect(calls.errors[0]?.message).toContain("pip could not download");
+    expect(calls.errors[0]?.actions).toEqual(["Show output", "Open setting"]);
+    expect(ctl.status.tooltip).toContain("pip could not download");
+  });
+
+  it("upgrades the installed server when the extension brought another wheel", async () => {
+    const { ctl, events, installer } = make([{ ...nothing, managed: "stale" }, managedServer]);
+    await ctl.start();
+    expect(installer.installs).toHaveLength(1);
+    expect(calls.progress[0]?.title).toBe("Upgrading pack-lsp");
+    expect(calls.infos).toEqual([]);
+    expect(events).toEqual(["start /store/venv/bin/python"]);
+  });
+
+  it("two install requests at once run one installation", async () => {
+    const { ctl, installer } = make([nothing, managedServer]);
+    await ctl.start();
+    await Promise.all([ctl.installServer(), ctl.installServer()]);
+    expect(installer.installs).toHaveLength(1);
   });
 
   it("'Open setting' opens packLsp.server.command", async () => {
-    state.errorChoice = "Open setting";
+    state.infoChoice = "Open setting";
     const { ctl } = make([nothing]);
     await ctl.start();
-    await new Promise((r) => setImmediate(r));
+    await tick();
     expect(calls.commands).toEqual([["workbench.action.openSettings", "packLsp.server.command"]]);
   });
 
   it("only offers the setting when there is no interpreter", async () => {
     const { ctl } = make([{ server: undefined, interpreter: undefined, tried: [] }]);
     await ctl.start();
-    await new Promise((r) => setImmediate(r));
-    expect(calls.errors[0]?.actions).toEqual(["Open setting"]);
+    await tick();
+    expect(calls.infos[0]?.actions).toEqual(["Open setting"]);
+    expect(calls.infos[0]?.message).toContain("Python 3.11");
   });
 
-  it("notifies when a found server fails to start", async () => {
-    const { ctl } = make([{ ...pathServer, interpreter: "/usr/bin/python3" }], { failStart: true });
+  it("notifies when a found server fails to start, even after the offer was made", async () => {
+    const memory = new FakeMemory();
+    await memory.update(OFFERED_KEY, true);
+    const { ctl } = make([{ ...pathServer, interpreter: "/usr/bin/python3" }], {
+      failStart: true,
+      memory,
+    });
     await ctl.start();
-    await new Promise((r) => setImmediate(r));
+    await tick();
     expect(ctl.client).toBeUndefined();
     expect(calls.errors[0]?.message).toContain("/usr/bin/pack-lsp did not start");
-    expect(calls.errors[0]?.actions).toEqual(["Install into /usr/bin/python3", "Open setting"]);
+    expect(calls.errors[0]?.actions).toEqual(["Install pack-lsp", "Open setting"]);
   });
 });

@@ -9,6 +9,7 @@ function probes(
     selectedInterpreter: over.selectedInterpreter ?? (async () => undefined),
     canImport: over.canImport ?? (async () => false),
     which: over.which ?? (async (name) => over.onPath?.[name]),
+    managed: over.managed ?? (async () => ({ state: "absent", python: "/store/venv/bin/python" })),
   };
 }
 
@@ -83,12 +84,54 @@ describe("server discovery order", () => {
     );
     expect(found.server).toBeUndefined();
     expect(found.interpreter).toBe("/proj/.venv/bin/python");
-    expect(found.tried).toHaveLength(3);
+    expect(found.tried).toHaveLength(4);
+    expect(found.managed).toBe("absent");
   });
 
   it("offers python3 on PATH when no interpreter is selected", async () => {
     const found = await discoverServer(probes({ onPath: { python3: "/usr/bin/python3" } }));
     expect(found.server).toBeUndefined();
+    expect(found.interpreter).toBe("/usr/bin/python3");
+  });
+
+  it("uses the server the extension installed when nothing else is found", async () => {
+    const found = await discoverServer(
+      probes({
+        onPath: { python3: "/usr/bin/python3" },
+        managed: async () => ({ state: "current", python: "/store/venv/bin/python" }),
+      }),
+    );
+    expect(found.server).toEqual({
+      command: "/store/venv/bin/python",
+      args: ["-m", "pack_lsp"],
+      source: "managed",
+    });
+  });
+
+  it("prefers pack-lsp on PATH to the installed server", async () => {
+    let asked = false;
+    const found = await discoverServer(
+      probes({
+        onPath: { "pack-lsp": "/usr/local/bin/pack-lsp" },
+        managed: async () => {
+          asked = true;
+          return { state: "current", python: "/store/venv/bin/python" };
+        },
+      }),
+    );
+    expect(found.server?.source).toBe("path");
+    expect(asked).toBe(false);
+  });
+
+  it("reports an installed server of another version as stale, not as found", async () => {
+    const found = await discoverServer(
+      probes({
+        onPath: { python3: "/usr/bin/python3" },
+        managed: async () => ({ state: "stale", python: "/store/venv/bin/python" }),
+      }),
+    );
+    expect(found.server).toBeUndefined();
+    expect(found.managed).toBe("stale");
     expect(found.interpreter).toBe("/usr/bin/python3");
   });
 });

@@ -5,6 +5,7 @@
 export const state = {
   config: {} as Record<string, unknown>,
   errorChoice: undefined as string | undefined,
+  infoChoice: undefined as string | undefined,
   quickPicks: [] as ((items: { label: string }[]) => unknown)[],
 };
 
@@ -20,38 +21,35 @@ export interface MockPanel {
 
 export const calls = {
   errors: [] as { message: string; actions: string[] }[],
+  infos: [] as { message: string; actions: string[] }[],
+  progress: [] as { title: string; steps: string[] }[],
   commands: [] as unknown[][],
-  terminals: [] as { name?: string; sent: string[] }[],
   panels: [] as MockPanel[],
   quickPicks: [] as { label: string }[][],
   shown: [] as { uri: string; languageId: string }[],
 };
 
-const closeListeners: ((t: unknown) => void)[] = [];
-
-export function closeTerminal(index: number): void {
-  const t = calls.terminals[index];
-  for (const listener of closeListeners) {
-    listener(t);
-  }
-}
-
 export function reset(): void {
   state.config = {};
   state.errorChoice = undefined;
+  state.infoChoice = undefined;
+  calls.infos = [];
+  calls.progress = [];
   state.quickPicks = [];
   calls.errors = [];
   calls.commands = [];
-  calls.terminals = [];
   calls.panels = [];
   calls.quickPicks = [];
   calls.shown = [];
-  closeListeners.length = 0;
 }
 
 export enum StatusBarAlignment {
   Left = 1,
   Right = 2,
+}
+
+export enum ProgressLocation {
+  Notification = 15,
 }
 
 export enum ViewColumn {
@@ -87,26 +85,28 @@ export const window = {
     return state.errorChoice;
   },
   showWarningMessage: async () => undefined,
+  showInformationMessage: async (message: string, ...actions: string[]) => {
+    calls.infos.push({ message, actions });
+    return state.infoChoice;
+  },
+  withProgress: async <R>(
+    options: { title: string },
+    task: (progress: { report(value: { message?: string }): void }) => Promise<R>,
+  ): Promise<R> => {
+    const record = { title: options.title, steps: [] as string[] };
+    calls.progress.push(record);
+    return task({
+      report: (value) => {
+        if (value.message !== undefined) {
+          record.steps.push(value.message);
+        }
+      },
+    });
+  },
   showQuickPick: async (items: { label: string }[]) => {
     calls.quickPicks.push(items);
     const next = state.quickPicks.shift();
     return next === undefined ? undefined : next(items);
-  },
-  createTerminal: (options: { name?: string }) => {
-    const terminal = {
-      name: options.name,
-      sent: [] as string[],
-      show: () => undefined,
-      sendText(text: string) {
-        terminal.sent.push(text);
-      },
-    };
-    calls.terminals.push(terminal);
-    return terminal;
-  },
-  onDidCloseTerminal: (listener: (t: unknown) => void) => {
-    closeListeners.push(listener);
-    return { dispose: () => undefined };
   },
   createWebviewPanel: (viewType: string, title: string): MockPanel => {
     const panel: MockPanel = {
