@@ -148,6 +148,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.rules.*",
             "pack_lsp.core.manifest.check",
             "pack_lsp.core.arena.check",
+            "pack_lsp.core.arena.fixes",
             "pack_lsp.core.arena.workspace",
             "pack_lsp.core.registry",
             "pack_lsp.core.suppress",

@@ -23,6 +23,12 @@ from paths import ROOT
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"
 PACK_FIXTURE = FIXTURES / "support.promptpack.yaml"
+#: An arena project whose PromptConfig files have schema, project and compiled-pack problems.
+ARENA_FIXTURE = ROOT / "tests" / "data" / "arena" / "helpdesk-problems"
+#: The arena file the editors open, and the file of the prompt config a scenario names.
+ARENA_OPENED = "prompts/refunds.yaml"
+ARENA_SCENARIO = "scenarios/refund-request.scenario.yaml"
+ARENA_TARGET = "prompts/triage.yaml"
 DOCS = ROOT / "docs" / "editors.md"
 TOOLS = ROOT / ".tools"
 #: The server as the tests start it: this checkout's interpreter running the package.
@@ -100,10 +106,12 @@ class Problem:
         return len(prefix)
 
 
-def expected_problems(path: Path) -> list[Problem]:
-    """What ``pack-lsp --check`` reports for ``path``: the oracle for every editor."""
+def expected_problems(path: Path, within: Path | None = None) -> list[Problem]:
+    """What ``pack-lsp --check`` reports for ``path``: the oracle for every editor. With
+    ``within`` (a folder holding arena projects), the folder is checked and the problems
+    of ``path`` kept: those of its file and of its projects."""
     out = subprocess.run(
-        [*SERVER_ARGV, "--check", "--format", "json", str(path)],
+        [*SERVER_ARGV, "--check", "--format", "json", str(within or path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -112,6 +120,8 @@ def expected_problems(path: Path) -> list[Problem]:
     data = json.loads(out.stdout)
     problems = []
     for file in data["files"]:
+        if within is not None and Path(file["path"]).resolve() != path.resolve():
+            continue
         for d in file["diagnostics"]:
             start = d["range"]["start"]
             problems.append(
@@ -126,6 +136,15 @@ def workspace(tmp_path: Path) -> Path:
     (tmp_path / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
     shutil.copy(PACK_FIXTURE, tmp_path / PACK_FIXTURE.name)
     return tmp_path
+
+
+@pytest.fixture
+def arena_workspace(tmp_path: Path) -> Path:
+    """A copy of the helpdesk arena project with deliberate problems, as a project folder."""
+    root = tmp_path / "helpdesk"
+    shutil.copytree(ARENA_FIXTURE, root)
+    (root / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
+    return root
 
 
 CLIENT = ROOT / "vscode-client"

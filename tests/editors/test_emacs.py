@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACK_FIXTURE, doc_block, elisp_with_test_server, emacs, expected_problems
+from conftest import (
+    ARENA_OPENED,
+    ARENA_SCENARIO,
+    ARENA_TARGET,
+    PACK_FIXTURE,
+    doc_block,
+    elisp_with_test_server,
+    emacs,
+    expected_problems,
+)
 
 pytestmark = pytest.mark.editor
 
@@ -68,3 +77,56 @@ def test_emacs_eglot_as_documented(workspace: Path) -> None:
     assert lines[emoji.line][: emoji.character].count("😀") == 1  # a column past the emoji
 
     assert "lookup_order" in data["completion"]
+
+
+ARENA_DRIVER = Path(__file__).with_name("emacs_arena_driver.el")
+
+
+def test_emacs_eglot_arena_project(arena_workspace: Path) -> None:
+    """An arena project as documented: Flymake holds the opened PromptConfig's schema,
+    project and compiled-pack problems on their lines, and ``xref-find-definitions`` on a
+    scenario's task_type opens the prompt config's file at its task_type."""
+    exe = emacs()
+    root = arena_workspace
+    # Eglot's workspace is the project.el project: the repository holding the arena config.
+    subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=30)
+    opened = root / ARENA_OPENED
+    problems = expected_problems(opened, within=root)
+    assert {p.code for p in problems} >= {"PP102", "PA109", "PP301", "PP104"}
+    init = root.parent / "init.el"
+    init.write_text(elisp_with_test_server(doc_block("emacs-eglot")), encoding="utf-8")
+    result = root.parent / "result.json"
+    env = {
+        **os.environ,
+        "HOME": str(root.parent),
+        "INIT_FILE": str(init),
+        "OPENED_FILE": str(opened),
+        "SCENARIO_FILE": str(root / ARENA_SCENARIO),
+        "RESULT_FILE": str(result),
+        "EXPECTED_COUNT": str(len(problems)),
+    }
+    proc = subprocess.run(
+        [exe, "--batch", "-Q", "-l", str(ARENA_DRIVER)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    assert result.is_file(), f"Emacs wrote no result:\n{proc.stdout}\n{proc.stderr}"
+    data = json.loads(result.read_text(encoding="utf-8"))
+    assert "error" not in data, f"{data['error']}\n{proc.stderr[-3000:]}"
+    seen = sorted((d["line"], d["character"]) for d in data["diagnostics"])
+    assert seen == sorted((p.line, p.character) for p in problems)
+    by_place = {(d["line"], d["character"]): d["text"] for d in data["diagnostics"]}
+    for p in problems:
+        assert p.message in by_place[(p.line, p.character)]
+    target = root / ARENA_TARGET
+    assert Path(data["landed_file"]).resolve() == target.resolve()
+    lines = target.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(lines) if "task_type: " in t)
+    assert (data["landed_line"], data["landed_character"]) == (
+        line,
+        lines[line].index("task_type: ") + len("task_type: "),
+    )

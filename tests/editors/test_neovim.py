@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from conftest import (
+    ARENA_OPENED,
+    ARENA_SCENARIO,
+    ARENA_TARGET,
     PACK_FIXTURE,
     Problem,
     doc_block,
@@ -134,4 +137,59 @@ def test_neovim_as_documented(name: str, workspace: Path) -> None:
     after = [Problem(p.code, p.line, p.character, p.message) for p in expected_problems(edited)]
     assert keyed(data["after_edit"]) == sorted(
         (p.code, p.line, p.column(edited.read_text(encoding="utf-8"), "utf-8")) for p in after
+    )
+
+
+ARENA_DRIVER = Path(__file__).with_name("nvim_arena_driver.lua")
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_neovim_arena_project(name: str, arena_workspace: Path) -> None:
+    """An arena project as documented: the opened PromptConfig shows its schema, project
+    and compiled-pack problems on their lines, and go-to-definition on a scenario's
+    task_type opens the prompt config's file at its task_type."""
+    editor, block, _ = CONFIGS[name]
+    nvim = editor()
+    root = arena_workspace
+    opened = root / ARENA_OPENED
+    problems = expected_problems(opened, within=root)
+    assert {p.code for p in problems} >= {"PP102", "PA109", "PP301", "PP104"}
+    init = root.parent / "init.lua"
+    init.write_text(lua_with_test_server(doc_block(block)), encoding="utf-8")
+    result = root.parent / "result.json"
+    env = {
+        **os.environ,
+        "RESULT_FILE": str(result),
+        "EXPECTED_COUNT": str(len(problems)),
+        "SCENARIO_FILE": str(root / ARENA_SCENARIO),
+        "XDG_CONFIG_HOME": str(root.parent / "xdg-config"),
+        "XDG_DATA_HOME": str(root.parent / "xdg-data"),
+        "XDG_STATE_HOME": str(root.parent / "xdg-state"),
+        "XDG_CACHE_HOME": str(root.parent / "xdg-cache"),
+    }
+    cmd = [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), str(opened)]
+    proc = subprocess.run(
+        [*cmd, "-c", f"luafile {ARENA_DRIVER}"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    assert result.is_file(), f"Neovim wrote no result:\n{proc.stdout}\n{proc.stderr}"
+    data = json.loads(result.read_text(encoding="utf-8"))
+    assert "error" not in data, f"{data['error']}\n{proc.stderr}"
+    assert data["client_name"] == "pack_lsp"
+    text = opened.read_text(encoding="utf-8")
+    assert keyed(data["diagnostics"]) == sorted(
+        (p.code, p.line, p.column(text, "utf-8")) for p in problems
+    )
+    target = root / ARENA_TARGET
+    assert Path(data["landed_file"]).resolve() == target.resolve()
+    target_lines = target.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(target_lines) if "task_type: " in t)
+    assert (data["landed_line"], data["landed_col"]) == (
+        line,
+        target_lines[line].index("task_type: ") + len("task_type: "),
     )

@@ -22,9 +22,11 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.arena import navigation
+from pack_lsp.core.arena.check import ProjectCheck
 from pack_lsp.core.arena.project import Project, norm
 from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
 from pack_lsp.core.diagnostics import Diagnostic
+from pack_lsp.core.rules.arena_project import complete
 from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.app import PackServer
@@ -129,6 +131,49 @@ def _projects(ls: PackServer, uri: str) -> list[Project]:
     if not isinstance(support, ServerArena) or not path:
         return []
     return [c.project for c in support.workspace.projects_of(path)]
+
+
+def _compiled(ls: PackServer, uri: str) -> ProjectCheck | None:
+    """The check of the first project of the file at ``uri`` that has a compiled pack."""
+    support = ls.arena
+    path = to_fs_path(uri)
+    if not isinstance(support, ServerArena) or not path:
+        return None
+    for checked in support.workspace.projects_of(path):
+        project = checked.project
+        if checked.compiled_analysis.pack is not None and complete(project) and project.prompts:
+            return checked
+    return None
+
+
+def compiled_snapshot(ls: PackServer, snap: DocumentSnapshot) -> DocumentSnapshot:
+    """The snapshot the cards preview and the topology read: for a file of an arena
+    project, the compiled pack of its project (the document's own uri and version);
+    for any other document, ``snap`` itself."""
+    if snap.analysis.pack is not None:
+        return snap
+    checked = _compiled(ls, snap.uri)
+    if checked is None:
+        return snap
+    return DocumentSnapshot.of(snap.uri, snap.version, checked.compiled_analysis, snap.converter)
+
+
+def member_keys(ls: PackServer, snap: DocumentSnapshot) -> list[tuple[str, types.Range]]:
+    """The ``agents.members`` keys of the compiled pack written in this file (an arena
+    config), with their ranges in it: where the cards' code lenses go."""
+    if snap.analysis.pack is not None:
+        return []
+    checked = _compiled(ls, snap.uri)
+    pack = checked.compiled_analysis.pack if checked is not None else None
+    if checked is None or pack is None or pack.agents is None:
+        return []
+    path = norm(to_fs_path(snap.uri) or "")
+    out = []
+    for key, member in pack.agents.members.items():
+        mark = checked.source_map.find(member.key_span)
+        if mark is not None and mark.origin.path == path:
+            out.append((key, snap.range(mark.origin.span)))
+    return out
 
 
 def _location(

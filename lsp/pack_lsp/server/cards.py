@@ -10,6 +10,10 @@
 - A code lens above every ``agents.members`` key ("Agent Card", "Agent Card ·
   entry agent") runs ``promptpack.showAgentCard`` with ``[uri, key]``, which
   answers that agent's card.
+
+For a file of an arena project (its config, a PromptConfig...), each answers for the
+pack the project compiles to (``server.arena.compiled_snapshot``); the lenses go
+above the member keys written in the arena config.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from lsprotocol import types
 from pack_lsp.core.cards import CardsConfigError, cards_for, describe
 from pack_lsp.core.cards.topology import build, to_dot, to_mermaid
 from pack_lsp.core.resolve import ToolSettings
+from pack_lsp.server import arena
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
@@ -80,17 +85,23 @@ def topology(snap: DocumentSnapshot) -> dict[str, Any]:
     return out
 
 
-def code_lenses(snap: DocumentSnapshot) -> list[types.CodeLens]:
+def code_lenses(
+    snap: DocumentSnapshot, keys: list[tuple[str, types.Range]] | None = None
+) -> list[types.CodeLens]:
+    """A lens above each member key: those of the pack, or ``keys`` (an arena config's
+    members, read from its compiled pack ``snap``)."""
     pack = snap.analysis.pack
     if pack is None or pack.agents is None:
         return []
     entry = pack.agents.entry.value if pack.agents.entry is not None else None
+    if keys is None:
+        keys = [(key, snap.range(m.key_span)) for key, m in pack.agents.members.items()]
     lenses = []
-    for key, member in pack.agents.members.items():
+    for key, where in keys:
         title = "Agent Card · entry agent" if key == entry else "Agent Card"
         lenses.append(
             types.CodeLens(
-                range=snap.range(member.key_span),
+                range=where,
                 command=types.Command(title=title, command=SHOW_CARD, arguments=[snap.uri, key]),
             )
         )
@@ -102,21 +113,24 @@ def _string(value: Any) -> str | None:
 
 
 def _cards(ls: PackServer, snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
+    snap = arena.compiled_snapshot(ls, snap)
     return agent_cards(snap, _string(_get(params, "a2aVersion")), _string(_get(params, "profile")))
 
 
 def _card(ls: PackServer, snap: DocumentSnapshot, key: str) -> dict[str, Any] | None:
-    card = agent_cards(snap)["cards"].get(key)
+    card = agent_cards(arena.compiled_snapshot(ls, snap))["cards"].get(key)
     return card if isinstance(card, dict) else None
 
 
 def _topology(ls: PackServer, snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
-    return topology(snap)
+    return topology(arena.compiled_snapshot(ls, snap))
 
 
 def _lenses(
     ls: PackServer, snap: DocumentSnapshot, params: types.CodeLensParams
 ) -> list[types.CodeLens]:
+    if snap.analysis.pack is None:  # an arena config: the members of its compiled pack
+        return code_lenses(arena.compiled_snapshot(ls, snap), arena.member_keys(ls, snap))
     return code_lenses(snap)
 
 

@@ -2,9 +2,9 @@
 
 ``check_project`` compiles the project in memory (``core.arena.compile``), runs the
 one ``analyze()`` on the compiled pack, and takes each diagnostic back to the source
-file and span the flagged value came from (its related locations too). Quick fixes
-of the compiled pack's diagnostics are not carried over: their edits are edits of
-the compiled pack, not of the source. Together with the project's own rules
+file and span the flagged value came from (its related locations too). A quick fix
+of the compiled pack goes with it when its edit replaces characters written verbatim
+in that file (``core.arena.fixes``); the others are dropped. Together with the project's own rules
 (``core.rules.arena``) that gives each file of the project its list of problems.
 
 ``analyze_in_project`` analyses one file of a project with ``analyze()`` and those
@@ -29,6 +29,7 @@ from pack_lsp.core.arena.compile import (
     pack_id,
     render,
 )
+from pack_lsp.core.arena.fixes import carried
 from pack_lsp.core.arena.project import KINDS, Project, mapping, name_at, norm, sequence
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Related
@@ -128,8 +129,9 @@ def check_project(
             related.append(
                 Related(where.span, rel.message, None if where.path == origin.path else where.path)
             )
+        fixes = carried(diag.fixes, text, smap, texts, origin.path)
         by_file.setdefault(origin.path, []).append(
-            replace(diag, span=origin.span, related=tuple(related), fixes=())
+            replace(diag, span=origin.span, related=tuple(related), fixes=fixes)
         )
     return ProjectCheck(
         project,

@@ -461,6 +461,54 @@ class SourceMap:
         start = mark.origin.span.start + at
         return Origin(mark.origin.path, Span(start, start + len(needle)))
 
+    def written(self, span: Span, text: str, texts: dict[str, str]) -> Origin | None:
+        """Where the characters ``span`` of the rendered ``text`` were written verbatim:
+        a whole value whose source scalar reads as the same value (quotes aside, on
+        one line), or a part of a string found unchanged in its source. None when
+        the value was made up or transformed (a block scalar, a defaulted field)."""
+        mark = self.find(span)
+        if mark is None:
+            return None
+        origin = mark.origin
+        source = texts.get(origin.path)
+        if source is None:
+            return None
+        written = source[origin.span.start : origin.span.end]
+        if (span.start, span.end) == (mark.start, mark.end):
+            compiled = text[span.start : span.end]
+            value = mark.string
+            if value is None and compiled.startswith('"'):
+                value = json.loads(compiled)  # a key
+            if value is None:
+                return origin if written == compiled else None
+            return origin if _reads_as(written, value) else None
+        if mark.string is None:
+            return None
+        inner = _decoded_offsets(mark, span)
+        placed = self.place(span, texts)
+        if inner is None or placed is None or placed.path != origin.path:
+            return None
+        part = mark.string[inner[0] : inner[1]]
+        return placed if part and source[placed.span.start : placed.span.end] == part else None
+
+
+def _reads_as(written: str, value: str) -> bool:
+    """Whether a one-line scalar written as ``written`` is the string ``value``
+    (plain, or quoted without escapes)."""
+    if "\n" in written or "\r" in written:
+        return False
+    if written == value:
+        return True
+    quote = written[:1]
+    return (
+        len(written) >= 2
+        and quote in ("'", '"')
+        and written[-1] == quote
+        and written[1:-1] == value
+        and quote not in value
+        and "\\" not in value
+    )
+
 
 def _decoded_offsets(mark: Mark, span: Span) -> tuple[int, int] | None:
     """Offsets into the decoded string of a string mark for ``span`` of its JSON text."""
