@@ -330,3 +330,29 @@ def test_hover_and_completion_with_any_required(required: str) -> None:
     assert shown is not None and "lookup" in shown.markdown
     items = complete(analysis, at + 2)
     assert any(item.label == "lookup" for item in items)
+
+
+ARENA_CONFIG = """\
+apiVersion: promptkit.altairalabs.ai/v1alpha1
+kind: Arena
+metadata: {name: fifo}
+spec:
+  prompt_configs:
+    - id: support
+      file: prompts/support.yaml
+  providers: []
+  defaults: {}
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_in_an_arena_project(tmp_path: Path) -> None:
+    """A FIFO next to an arena config, and one named by it, never block the scan."""
+    (tmp_path / "config.arena.yaml").write_text(ARENA_CONFIG, encoding="utf-8")
+    (tmp_path / "prompts").mkdir()
+    os.mkfifo(tmp_path / "prompts" / "support.yaml")
+    os.mkfifo(tmp_path / "notes.yaml")
+    status, err, _ = check(str(tmp_path), cwd=tmp_path)
+    assert status == 2, err
+    assert "notes.yaml: cannot read: a named pipe (FIFO), not a regular file" in err
+    assert "prompts/support.yaml: cannot read: a named pipe (FIFO), not a regular file" in err

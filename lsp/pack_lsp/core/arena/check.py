@@ -35,6 +35,7 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic, Related
 from pack_lsp.core.rules import arena_project as arena_rules
 from pack_lsp.core.rules.tools import UNDEFINED_A2A_AGENT, UNDEFINED_TOOL
+from pack_lsp.core.source import check_regular
 from pack_lsp.core.text import Span
 
 #: Pack rules whose finding about a tool name the project resolves otherwise (an
@@ -76,6 +77,7 @@ def _nearby(project: Project) -> dict[str, str | None]:
                 continue
             path = os.path.join(folder, name)
             try:
+                check_regular(Path(path))  # never open a FIFO or a device: it could block
                 with open(path, encoding="utf-8", errors="replace") as fh:
                     head = fh.read(4096)
             except OSError:

@@ -31,6 +31,7 @@ from pack_lsp.core.arena.project import (
 from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.discover import SKIP_DIRS, is_virtualenv
+from pack_lsp.core.source import check_regular
 
 CONFIG_PATTERNS = ("*.arena.yaml", "*.arena.yml")
 
@@ -48,6 +49,7 @@ def declares_arena(path: str | Path) -> bool:
     """Whether a YAML file declares ``kind: Arena`` of PromptKit at its top level
     (read from its first 8 KB)."""
     try:
+        check_regular(Path(path))  # never open a FIFO or a device: it could block
         with open(path, encoding="utf-8", errors="replace") as fh:
             head = fh.read(8192)
     except OSError:
