@@ -99,6 +99,45 @@ async def test_a_prompt_config_shows_schema_project_and_compiled_pack_problems_o
     assert found["PP104"] == [span_range(aclient, text, "sometimes")]
 
 
+@pytest_lsp.fixture(config=server_config(), params=PROFILES)
+async def subfolder_client(
+    lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path
+) -> AsyncIterator[LanguageClient]:
+    """A client whose root is the project's ``prompts/`` folder, as eglot's is without a
+    repository: the arena config is above the root."""
+    await lsp_client.initialize_session(initialize_params(request.param, workspace / "prompts"))
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_a_file_opened_below_the_arena_config_finds_its_project(
+    subfolder_client: LanguageClient, workspace: Path
+) -> None:
+    client = subfolder_client
+    path = workspace / "prompts" / "refunds.yaml"
+    text = path.read_text()
+    uri = await open_doc(client, path, text, wait=False)
+    found = _by_code(await diagnostics_for(client, uri, 1))
+    assert found["PP102"] == [span_range(client, text, "descripton")]
+    assert found["PA109"] == [span_range(client, text, "mcp__files__read")]
+    assert found["PP301"] == [span_range(client, text, "lookup_ordr")]
+    assert found["PP104"] == [span_range(client, text, "sometimes")]
+    # A scenario outside the root leads to the prompt config it names.
+    scenario = workspace / "scenarios" / "refund-request.scenario.yaml"
+    scenario_text = scenario.read_text()
+    scenario_uri = await open_doc(client, scenario, scenario_text, wait=False)
+    result = await client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=scenario_uri),
+            position=pos(client, scenario_text, "task_type: triage", len("task_type: tri")),
+        )
+    )
+    assert isinstance(result, list) and len(result) == 1
+    triage = workspace / "prompts" / "triage.yaml"
+    assert result[0].uri == triage.as_uri()
+    assert result[0].range == _word(client, triage.read_text(), "task_type: triage", "triage")
+
+
 async def test_the_arena_config_shows_the_workflow_problem_of_the_compiled_pack(
     aclient: LanguageClient, workspace: Path
 ) -> None:

@@ -2,7 +2,9 @@
 
 At the session's start the arena configs below each workspace folder are found and
 their projects checked (``ArenaWorkspace``, reading open buffers first, else the
-files on disk). When a document is opened, changed, saved or closed, the projects
+files on disk). A PromptKit document of no known project, opened when the client's
+root holds no config naming it (eglot's root may be the file's own folder), brings
+in the projects of the arena configs above it that name it. When a document is opened, changed, saved or closed, the projects
 naming it (or its own, for a config) are checked again before the document itself
 is analysed; every other file whose project problems changed is re-analysed and
 published (push) or refreshed (pull), open in the editor or not. A document's
@@ -20,6 +22,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
+from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
 from pack_lsp.core.arena import navigation
 from pack_lsp.core.arena.check import ProjectCheck
@@ -81,7 +84,8 @@ class ServerArena:
         path = to_fs_path(uri)
         if not path:
             return
-        affected = self.workspace.changed(path) - {norm(path)}
+        found = self._find_projects(uri, path)
+        affected = (self.workspace.changed(path) | found) - {norm(path)}
         if not affected:
             return
         for other in sorted(affected):
@@ -93,6 +97,19 @@ class ServerArena:
             elif not self.server.pull_diagnostics:
                 self._publish_unopened(other_uri, other)
         self.server.refresh_diagnostics()
+
+    def _find_projects(self, uri: str, path: str) -> set[str]:
+        """An open PromptKit document of no known project (its arena config is outside
+        the workspace folders, as when the client's root is the file's own folder): load
+        the projects of the arena configs above it that name it; their files."""
+        doc = self.server.documents.get(uri)
+        if doc is None or self.workspace.projects_of(path):
+            return set()
+        if self.server.kind_of(uri, doc.text) != kinds.ARENA:
+            return set()
+        return self.workspace.find_projects(
+            path, lambda config: self.server.config_for(from_fs_path(config) or "")
+        )
 
     def _publish_unopened(self, uri: str, path: str) -> None:
         text = self._read(path)

@@ -242,6 +242,11 @@ def _refs(config: SourceFile) -> Iterator[FileRef]:
             yield FileRef(".".join(keys), expected, written, target, entry, ref_id)
 
 
+def named_files(config: SourceFile) -> frozenset[str]:
+    """The paths the ``file:`` entries of an arena config resolve to."""
+    return frozenset(ref.target for ref in _refs(config))
+
+
 # ------------------------------------------------------------------------ entities
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core.arena.check import ProjectCheck, check_project
@@ -25,6 +25,7 @@ from pack_lsp.core.arena.project import (
     build_project,
     disk_reader,
     is_arena_config,
+    named_files,
     norm,
     parse_file,
 )
@@ -75,6 +76,60 @@ def find_configs(directory: str | Path, exclude: Iterable[str] = ()) -> Iterator
             yield str(here / name)
 
 
+#: How many folders above an opened file's own are searched for the arena configs naming it
+#: (PromptKit's examples name files one folder down; a deeper layout still fits).
+UPWARD_LEVELS = 4
+#: A folder holding one of these is a repository's root: the search for configs ends there.
+VCS_MARKERS = (".git", ".hg", ".svn", ".jj", ".bzr")
+
+
+def configs_naming(
+    path: str | Path,
+    read: Reader = disk_reader,
+    levels: int = UPWARD_LEVELS,
+    home: str | Path | None = None,
+) -> list[str]:
+    """The arena configs that name the file at ``path``, found by looking upward: the
+    YAML files declaring ``kind: Arena`` in the file's folder and in up to ``levels``
+    folders above it, whose ``file:`` entries resolve to ``path``. The search ends after
+    a repository's root (a folder holding ``.git``, ``.hg``…) and before the home folder
+    (``home``, the user's by default) and the filesystem root, which are not searched."""
+    target = norm(path)
+    stop = {norm(home if home is not None else Path.home()), norm(Path(target).anchor or "/")}
+    folder = Path(target).parent
+    found: list[str] = []
+    for _ in range(levels + 1):
+        if norm(folder) in stop:
+            break
+        found.extend(_configs_in(folder, target, read))
+        if any((folder / marker).exists() for marker in VCS_MARKERS) or folder.parent == folder:
+            break
+        folder = folder.parent
+    return found
+
+
+def _configs_in(folder: Path, target: str, read: Reader) -> Iterator[str]:
+    """The arena configs directly in ``folder`` that name ``target``."""
+    try:
+        names = sorted(
+            entry.name
+            for entry in os.scandir(folder)
+            if entry.name.endswith((".yaml", ".yml")) and entry.is_file()
+        )
+    except OSError:
+        return
+    for name in names:
+        candidate = norm(folder / name)
+        if candidate == target or not declares_arena(candidate):
+            continue
+        text = read(candidate)
+        if text is None:
+            continue
+        config = parse_file(candidate, text)
+        if is_arena_config(config) and target in named_files(config):
+            yield candidate
+
+
 class ArenaWorkspace:
     """Every arena project of a workspace, checked, with the files each one names."""
 
@@ -85,6 +140,7 @@ class ArenaWorkspace:
         self._texts: dict[str, dict[str, str | None]] = {}  # config → texts it read
         self._members: dict[str, set[str]] = {}  # file path → configs naming it
         self._parsed: dict[str, SourceFile] = {}
+        self._looked_up: set[str] = set()  # files whose configs were searched upward
 
     # ----------------------------------------------------------------- queries
 
@@ -146,6 +202,25 @@ class ArenaWorkspace:
         for member in read:
             self._members.setdefault(member, set()).add(path)
         return checked
+
+    def find_projects(
+        self, path: str | Path, config_for: Callable[[str], Config] | None = None
+    ) -> set[str]:
+        """Load the projects of ``path`` when it is part of none yet: the arena configs
+        above it that name it (``configs_naming``, searched once per file), each checked
+        with ``config_for(config path)`` (the workspace's configuration by default).
+        Return the files of the projects loaded."""
+        path = norm(path)
+        if path in self._members or path in self._looked_up:
+            return set()
+        self._looked_up.add(path)
+        loaded: set[str] = set()
+        for found in configs_naming(path, self.read):
+            if found in self._checks:
+                continue
+            if self.add_config(found, config_for(found) if config_for else None) is not None:
+                loaded |= set(self._texts.get(found, {}))
+        return loaded
 
     def changed(self, path: str | Path) -> set[str]:
         """Re-check what the change of ``path`` affects (the projects naming it, or its
