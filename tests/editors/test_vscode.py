@@ -63,19 +63,16 @@ def wait_for(what: str, predicate: Callable[[], Any], timeout: float = TIMEOUT) 
     raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
 
 
-@pytest.fixture(scope="module")
-def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+@contextlib.contextmanager
+def running_code_server(vsix: Path, base: Path, workspace: Path) -> Iterator[dict[str, Any]]:
+    """code-server with the packaged extension and a fresh profile in ``base``, opened on
+    ``workspace``; yields its URL (the folder opened), the workspace and the log folder."""
     exe = require(str(CODE_SERVER), "code-server")
     require(CHROMIUM if Path(CHROMIUM).exists() else None, "Chromium (Debian)")
     try:
         import playwright  # noqa: F401
     except ImportError:
         require(None, "playwright (Python)")
-    base = tmp_path_factory.mktemp("code-server")
-    workspace = base / "workspace"
-    workspace.mkdir()
-    shutil.copy(PACK_FIXTURE, workspace / PACK_FIXTURE.name)
-    (workspace / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
     data, extensions = base / "data", base / "extensions"
     (data / "User").mkdir(parents=True)
     (data / "User" / "settings.json").write_text(
@@ -148,6 +145,17 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    base = tmp_path_factory.mktemp("code-server")
+    workspace = base / "workspace"
+    workspace.mkdir()
+    shutil.copy(PACK_FIXTURE, workspace / PACK_FIXTURE.name)
+    (workspace / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
+    with running_code_server(vsix, base, workspace) as cs:
+        yield cs
 
 
 def test_vscode_workbench(code_server: dict[str, Any]) -> None:
