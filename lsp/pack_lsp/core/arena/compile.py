@@ -25,6 +25,7 @@ import bisect
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,18 +175,29 @@ def _origin_of(name: Name | None, file: SourceFile) -> Origin | None:
     return None
 
 
-def _variables(spec: MappingNode, path: str) -> Out | None:
-    pair = spec.pair("variables")
-    seq = sequence(pair.value) if pair is not None else None
-    if pair is None or seq is None or not seq.items:
+def _map_list(
+    node: Node | None, path: str, build: Callable[[MappingNode, _Map], None]
+) -> Out | None:
+    """A list of mappings, each compiled by ``build`` (which fills the entries from the
+    item as written); an item that is not a mapping is copied as written, for the pack
+    schema to report. None when the list is absent or empty."""
+    seq = sequence(node)
+    if seq is None or not seq.items:
         return None
     items = []
     for item in seq.values():
-        var = mapping(item)
-        if var is None:
+        source = mapping(item)
+        if source is None:
             items.append(_copy(item, path))
             continue
-        out = _Map(Origin(path, var.span))
+        out = _Map(Origin(path, source.span))
+        build(source, out)
+        items.append(out.out())
+    return Out(items, Origin(path, seq.span))
+
+
+def _variables(spec: MappingNode, path: str) -> Out | None:
+    def build(var: MappingNode, out: _Map) -> None:
         out.copy("name", var, path, keep_empty=True)
         type_ = _field(var, "type", path)
         if type_ is not None and type_[1].value not in (None, ""):
@@ -196,21 +208,12 @@ def _variables(spec: MappingNode, path: str) -> Out | None:
         out.entries["required"] = required or (out.origin, Out(False, out.origin))
         for key in ("default", "description", "example", "validation"):
             out.copy(key, var, path)
-        items.append(out.out())
-    return Out(items, Origin(path, seq.span))
+
+    return _map_list(spec.get("variables"), path, build)
 
 
 def _validators(spec: MappingNode, path: str) -> Out | None:
-    seq = sequence(spec.get("validators"))
-    if seq is None or not seq.items:
-        return None
-    items = []
-    for item in seq.values():
-        val = mapping(item)
-        if val is None:
-            items.append(_copy(item, path))
-            continue
-        out = _Map(Origin(path, val.span))
+    def build(val: MappingNode, out: _Map) -> None:
         out.copy("type", val, path, keep_empty=True)
         enabled = _field(val, "enabled", path)
         out.entries["enabled"] = enabled or (out.origin, Out(True, out.origin))
@@ -224,8 +227,8 @@ def _validators(spec: MappingNode, path: str) -> Out | None:
                 params[1].value["message"] = message
         if params is not None and params[1].value not in (None, {}):
             out.entries["params"] = params
-        items.append(out.out())
-    return Out(items, Origin(path, seq.span))
+
+    return _map_list(spec.get("validators"), path, build)
 
 
 def _prompt(prompt: PromptConfigFile) -> Out:

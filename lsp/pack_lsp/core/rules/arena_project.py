@@ -55,6 +55,17 @@ _PROVIDER = (
     "metadata: {name: mock}\n"
     "spec: {id: mock, type: mock, model: mock-model}\n"
 )
+_PERSONA = (
+    "# personas/shopper.yaml\n"
+    "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
+    "kind: Persona\n"
+    "metadata: {name: shopper}\n"
+    "spec:\n"
+    "  id: shopper\n"
+    "  description: A shopper\n"
+    "  system_prompt: You are shopping.\n"
+)
+_SCENARIOS = "  scenarios:\n    - file: scenarios/greeting.yaml\n"
 
 
 def _arena(body: str) -> str:
@@ -71,17 +82,39 @@ def _arena(body: str) -> str:
     )
 
 
+def _scenario(task_type: str, more: str = "", turn: str = "{role: user, content: Hello}") -> str:
+    """``scenarios/greeting.yaml`` with ``task_type``, ``more`` keys of its spec and one turn."""
+    return (
+        "# scenarios/greeting.yaml\n"
+        "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
+        "kind: Scenario\n"
+        "metadata: {name: greeting}\n"
+        "spec:\n"
+        "  id: greeting\n"
+        f"  task_type: {task_type}\n"
+        "  description: Greets the customer\n" + more + "  turns:\n"
+        f"    - {turn}\n"
+    )
+
+
+def _project(config: str, *documents: str) -> str:
+    """A rule example: the arena config and the documents of its files, one stream."""
+    return "---\n".join((config, *documents))
+
+
+def _example(body: str, *documents: str) -> str:
+    """The demo project with ``body`` appended to its config's spec: the config, the
+    support prompt, the mock provider and ``documents``."""
+    return _project(_arena(body), _PROMPT, _PROVIDER, *documents)
+
+
 MISSING_FILE = Rule(
     "PA101",
     "missing-project-file",
     Severity.ERROR,
     "A `file:` of the arena config names a file that does not exist (paths are "
     "relative to the config's folder). PromptKit refuses to load the project.",
-    _arena("  scenarios:\n    - file: scenarios/greeting.yaml   # no such file\n")
-    + "---\n"
-    + _PROMPT
-    + "---\n"
-    + _PROVIDER,
+    _example("  scenarios:\n    - file: scenarios/greeting.yaml   # no such file\n"),
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -95,9 +128,9 @@ WRONG_KIND = Rule(
     "A file named by the arena config is not of the kind its list expects (a "
     "`prompt_configs` file must be a `kind: PromptConfig`, a `tools` file a `kind: "
     "Tool`, …), or declares no PromptKit kind at all.",
-    _arena("").replace("file: prompts/support.yaml", "file: providers/mock.yaml")
-    + "---\n"
-    + _PROVIDER,
+    _project(
+        _arena("").replace("file: prompts/support.yaml", "file: providers/mock.yaml"), _PROVIDER
+    ),
     "Point the entry at a file of the expected kind, or move it to the list of its kind.",
     CATEGORY,
     example_kind=ExampleKind.ARENA_PROJECT,
@@ -108,14 +141,11 @@ DUPLICATE_PROMPT_ID = Rule(
     "duplicate-prompt-config-id",
     Severity.ERROR,
     "Two `prompt_configs` entries have the same `id`; PromptKit refuses the config.",
-    _arena("    \n").replace(
+    _example("    \n").replace(
         "  providers:\n",
         "    - {id: support, file: prompts/support.yaml}\n  providers:\n",
-    )
-    + "---\n"
-    + _PROMPT
-    + "---\n"
-    + _PROVIDER,
+        1,
+    ),
     "Give each entry its own id (the task type of its file), or remove the duplicate.",
     CATEGORY,
     example_kind=ExampleKind.ARENA_PROJECT,
@@ -129,7 +159,7 @@ ID_NOT_TASK_TYPE = Rule(
     "Scenarios, workflow states and agents name prompts by `task_type`, and the "
     "compiled pack keys the prompt by it; only promptarena's `prompt-debug` and "
     "`inspect` look a prompt config up by its `id`, so there a task type finds nothing.",
-    _arena("").replace("{id: support,", "{id: helpdesk,") + "---\n" + _PROMPT + "---\n" + _PROVIDER,
+    _example("").replace("{id: support,", "{id: helpdesk,", 1),
     "Use the file's `task_type` as the id (a quick fix does it).",
     CATEGORY,
     fixes=(FixKind.REPLACE_VALUE,),
@@ -142,16 +172,15 @@ DUPLICATE_TASK_TYPE = Rule(
     Severity.ERROR,
     "Two prompt configs of the project declare the same `task_type`; the compiled "
     "pack has one prompt per task type, so one of them is lost.",
-    _arena("").replace(
-        "  providers:\n",
-        "    - {id: support-v2, file: prompts/support-v2.yaml}\n  providers:\n",
-    )
-    + "---\n"
-    + _PROMPT
-    + "---\n"
-    + _PROMPT.replace("prompts/support.yaml", "prompts/support-v2.yaml")
-    + "---\n"
-    + _PROVIDER,
+    _project(
+        _arena("").replace(
+            "  providers:\n",
+            "    - {id: support-v2, file: prompts/support-v2.yaml}\n  providers:\n",
+        ),
+        _PROMPT,
+        _PROMPT.replace("prompts/support.yaml", "prompts/support-v2.yaml"),
+        _PROVIDER,
+    ),
     "Give each prompt config its own `task_type`, or remove one from `prompt_configs`.",
     CATEGORY,
     example_kind=ExampleKind.ARENA_PROJECT,
@@ -163,22 +192,7 @@ UNKNOWN_TASK_TYPE = Rule(
     Severity.ERROR,
     "A scenario's `task_type` names no prompt config of the project; PromptKit "
     "rejects the scenario.",
-    _arena("  scenarios:\n    - file: scenarios/greeting.yaml\n")
-    + "---\n"
-    + _PROMPT
-    + "---\n"
-    + _PROVIDER
-    + "---\n"
-    "# scenarios/greeting.yaml\n"
-    "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
-    "kind: Scenario\n"
-    "metadata: {name: greeting}\n"
-    "spec:\n"
-    "  id: greeting\n"
-    "  task_type: suport        # no such prompt config\n"
-    "  description: Greets the customer\n"
-    "  turns:\n"
-    "    - {role: user, content: Hello}\n",
+    _example(_SCENARIOS, _scenario("suport        # no such prompt config")),
     "Name the `task_type` of one of the project's prompt configs (a quick fix offers the closest).",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
@@ -191,23 +205,9 @@ UNKNOWN_PROVIDER = Rule(
     Severity.ERROR,
     "A provider id named by a scenario's `providers`, a self-play role or a judge is "
     "not the `id` of a provider file of the project.",
-    _arena("  scenarios:\n    - file: scenarios/greeting.yaml\n")
-    + "---\n"
-    + _PROMPT
-    + "---\n"
-    + _PROVIDER
-    + "---\n"
-    "# scenarios/greeting.yaml\n"
-    "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
-    "kind: Scenario\n"
-    "metadata: {name: greeting}\n"
-    "spec:\n"
-    "  id: greeting\n"
-    "  task_type: support\n"
-    "  description: Greets the customer\n"
-    "  providers: [mok]        # no such provider\n"
-    "  turns:\n"
-    "    - {role: user, content: Hello}\n",
+    _example(
+        _SCENARIOS, _scenario("support", more="  providers: [mok]        # no such provider\n")
+    ),
     "Name the `id` of one of the project's providers (a quick fix offers the closest), "
     "or add the provider's file to the config's `providers`.",
     CATEGORY,
@@ -220,35 +220,12 @@ UNKNOWN_PERSONA = Rule(
     "unknown-persona",
     Severity.ERROR,
     "A scenario turn's `persona` is not the id of a persona of the project (`self_play.personas`).",
-    _arena(
-        "  scenarios:\n    - file: scenarios/greeting.yaml\n"
-        "  self_play:\n    personas:\n      - file: personas/shopper.yaml\n"
-        "    roles:\n      - {id: user-sim, provider: mock}\n"
-    )
-    + "---\n"
-    + _PROMPT
-    + "---\n"
-    + _PROVIDER
-    + "---\n"
-    "# personas/shopper.yaml\n"
-    "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
-    "kind: Persona\n"
-    "metadata: {name: shopper}\n"
-    "spec:\n"
-    "  id: shopper\n"
-    "  description: A shopper\n"
-    "  system_prompt: You are shopping.\n"
-    "---\n"
-    "# scenarios/greeting.yaml\n"
-    "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
-    "kind: Scenario\n"
-    "metadata: {name: greeting}\n"
-    "spec:\n"
-    "  id: greeting\n"
-    "  task_type: support\n"
-    "  description: Greets the customer\n"
-    "  turns:\n"
-    "    - {role: user-sim, persona: shoper, turns: 2}\n",
+    _example(
+        _SCENARIOS + "  self_play:\n    personas:\n      - file: personas/shopper.yaml\n"
+        "    roles:\n      - {id: user-sim, provider: mock}\n",
+        _PERSONA,
+        _scenario("support", turn="{role: user-sim, persona: shoper, turns: 2}"),
+    ),
     "Name the id of one of the project's personas (a quick fix offers the closest), or "
     "add the persona's file to `self_play.personas`.",
     CATEGORY,
@@ -264,14 +241,14 @@ UNRESOLVED_NAMESPACED_TOOL = Rule(
     "is not in the config's `mcp_servers`, or `a2a__<agent>__<skill>` for an agent "
     "that is not in its `a2a_agents`: once compiled and deployed, the name resolves "
     "to no tool.",
-    _arena("  mcp_servers:\n    - {name: files, command: mcp-files}\n")
-    + "---\n"
-    + _PROMPT.replace(
-        "  system_template: You help customers.\n",
-        "  system_template: You help customers.\n  allowed_tools: [mcp__file__read]\n",
-    )
-    + "---\n"
-    + _PROVIDER,
+    _project(
+        _arena("  mcp_servers:\n    - {name: files, command: mcp-files}\n"),
+        _PROMPT.replace(
+            "  system_template: You help customers.\n",
+            "  system_template: You help customers.\n  allowed_tools: [mcp__file__read]\n",
+        ),
+        _PROVIDER,
+    ),
     "Name a configured server or agent (a quick fix offers the closest), or configure it.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
