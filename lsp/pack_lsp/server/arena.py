@@ -4,13 +4,13 @@ At the session's start the arena configs below each workspace folder are found a
 their projects checked (``ArenaWorkspace``, reading open buffers first, else the
 files on disk). A PromptKit document of no known project, opened when the client's
 root holds no config naming it (eglot's root may be the file's own folder), brings
-in the projects of the arena configs above it that name it. When a document is opened, changed, saved or closed, the projects
-naming it (or its own, for a config) are checked again before the document itself
-is analysed; every other file whose project problems changed is re-analysed and
-published (push) or refreshed (pull), open in the editor or not. A document's
-analysis takes its project problems as problems found before parsing, so the
-configuration, the profile and suppression comments apply to them
-(``DocumentStore._analyze``).
+in the projects of the arena configs above it that name it. When a document is
+opened, changed, saved or closed, the projects naming it (or its own, for a config)
+are checked again before the document itself is analysed; every other file whose
+project problems changed is re-analysed and published (push) or refreshed (pull),
+open in the editor or not. A document's analysis takes its project problems as
+problems found before parsing, so the configuration, the profile and suppression
+comments apply to them (``DocumentStore._analyze``).
 """
 
 from __future__ import annotations

@@ -27,11 +27,11 @@ from pack_lsp.core.arena.project import (
     mapping,
     name_at,
     norm,
-    sequence,
+    role_providers,
 )
 from pack_lsp.core.language.rename import Edit, quote_like
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import ScalarNode, deref
+from pack_lsp.core.yamltree import ScalarNode
 
 TASK_TYPE = "task type"
 TOOL = "tool"
@@ -112,13 +112,8 @@ def _config_uses(project: Project) -> Iterator[Occurrence]:
         for key, pair in members.items() if members is not None else ():
             if isinstance(pair.key, ScalarNode):
                 yield Occurrence(TASK_TYPE, key, path, pair.key.span, False)
-    self_play = mapping(spec.get("self_play"))
-    for holder, key in ((self_play, "roles"), (spec, "judges")):
-        seq = sequence(holder.get(key)) if holder is not None else None
-        for item in seq.values() if seq is not None else ():
-            found = name_at(mapping(deref(item)), "provider", path)
-            if found is not None:
-                yield Occurrence(PROVIDER, found.value, path, found.span, False)
+    for found in role_providers(project.config):
+        yield Occurrence(PROVIDER, found.value, path, found.span, False)
 
 
 def at(project: Project, path: str, offset: int) -> Occurrence | None:

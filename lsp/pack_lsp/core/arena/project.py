@@ -134,6 +134,14 @@ def names_in(node: Node | None, path: str) -> tuple[Name, ...]:
     return tuple(out)
 
 
+def item_names(holder: MappingNode | None, list_key: str, key: str, path: str) -> tuple[Name, ...]:
+    """The string ``key`` of each mapping in the list ``holder[list_key]`` (the ``name``
+    of each ``mcp_servers`` entry, the ``persona`` of each scenario turn …)."""
+    seq = sequence(holder.get(list_key)) if holder is not None else None
+    found = (name_at(mapping(item), key, path) for item in seq.values()) if seq else ()
+    return tuple(name for name in found if name is not None)
+
+
 # --------------------------------------------------------------------------- files
 
 
@@ -281,40 +289,25 @@ class Defined:
 
 def _prompt(ref: FileRef, file: SourceFile) -> PromptConfigFile:
     spec = file.spec
-    variables: list[Name] = []
-    fragments: list[Name] = []
-    if spec is not None:
-        for key, out in (("variables", variables), ("fragments", fragments)):
-            seq = sequence(spec.get(key))
-            for item in seq.values() if seq is not None else ():
-                found = name_at(mapping(item), "name", file.path)
-                if found is not None:
-                    out.append(found)
     return PromptConfigFile(
         ref,
         file,
         name_at(spec, "task_type", file.path),
         names_in(spec.get("allowed_tools") if spec is not None else None, file.path),
-        tuple(variables),
-        tuple(fragments),
+        item_names(spec, "variables", "name", file.path),
+        item_names(spec, "fragments", "name", file.path),
     )
 
 
 def _scenario(ref: FileRef, file: SourceFile) -> ScenarioFile:
     spec = file.spec
-    personas: list[Name] = []
-    turns = sequence(spec.get("turns")) if spec is not None else None
-    for turn in turns.values() if turns is not None else ():
-        persona = name_at(mapping(turn), "persona", file.path)
-        if persona is not None:
-            personas.append(persona)
     return ScenarioFile(
         ref,
         file,
         name_at(spec, "id", file.path),
         name_at(spec, "task_type", file.path),
         names_in(spec.get("providers") if spec is not None else None, file.path),
-        tuple(personas),
+        item_names(spec, "turns", "persona", file.path),
     )
 
 
@@ -355,6 +348,16 @@ class Project:
 
     def file(self, path: str) -> SourceFile | None:
         return self.files.get(norm(path))
+
+
+def role_providers(config: SourceFile) -> tuple[Name, ...]:
+    """The provider ids the arena config names itself: its ``self_play.roles`` and
+    ``judges`` entries' ``provider``."""
+    spec = config.spec
+    self_play = mapping(spec.get("self_play")) if spec is not None else None
+    return item_names(self_play, "roles", "provider", config.path) + item_names(
+        spec, "judges", "provider", config.path
+    )
 
 
 def load_project(config_path: str | Path, read: Reader = disk_reader) -> Project | None:
@@ -412,14 +415,8 @@ def build_project(
             found = name_at(spec, "id", file.path) or file.metadata_name
             personas.append(Defined(ref, file, found))
     spec = config.spec
-    mcp: list[Name] = []
-    a2a: list[Name] = []
-    for key, out in (("mcp_servers", mcp), ("a2a_agents", a2a)):
-        seq = sequence(spec.get(key)) if spec is not None else None
-        for item in seq.values() if seq is not None else ():
-            found = name_at(mapping(item), "name", config.path)
-            if found is not None:
-                out.append(found)
+    mcp = item_names(spec, "mcp_servers", "name", config.path)
+    a2a = item_names(spec, "a2a_agents", "name", config.path)
     by_task: dict[str, list[PromptConfigFile]] = {}
     for prompt in prompts:
         if prompt.task_type is not None:
@@ -433,7 +430,7 @@ def build_project(
         tuple(tools),
         tuple(providers),
         tuple(personas),
-        tuple(mcp),
-        tuple(a2a),
+        mcp,
+        a2a,
         by_task,
     )

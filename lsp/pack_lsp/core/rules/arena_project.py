@@ -18,9 +18,7 @@ from pack_lsp.core.arena.project import (
     Name,
     Project,
     kind_matches,
-    mapping,
-    name_at,
-    sequence,
+    role_providers,
 )
 from pack_lsp.core.diagnostics import (
     Diagnostic,
@@ -432,15 +430,8 @@ def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
         # A provider file that is missing, of another kind or without an id is
         # reported already; its id is unknown, so no name is flagged against it.
         return
-    used: list[Name] = [n for s in project.scenarios for n in s.providers]
-    spec = project.config.spec
-    self_play = mapping(spec.get("self_play")) if spec is not None else None
-    for key, holder in (("roles", self_play), ("judges", spec)):
-        seq = sequence(holder.get(key)) if holder is not None else None
-        for item in seq.values() if seq is not None else ():
-            found = name_at(mapping(item), "provider", project.config.path)
-            if found is not None:
-                used.append(found)
+    used = [n for s in project.scenarios for n in s.providers]
+    used += role_providers(project.config)
     for name in used:
         if name.value in ids:
             continue
