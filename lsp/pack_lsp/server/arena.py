@@ -23,16 +23,16 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
+from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.arena import navigation
 from pack_lsp.core.arena.check import ProjectCheck
 from pack_lsp.core.arena.project import Project, norm
 from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.rules.arena_project import complete
-from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.app import PackServer
+from pack_lsp.server.rechecks import recheck, text_of
 from pack_lsp.server.snapshot import DocumentSnapshot
 
 log = logging.getLogger(__name__)
@@ -49,14 +49,7 @@ class ServerArena:
         self.workspace = ArenaWorkspace(read=self._read)
 
     def _read(self, path: str) -> str | None:
-        uri = from_fs_path(path) or Path(path).as_uri()
-        doc = self.server.documents.get(uri)
-        if doc is not None:
-            return strip_bom(doc.text)
-        try:
-            return decode(read_source(path))[0]
-        except (OSError, ValueError):
-            return None
+        return text_of(self.server, path)
 
     def start(self) -> None:
         for folder in self.server.workspace_folders():
@@ -86,17 +79,8 @@ class ServerArena:
             return
         found = self._find_projects(uri, path)
         affected = (self.workspace.changed(path) | found) - {norm(path)}
-        if not affected:
-            return
-        for other in sorted(affected):
-            other_uri = from_fs_path(other) or Path(other).as_uri()
-            if other_uri in self.server.documents:
-                self.server.document_changed(
-                    other_uri, reuse=False, at_once=not self.server.pull_diagnostics
-                )
-            elif not self.server.pull_diagnostics:
-                self._publish_unopened(other_uri, other)
-        self.server.refresh_diagnostics()
+        if affected:
+            recheck(self.server, affected, self._analyse)
 
     def _find_projects(self, uri: str, path: str) -> set[str]:
         """An open PromptKit document of no known project (its arena config is outside
@@ -111,27 +95,14 @@ class ServerArena:
             path, lambda config: self.server.config_for(from_fs_path(config) or "")
         )
 
-    def _publish_unopened(self, uri: str, path: str) -> None:
-        text = self._read(path)
-        if text is None:
-            return
-        try:
-            result = analyze(
-                text,
-                path=path,
-                config=self.server.config_for(uri),
-                pre_diagnostics=list(self.workspace.diagnostics_for(path)),
-            )
-            self.server.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(
-                    uri=uri, diagnostics=self.server.lsp_diagnostics(uri, result)
-                )
-            )
-        except Exception as exc:
-            log.exception("re-check failed for %s", uri)
-            self.server.log_message(
-                f"pack-lsp: re-check failed for {uri}: {exc}", types.MessageType.Error
-            )
+    def _analyse(self, text: str, path: str, uri: str) -> Analysis:
+        """The analysis of a file of the projects that is not open."""
+        return analyze(
+            text,
+            path=path,
+            config=self.server.config_for(uri),
+            pre_diagnostics=list(self.workspace.diagnostics_for(path)),
+        )
 
 
 def register(server: PackServer) -> None:

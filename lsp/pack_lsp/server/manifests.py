@@ -26,15 +26,15 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
+from pack_lsp.core.analysis import Analysis, analyze
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.manifest.check import update_index
 from pack_lsp.core.manifest.files import index_files
 from pack_lsp.core.manifest.workspace import ManifestIndex
 from pack_lsp.core.recognize import detect
-from pack_lsp.core.source import decode, read_source, strip_bom
 from pack_lsp.core.text import LineIndex, Span
 from pack_lsp.server.app import PackServer
+from pack_lsp.server.rechecks import recheck, text_of
 from pack_lsp.server.snapshot import DocumentSnapshot
 
 log = logging.getLogger(__name__)
@@ -111,18 +111,6 @@ def workspace_for(server: PackServer, uri: str) -> ManifestIndex | None:
 # ------------------------------------------------------------------ re-checks
 
 
-def text_of(server: PackServer, path: str) -> str | None:
-    """The open buffer of ``path``, else the file on disk (read safely), else None."""
-    uri = from_fs_path(path) or Path(path).as_uri()
-    doc = server.documents.get(uri)
-    if doc is not None:
-        return strip_bom(doc.text)
-    try:
-        return decode(read_source(path))[0]
-    except OSError:
-        return None
-
-
 def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
     """A manifest's text changed (``None``: closed, back to the file on disk).
 
@@ -149,33 +137,12 @@ def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
         to_recheck = update_index(index, text, path)
     if not to_recheck:
         return
-    for other in sorted(to_recheck):
-        other_uri = from_fs_path(other) or Path(other).as_uri()
-        if other_uri in server.documents:
-            server.document_changed(other_uri, reuse=False, at_once=not server.pull_diagnostics)
-        elif not server.pull_diagnostics:
-            _publish_unopened(server, other_uri, other, index)
-    server.refresh_diagnostics()
 
+    def analyse(text: str, path: str, uri: str) -> Analysis:
+        config = server.config_for(uri)
+        return analyze(text, path=path, config=config, kind=kinds.MANIFEST, workspace=index)
 
-def _publish_unopened(server: PackServer, uri: str, path: str, index: ManifestIndex) -> None:
-    text = text_of(server, path)
-    if text is None:
-        return
-    try:
-        result = analyze(
-            text,
-            path=path,
-            config=server.config_for(uri),
-            kind=kinds.MANIFEST,
-            workspace=index,
-        )
-        server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=server.lsp_diagnostics(uri, result))
-        )
-    except Exception as exc:
-        log.exception("re-check failed for %s", uri)
-        server.log_message(f"pack-lsp: re-check failed for {uri}: {exc}", types.MessageType.Error)
+    recheck(server, to_recheck, analyse)
 
 
 # ------------------------------------------------------------- other files

@@ -17,6 +17,7 @@ from pack_lsp.core.text import LineIndex
 from pack_lsp.server import arena, manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.edits import document_changes, workspace_edit
+from pack_lsp.server.rechecks import text_of
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
@@ -94,7 +95,7 @@ def _manifest_rename(
         if file_edits.path is None or file_edits.path == own:
             uri, lines = snap.uri, snap.lines
         else:
-            text = manifests.text_of(ls, file_edits.path)
+            text = text_of(ls, file_edits.path)
             if text is None:
                 return f"cannot read {file_edits.path}"
             uri = from_fs_path(file_edits.path) or Path(file_edits.path).as_uri()

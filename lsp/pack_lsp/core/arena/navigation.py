@@ -80,15 +80,12 @@ def occurrences(project: Project) -> Iterator[Occurrence]:
             yield Occurrence(PROVIDER, name.value, name.path, name.span, False)
         for name in scenario.personas:
             yield Occurrence(PERSONA, name.value, name.path, name.span, False)
-    for kind, defined in ((TOOL, project.tools), (PROVIDER, project.providers)):
+    defining = ((TOOL, project.tools), (PROVIDER, project.providers), (PERSONA, project.personas))
+    for kind, defined in defining:
         for item in defined:
             if item.name is not None:
                 n = item.name
                 yield Occurrence(kind, n.value, n.path, n.span, True)
-    for persona in project.personas:
-        if persona.name is not None:
-            n = persona.name
-            yield Occurrence(PERSONA, n.value, n.path, n.span, True)
     yield from _config_uses(project)
 
 
