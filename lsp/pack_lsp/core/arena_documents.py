@@ -115,14 +115,7 @@ def validator(kind: str) -> SchemaValidator:
     schema = schema_of(kind)
     if schema is None:
         raise KeyError(kind)
-    return SchemaValidator(schema)
-
-
-def _reworded(diag: Diagnostic) -> Diagnostic:
-    message = diag.message
-    for old, new in _WORDING:
-        message = message.replace(old, new)
-    return diag if message == diag.message else replace(diag, message=message)
+    return SchemaValidator(schema, _WORDING)
 
 
 def check_document(
@@ -157,7 +150,7 @@ def check_document(
         ]
     if not schema:
         return document, []
-    found_schema = [_reworded(d) for d in validator(document.kind).validate(root, data)]
+    found_schema = validator(document.kind).validate(root, data)
     if document.kind in LENIENT_KINDS:
         found_schema = [_ignored(d) if d.code == UNKNOWN_PROPERTY.code else d for d in found_schema]
     return document, found_schema

@@ -215,10 +215,12 @@ class _Unit:
 
 
 class SchemaValidator:
-    """Validates pack trees against one PromptPack schema."""
+    """Validates pack trees against one PromptPack schema (or another document's
+    schema: ``wording`` replaces, in each message, the words that name the pack)."""
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], wording: Sequence[tuple[str, str]] = ()) -> None:
         self.schema = schema
+        self.wording = tuple(wording)
         prompts = schema.get("properties", {}).get("prompts", {})
         item = prompts.get("additionalProperties") if isinstance(prompts, dict) else None
         self.split = isinstance(item, dict) and item.get("$ref") == "#/$defs/Prompt"
@@ -250,7 +252,14 @@ class SchemaValidator:
 
         ``target`` says which version is checked and why, for the wording of PP110.
         """
-        return merge_units(self.unit_diagnostics(root, data, target))
+        found = merge_units(self.unit_diagnostics(root, data, target))
+        return [self._reworded(d) for d in found] if self.wording else found
+
+    def _reworded(self, diag: Diagnostic) -> Diagnostic:
+        message = diag.message
+        for old, new in self.wording:
+            message = message.replace(old, new)
+        return diag if message == diag.message else replace(diag, message=message)
 
     def unit_diagnostics(
         self,

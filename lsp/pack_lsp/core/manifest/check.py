@@ -7,7 +7,6 @@ the words naming the document differ, since its messages speak of "the pack".
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from typing import Any
 
 from pack_lsp.core.diagnostics import Diagnostic
@@ -31,14 +30,7 @@ _WORDING = (
 
 @functools.cache
 def manifest_validator() -> SchemaValidator:
-    return SchemaValidator(load_schema(MANIFEST_SCHEMA))
-
-
-def _reworded(diag: Diagnostic) -> Diagnostic:
-    message = diag.message
-    for old, new in _WORDING:
-        message = message.replace(old, new)
-    return diag if message == diag.message else replace(diag, message=message)
+    return SchemaValidator(load_schema(MANIFEST_SCHEMA), _WORDING)
 
 
 def analyze_manifest(
@@ -58,7 +50,7 @@ def analyze_manifest(
     manifest = build_manifest(root, path)
     out: list[Diagnostic] = []
     if schema:
-        out.extend(_reworded(d) for d in manifest_validator().validate(root, data))
+        out.extend(manifest_validator().validate(root, data))
     if index is not None and index.get(path or "") != manifest:
         index.put(manifest)
     out.extend(check_manifest(manifest, index))
