@@ -141,7 +141,7 @@ def check_project(
         text,
         analysis,
         smap,
-        {p: tuple(_unique(found)) for p, found in by_file.items()},
+        {p: tuple(unique(found)) for p, found in by_file.items()},
     )
 
 
@@ -181,7 +181,8 @@ def _resolved_elsewhere(project: Project) -> set[str]:
     return out
 
 
-def _unique(found: Iterable[Diagnostic]) -> list[Diagnostic]:
+def unique(found: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``found`` with each problem once (same code, span and message), in order."""
     seen: set[tuple[str, int, int, str]] = set()
     out = []
     for diag in found:

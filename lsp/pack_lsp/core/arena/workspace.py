@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from pack_lsp.core.arena.check import ProjectCheck, check_project
+from pack_lsp.core.arena.check import ProjectCheck, check_project, unique
 from pack_lsp.core.arena.project import (
     Reader,
     SourceFile,
@@ -160,15 +160,7 @@ class ArenaWorkspace:
 
     def diagnostics_for(self, path: str | Path) -> tuple[Diagnostic, ...]:
         """The problems of ``path`` in every project it is part of, each once."""
-        seen: set[tuple[str, int, int, str]] = set()
-        out: list[Diagnostic] = []
-        for checked in self.projects_of(path):
-            for diag in checked.diagnostics_for(path):
-                key = (diag.code, diag.span.start, diag.span.end, diag.message)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(diag)
-        return tuple(out)
+        return tuple(unique(d for c in self.projects_of(path) for d in c.diagnostics_for(path)))
 
     # ---------------------------------------------------------------- updates
 
