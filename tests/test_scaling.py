@@ -1,11 +1,12 @@
-"""Doubling a pack at most about doubles the time to analyse it.
+"""Making a pack four times larger makes its analysis at most about four times slower.
 
 A guard against quadratic paths (a lookup that scans every template per prompt, a
 cycle search from every fragment, a per-character rescan): each case analyses a
-pack of size N and one of size 2N in the same run and compares the CPU times, so
+pack of size N and one of size 4N in the same run and compares the CPU times, so
 the machine's speed and load cancel out. The minimum of three runs resists noise;
-the bound (2.6) leaves room for the constant part of an analysis and for caches,
-while a quadratic path would give about 4.
+the bound (6.5) leaves room for the constant part of an analysis, for caches and
+for a loaded machine (a factor of 2 gave too little room: a 24 ms analysis measured
+2.7 times slower at 2N once), while a quadratic path would give about 16.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import pytest
 
 from pack_lsp.core.analysis import analyze
 
-MAX_RATIO = 2.6
+MAX_RATIO = 6.5
+FACTOR = 4
 
 HEADER = """\
 id: scaling
@@ -101,15 +103,15 @@ def _cpu(text: str) -> float:
         pytest.param(_unclosed, 1500, id="unclosed-placeholders"),
     ],
 )
-def test_doubling_at_most_doubles_the_time(build: Callable[[int], str], n: int) -> None:
-    small, large = build(n), build(2 * n)
+def test_four_times_the_pack_at_most_about_four_times_the_time(build: Callable[[int], str], n: int) -> None:
+    small, large = build(n), build(FACTOR * n)
     # The packs really are analysed (and really differ in size).
-    assert len(large) > 1.8 * len(small)
+    assert len(large) > 0.9 * FACTOR * len(small)
     analyze(small, path="scaling.promptpack.yaml")  # warm-up: imports, schema compilation
     t_small = _cpu(small)
     t_large = _cpu(large)
     ratio = t_large / max(t_small, 1e-6)
     assert ratio <= MAX_RATIO, (
-        f"{build.__name__}: N → {t_small * 1000:.0f} ms, 2N → {t_large * 1000:.0f} ms "
+        f"{build.__name__}: N → {t_small * 1000:.0f} ms, {FACTOR}N → {t_large * 1000:.0f} ms "
         f"(ratio {ratio:.2f} > {MAX_RATIO}): something grows faster than the pack"
     )
