@@ -14,6 +14,7 @@ from pack_lsp.core.arena.check import analyze_in_project, check_project
 from pack_lsp.core.arena.compile import STAMPED, plain, render
 from pack_lsp.core.arena.project import load_project, norm, overlay_reader
 from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.text import LineIndex
 from paths import HERE, SHARED, needs_shared
@@ -141,6 +142,36 @@ def test_an_unchanged_project_is_not_checked_again(tmp_path: Path) -> None:
     workspace = ArenaWorkspace()
     first = workspace.add_config(folder / "config.arena.yaml")
     assert workspace.add_config(folder / "config.arena.yaml") is first
+
+
+def test_a_project_keeps_its_configuration_after_an_edit_and_follows_a_change(
+    tmp_path: Path,
+) -> None:
+    """Each project is checked with its own configuration (``config_for``), on every
+    re-check, and a change of configuration re-checks it."""
+    folder = _copy_project(tmp_path)
+    prompt = norm(folder / "prompts" / "triage.yaml")
+    scenario = norm(folder / "scenarios" / "refund-request.scenario.yaml")
+    config_path = norm(folder / "config.arena.yaml")
+    ignored: set[str] = {"PP403"}
+    open_texts: dict[str, str] = {}
+    workspace = ArenaWorkspace(
+        read=overlay_reader(open_texts),
+        config_for=lambda path: Config(ignore=tuple(sorted(ignored))),
+    )
+    workspace.add_config(config_path)
+    open_texts[prompt] = (
+        Path(prompt).read_text("utf-8").replace("task_type: triage", "task_type: intake")
+    )
+    workspace.changed(prompt)
+    # Re-checked after the edit with the project's configuration, not the default:
+    # the workflow state naming `triage` (PP403, a rule of the compiled pack) is ignored.
+    assert [d.code for d in workspace.diagnostics_for(scenario)] == ["PA106"]
+    assert "PP403" not in {d.code for d in workspace.diagnostics_for(config_path)}
+    ignored.clear()
+    assert config_path in workspace.refresh()
+    assert "PP403" in {d.code for d in workspace.diagnostics_for(config_path)}
+    assert workspace.refresh() == set()  # nothing changed since
 
 
 def test_not_an_arena_config() -> None:

@@ -112,3 +112,29 @@ def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -
         server, snap, types.RenameParams(text_document=ident, position=position, new_name="refunds")
     )
     assert refused == "The project already has a task type `refunds`"
+
+
+def test_a_saved_configuration_file_rechecks_the_projects_with_it(tmp_path: Path) -> None:
+    """The projects are checked with their folder's configuration, after an edit as at
+    the start, and saving ``.pack-lsp.toml`` re-checks them with the new one."""
+    folder = tmp_path / "helpdesk"
+    shutil.copytree(HELPDESK, folder)
+    toml = folder / ".pack-lsp.toml"
+    toml.write_text('ignore = ["PP403"]\n', encoding="utf-8")
+    server, published, _ = _server(folder)
+    arena = server.arena
+    assert isinstance(arena, ServerArena)
+    arena.start()
+    prompt = folder / "prompts" / "triage.yaml"
+    config_uri = (folder / "config.arena.yaml").as_uri()
+    uri = prompt.as_uri()
+    text = prompt.read_text("utf-8").replace("task_type: triage", "task_type: intake")
+    server.documents[uri] = OpenDocument(uri, 2, text)
+    arena.changed(uri)
+    # The workflow state naming `triage` is a PP403 of the compiled pack: ignored.
+    assert "PP403" not in {d.code for d in arena.diagnostics_for(config_uri)}
+    published.clear()
+    toml.write_text("", encoding="utf-8")
+    arena.changed(toml.as_uri())
+    assert "PP403" in {d.code for d in arena.diagnostics_for(config_uri)}
+    assert config_uri in {p.uri for p in published}  # not open: published at once

@@ -103,7 +103,9 @@ def _cpu(text: str) -> float:
         pytest.param(_unclosed, 1500, id="unclosed-placeholders"),
     ],
 )
-def test_four_times_the_pack_at_most_about_four_times_the_time(build: Callable[[int], str], n: int) -> None:
+def test_four_times_the_pack_at_most_about_four_times_the_time(
+    build: Callable[[int], str], n: int
+) -> None:
     small, large = build(n), build(FACTOR * n)
     # The packs really are analysed (and really differ in size).
     assert len(large) > 0.9 * FACTOR * len(small)

@@ -28,6 +28,7 @@ from pack_lsp.core.arena import navigation
 from pack_lsp.core.arena.check import ProjectCheck
 from pack_lsp.core.arena.project import Project, norm
 from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.rules.arena_project import complete
 from pack_lsp.core.text import LineIndex, Span
@@ -46,7 +47,12 @@ class ServerArena:
     workspace: ArenaWorkspace = field(init=False)
 
     def __post_init__(self) -> None:
-        self.workspace = ArenaWorkspace(read=self._read)
+        self.workspace = ArenaWorkspace(read=self._read, config_for=self._config_of)
+
+    def _config_of(self, config_path: str) -> Config:
+        """The configuration a project is checked with: that of its arena config's
+        location (``.pack-lsp.toml`` and the editor's settings)."""
+        return self.server.config_for(from_fs_path(config_path) or "")
 
     def _read(self, path: str) -> str | None:
         return text_of(self.server, path)
@@ -56,7 +62,7 @@ class ServerArena:
             try:
                 config = self.server.config_for(from_fs_path(str(Path(folder) / "_")) or "")
                 for found in find_configs(folder, config.exclude):
-                    self.workspace.add_config(found, config)
+                    self.workspace.add_config(found)
             except Exception as exc:
                 log.exception("cannot load the arena projects of %s", folder)
                 self.server.log_message(
@@ -77,6 +83,10 @@ class ServerArena:
         path = to_fs_path(uri)
         if not path:
             return
+        if Path(path).name in (".pack-lsp.toml", "pyproject.toml"):
+            # A configuration file: the projects below it may be checked differently.
+            self.settings_changed()
+            return
         found = self._find_projects(uri, path)
         affected = (self.workspace.changed(path) | found) - {norm(path)}
         if affected:
@@ -91,9 +101,15 @@ class ServerArena:
             return set()
         if self.server.kind_of(uri, doc.text) != kinds.ARENA:
             return set()
-        return self.workspace.find_projects(
-            path, lambda config: self.server.config_for(from_fs_path(config) or "")
-        )
+        return self.workspace.find_projects(path)
+
+    def settings_changed(self) -> None:
+        """The settings changed: re-check the projects with their new configuration and
+        re-publish the files whose project problems changed (open files are analysed
+        again by ``recheck_all``)."""
+        affected = self.workspace.refresh()
+        if affected:
+            recheck(self.server, affected, self._analyse)
 
     def _analyse(self, text: str, path: str, uri: str) -> Analysis:
         """The analysis of a file of the projects that is not open."""

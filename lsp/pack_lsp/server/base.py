@@ -60,6 +60,9 @@ class ArenaSupport(Protocol):
     def changed(self, uri: str) -> None:
         """A document was opened, changed, saved or closed: re-check its projects."""
 
+    def settings_changed(self) -> None:
+        """The settings changed: re-check the projects with their new configuration."""
+
 
 class ServerBase(LanguageServer):
     """Client messages and the negotiated position conversion."""

@@ -77,6 +77,8 @@ def _register_lifecycle(server: PackServer) -> None:
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
+            if ls.arena is not None:
+                ls.arena.settings_changed()
             ls.recheck_all()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -88,6 +90,8 @@ def _register_lifecycle(server: PackServer) -> None:
             ls.set_settings(settings)
         else:
             await ls.pull_settings()
+        if ls.arena is not None:
+            ls.arena.settings_changed()
         ls.recheck_all()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

@@ -133,9 +133,20 @@ def _configs_in(folder: Path, target: str, read: Reader) -> Iterator[str]:
 class ArenaWorkspace:
     """Every arena project of a workspace, checked, with the files each one names."""
 
-    def __init__(self, config: Config | None = None, read: Reader = disk_reader) -> None:
+    def __init__(
+        self,
+        config: Config | None = None,
+        read: Reader = disk_reader,
+        config_for: Callable[[str], Config] | None = None,
+    ) -> None:
         self.config = config or Config()
         self.read = read
+        #: The configuration of a project, from its config's path (``.pack-lsp.toml``
+        #: and the editor's settings in the server); ``config`` for all by default.
+        self.config_for = config_for
+        self._settings: dict[
+            str, Config
+        ] = {}  # config path → the configuration it was checked with
         self._checks: dict[str, ProjectCheck] = {}  # config path → its check
         self._texts: dict[str, dict[str, str | None]] = {}  # config → texts it read
         self._members: dict[str, set[str]] = {}  # file path → configs naming it
@@ -168,11 +179,18 @@ class ArenaWorkspace:
         self, config_path: str | Path, config: Config | None = None
     ) -> ProjectCheck | None:
         """Load and check the project of ``config_path`` (None when it is not an arena
-        config) with ``config`` (the workspace's by default); a project whose files
-        all read the same as last time is kept."""
+        config) with ``config`` (by default ``config_for(config_path)``, else the
+        workspace's); a project whose files all read the same as last time, checked
+        with the same configuration, is kept."""
         path = norm(config_path)
+        if config is None:
+            config = self.config_for(path) if self.config_for is not None else self.config
         texts = self._texts.get(path)
-        if texts is not None and all(self.read(p) == t for p, t in texts.items()):
+        if (
+            texts is not None
+            and self._settings.get(path) == config
+            and all(self.read(p) == t for p, t in texts.items())
+        ):
             return self._checks.get(path)
         text = self.read(path)
         config_file = self._parse(path, text) if text is not None else None
@@ -182,9 +200,10 @@ class ArenaWorkspace:
         project = build_project(config_file, self.read, self._parsed)
         for file in project.files.values():
             self._parsed[file.path] = file
-        checked = check_project(project, config or self.config)
+        checked = check_project(project, config)
         self._drop(path)
         self._checks[path] = checked
+        self._settings[path] = config
         read: dict[str, str | None] = {path: text}
         for ref in project.refs:
             read[ref.target] = (
@@ -244,8 +263,19 @@ class ArenaWorkspace:
         self._parsed[path] = parsed
         return parsed
 
+    def refresh(self) -> set[str]:
+        """Re-check every project whose configuration or files changed (after a change
+        of settings, say); return the files whose project problems changed."""
+        members = set(self._members)
+        before = {m: self.diagnostics_for(m) for m in members}
+        for config in list(self._checks):
+            self.add_config(config)
+        members |= set(self._members)
+        return {m for m in members if self.diagnostics_for(m) != before.get(m, ())}
+
     def _drop(self, config: str) -> None:
         self._checks.pop(config, None)
+        self._settings.pop(config, None)
         for member in self._texts.pop(config, {}):
             owners = self._members.get(member)
             if owners is not None:
