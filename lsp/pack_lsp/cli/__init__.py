@@ -51,10 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def modes() -> tuple[ModuleType, ...]:
     """The modes, in the order they are offered the arguments."""
-    from pack_lsp.cli import cards, check, serve
+    from pack_lsp.cli import cards, check, meaning, serve
 
-    # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-    return (check, cards, serve)
+    # ``serve`` is the fallback when no other mode claims the arguments: keep it last;
+    # ``meaning`` before ``cards``, which refuses ``--agent`` without ``--card``.
+    return (check, meaning, cards, serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
