@@ -12,14 +12,13 @@ so every dialect pack-lsp knows (``{{fragments.x}}``, ``{{fragment:x}}``, a bare
 fragment name) and every ``template_engine.syntax`` (``${name}``) render alike.
 
 The token count is an estimate made offline by ``estimate_tokens`` (no tokenizer,
-no data): about four characters per token of a word, one token per punctuation mark
-or symbol, and one per line break; on English prose it stays within about 15% of
-the byte-pair encoders of the large providers.
+no data, no dependency): a word is one token per four characters (rounded, at least
+one), a punctuation mark or symbol one token, a line break one. It is a rough size
+for comparing prompts, not a provider's exact count.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 from pack_lsp.core.analysis import Analysis
 from pack_lsp.core.templates import Placeholder, TemplateInfo
 
-ESTIMATOR = "pack-lsp heuristic (words ~4 characters per token, punctuation 1, offline)"
+ESTIMATOR = "pack-lsp offline heuristic: a word is a token per 4 characters, a symbol 1"
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _SYMBOL = re.compile(r"[^\w\s]|_", re.UNICODE)
@@ -36,7 +35,7 @@ _SYMBOL = re.compile(r"[^\w\s]|_", re.UNICODE)
 def estimate_tokens(text: str) -> int:
     """An offline estimate of the tokens a model reads for ``text`` (see the module
     docstring)."""
-    words = sum(math.ceil(len(m.group()) / 4) for m in _WORD.finditer(text))
+    words = sum(max(1, (len(m.group()) + 2) // 4) for m in _WORD.finditer(text))
     symbols = len(_SYMBOL.findall(text))
     return words + symbols + text.count("\n")
 
@@ -83,7 +82,7 @@ class Rendered:
         """A plain-text view: a header of facts, then the text as the model gets it."""
         head = [
             f"# Prompt `{self.prompt}` rendered by pack-lsp",
-            f"# {self.characters} characters, about {self.tokens} tokens ({self.estimator})",
+            f"# {self.characters} characters, about {self.tokens} tokens; estimator: {self.estimator}",
         ]
         for path in self.includes:
             head.append(f"# fragment: {path}")
