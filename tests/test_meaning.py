@@ -119,7 +119,9 @@ prompts:
     name: A
     version: 1.0.0
     system_template: "{{x}} and {{x}}"
-    variables: [{name: x, type: string, required: false, default: "a\\nlong value that goes on and on and on and on"}]
+    variables:
+      - {name: x, type: string, required: false,
+         default: "a\\nlong value that goes on and on and on and on"}
 """
     )
     a = _analysis(text)
@@ -220,9 +222,7 @@ def test_governance_preview_replaces_whole_fields() -> None:
         governance_preview(_analysis(GOVERNED), "c")
 
 
-def test_cli_render_and_governance(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_render_and_governance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pack = tmp_path / "demo.promptpack.yaml"
     pack.write_text(GOVERNED, encoding="utf-8")
     assert main(["--render", str(pack), "--prompt", "a", "--format", "json"]) == 0

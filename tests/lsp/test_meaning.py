@@ -224,7 +224,10 @@ async def test_governance_preview(client: LanguageClient, tmp_path: Path) -> Non
     )
     assert result["pack"]["operator_role"] == "support"
     billing = result["agents"]["billing"]
-    assert billing["governance"] == {"data_classes": ["pp:Confidential"], "operator_role": "finance"}
+    assert billing["governance"] == {
+        "data_classes": ["pp:Confidential"],
+        "operator_role": "finance",
+    }
     assert billing["sources"] == {"data_classes": "pack", "operator_role": "member"}
     assert billing["replaced"] == ["operator_role"]
     assert result["agents"]["triage"]["own"] is False

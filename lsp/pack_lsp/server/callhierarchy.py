@@ -95,9 +95,7 @@ async def prepare(
     ls: PackServer, params: types.CallHierarchyPrepareParams
 ) -> list[types.CallHierarchyItem] | None:
     uri = params.text_document.uri
-    return await ls.answer(
-        uri, PREPARE, params, None, feature="call hierarchy", at=params.position
-    )
+    return await ls.answer(uri, PREPARE, params, None, feature="call hierarchy", at=params.position)
 
 
 async def incoming(

@@ -73,7 +73,10 @@ def _items(pack: Pack) -> dict[SymbolId, CallItem]:
     for key, prompt in pack.prompts.items():
         detail = "agent" if key in members else "prompt"
         out[SymbolId(Kind.PROMPT, key)] = CallItem(
-            SymbolId(Kind.PROMPT, key), _whole(prompt.key_span, prompt.span), prompt.key_span, detail
+            SymbolId(Kind.PROMPT, key),
+            _whole(prompt.key_span, prompt.span),
+            prompt.key_span,
+            detail,
         )
     for key, tool in pack.tools.items():
         out[SymbolId(Kind.TOOL, key)] = CallItem(
@@ -129,7 +132,9 @@ def _edges(pack: Pack, settings: ToolSettings) -> Iterator[Edge]:
             called = agent_called(found)
             if called is not None and called != key:
                 yield Edge(me, SymbolId(Kind.PROMPT, called), item.span)
-            if isinstance(found, PackTool) or (isinstance(found, ToolAndMember) and found.tool_kept):
+            if isinstance(found, PackTool) or (
+                isinstance(found, ToolAndMember) and found.tool_kept
+            ):
                 yield Edge(me, SymbolId(Kind.TOOL, found.key), item.span)
     if pack.workflow is not None:
         for key, state in pack.workflow.states.items():

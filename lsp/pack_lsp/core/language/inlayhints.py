@@ -52,9 +52,7 @@ def _uses_providers(pack: Pack) -> bool:
         return True
     if any(p.provider is not None for p in pack.prompts.values()):
         return True
-    return any(
-        s.provider is not None for c in pack.compositions.values() for s in c.all_steps()
-    )
+    return any(s.provider is not None for c in pack.compositions.values() for s in c.all_steps())
 
 
 def _providers(pack: Pack) -> Iterator[Hint]:
@@ -73,10 +71,10 @@ def _providers(pack: Pack) -> Iterator[Hint]:
             task = _text(step.prompt_task)
             if step.provider is not None or task is None or step.prompt_task is None:
                 continue
-            prompt = pack.prompts.get(task)
-            if prompt is None:
+            target = pack.prompts.get(task)
+            if target is None:
                 continue
-            chosen = _text(prompt.provider)
+            chosen = _text(target.provider)
             source = f"from prompt `{task}`" if chosen is not None else "the default"
             yield Hint(
                 step.prompt_task.span.end,
@@ -163,7 +161,11 @@ def _placeholders(analysis: Analysis, pack: Pack, within: Span) -> Iterator[Hint
     if templates is None:
         return
     for key in pack.prompts:
-        infos = [t for t in templates.of_prompt(key) if t.template.span.start <= within.end and within.start <= t.template.span.end]
+        infos = [
+            t
+            for t in templates.of_prompt(key)
+            if t.template.span.start <= within.end and within.start <= t.template.span.end
+        ]
         if not infos:
             continue
         values = variable_values(analysis, key)

@@ -82,7 +82,8 @@ class Rendered:
         """A plain-text view: a header of facts, then the text as the model gets it."""
         head = [
             f"# Prompt `{self.prompt}` rendered by pack-lsp",
-            f"# {self.characters} characters, about {self.tokens} tokens; estimator: {self.estimator}",
+            f"# {self.characters} characters, about {self.tokens} tokens",
+            f"# estimator: {self.estimator}",
         ]
         for path in self.includes:
             head.append(f"# fragment: {path}")
