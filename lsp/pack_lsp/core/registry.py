@@ -30,6 +30,7 @@ from pack_lsp.core.rules import (
     templates,
     tools,
     workflow,
+    yaml11,
 )
 from pack_lsp.core.suggest import hint_for, suggestions
 from pack_lsp.core.summary import PromptContext
@@ -49,6 +50,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     templates,
     manifest,
     kubernetes,
+    yaml11,
 )
 
 
