@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from pack_lsp.cli import main
+from pack_lsp.core import vocabulary
 from pack_lsp.core.analysis import analyze
-from pack_lsp.core.language import callhierarchy
+from pack_lsp.core.language import callhierarchy, terms
 from pack_lsp.core.language.governance import GovernanceError, governance_preview
 from pack_lsp.core.language.index import Kind, SymbolId
 from pack_lsp.core.language.inlayhints import inlay_hints
@@ -273,3 +274,81 @@ def test_every_corpus_pack_answers(path: Path) -> None:
         r = render(a, key)
         assert r.characters == len(r.text)
         assert "{{fragments." not in r.text or r.problems
+
+
+# ------------------------------------------------------------------ governance terms
+
+TERMS_PACK = (
+    HEAD
+    + """\
+metadata:
+  governance:
+    vocabularies: {acme: "https://acme.example/terms#"}
+    operator_role: hipaa:CoveredEntity
+    capabilities: [pp:SyntheticMedia, acme:Thing, hipaa:PHI]
+    reviews:
+      - {id: r1, type: pp:RedTeaming, cadence: P1Y, owner: security}
+tools:
+  pay: {name: pay, description: Pay, action_scope: {data_classes: [pp:FinancialAccount]}}
+prompts:
+  a: {id: a, name: A, version: 1.0.0, system_template: x, tools: [pay]}
+"""
+)
+
+
+def test_term_hover_expands_and_summarises() -> None:
+    a = _analysis(TERMS_PACK)
+    found = terms.term_hover(a, TERMS_PACK.index("hipaa:CoveredEntity") + 3)
+    assert found is not None
+    assert "<https://promptpack.org/vocab/hipaa#CoveredEntity>" in found.markdown
+    assert "Covered entity (operator_role)" in found.markdown
+    acme = terms.term_hover(a, TERMS_PACK.index("acme:Thing") + 1)
+    assert acme is not None and "<https://acme.example/terms#Thing>" in acme.markdown
+    # a minted term in a slot it is not meant for says so
+    phi = terms.term_hover(a, TERMS_PACK.index("hipaa:PHI") + 1)
+    assert phi is not None and "meant for `data_classes`, not `capabilities`" in phi.markdown
+    scope = terms.term_hover(a, TERMS_PACK.index("pp:FinancialAccount") + 1)
+    assert scope is not None and "Financial account" in scope.markdown
+    assert terms.term_hover(a, TERMS_PACK.index("Pay,") + 1) is None
+
+
+def test_term_completion_follows_the_slot() -> None:
+    a = _analysis(TERMS_PACK)
+    items = terms.complete_with_terms(a, TERMS_PACK.index("pp:RedTeaming") + 3)
+    labels = [c.label for c in items]
+    review_terms = [t.curie for t in vocabulary.for_slot(vocabulary.REVIEW_TYPE)]
+    assert labels[: len(review_terms)] == review_terms
+    assert "acme:" in labels and "dpv:" in labels and "hipaa:PHI" not in labels
+    role = [c.label for c in terms.complete_with_terms(a, TERMS_PACK.index("hipaa:Cov") + 3)]
+    assert role[:2] == ["hipaa:CoveredEntity", "hipaa:BusinessAssociate"]
+
+
+def test_slots() -> None:
+    assert vocabulary.slot_at(("metadata", "governance", "capabilities", 0)) == "capabilities"
+    assert (
+        vocabulary.slot_at(("agents", "members", "a", "governance", "reviews", 1, "type"))
+        == "reviews.type"
+    )
+    assert (
+        vocabulary.slot_at(("metadata", "governance", "obligations", 0, "applies_to", "data_class"))
+        == "data_classes"
+    )
+    assert vocabulary.slot_at(("tools", "t", "action_scope", "data_classes", 0)) == "data_classes"
+    assert vocabulary.slot_at(("metadata", "governance", "extensions", "x")) is None
+    assert vocabulary.expand("pp:Public", {}) == "https://promptpack.org/vocab/pp#Public"
+    assert vocabulary.expand("https://x.example/y", {}) is None
+
+
+@needs_shared
+@pytest.mark.parametrize("prefix", vocabulary.MINTED)
+def test_shipped_terms_match_the_published_vocabulary(prefix: str) -> None:
+    published = json.loads(
+        (SHARED / "reference" / "promptpack" / "vocab" / f"{prefix}.json").read_text("utf-8")
+    )
+    assert published["namespace"] == vocabulary.WELL_KNOWN[prefix]
+    assert [(t["id"], t["slot"]) for t in published["terms"]] == [
+        (t.id, t.slot) for t in vocabulary.terms_of(prefix)
+    ]
+    for shipped, term in zip(vocabulary.terms_of(prefix), published["terms"], strict=True):
+        # our own one-line summaries, not the published definitions
+        assert shipped.summary and shipped.summary != term["definition"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_helpers import encoding_of, open_doc, pos, span_range, units
+from lsp_helpers import diagnostics_for, encoding_of, open_doc, pos, span_range, units
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -26,8 +26,8 @@ requires:
   providers: [default, {key: judge, role: llm}]
 metadata:
   governance:
-    data_classes: [pp:Confidential]
-    operator_role: support
+    capabilities: [pp:SyntheticMedia]
+    operator_role: hipaa:CoveredEntity
 fragments:
   greeting: "Hello 👋 {{customer}}, {{fragments.sig}}"
   sig: "the {{team}} team"
@@ -65,7 +65,7 @@ agents:
     triage: {tags: [desk]}
     billing:
       tags: [bills]
-      governance: {operator_role: finance}
+      governance: {operator_role: hipaa:BusinessAssociate}
 """
 
 
@@ -222,13 +222,13 @@ async def test_governance_preview(client: LanguageClient, tmp_path: Path) -> Non
             "promptpack/governance", {"textDocument": {"uri": uri}}
         )
     )
-    assert result["pack"]["operator_role"] == "support"
+    assert result["pack"]["operator_role"] == "hipaa:CoveredEntity"
     billing = result["agents"]["billing"]
     assert billing["governance"] == {
-        "data_classes": ["pp:Confidential"],
-        "operator_role": "finance",
+        "capabilities": ["pp:SyntheticMedia"],
+        "operator_role": "hipaa:BusinessAssociate",
     }
-    assert billing["sources"] == {"data_classes": "pack", "operator_role": "member"}
+    assert billing["sources"] == {"capabilities": "pack", "operator_role": "member"}
     assert billing["replaced"] == ["operator_role"]
     assert result["agents"]["triage"]["own"] is False
     one = _data(
@@ -237,6 +237,31 @@ async def test_governance_preview(client: LanguageClient, tmp_path: Path) -> Non
         )
     )
     assert "not an agent" in one["error"]
+
+
+async def test_governance_terms(client: LanguageClient, tmp_path: Path) -> None:
+    uri = await open_doc(client, tmp_path / "meaning.promptpack.yaml", PACK, wait=False)
+    diagnostics = await diagnostics_for(client, uri, 1)
+    assert not [d for d in diagnostics if str(d.code).startswith("PP9")], diagnostics
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=pos(client, PACK, "hipaa:Covered", 3),
+        )
+    )
+    assert hover is not None
+    value = hover.contents.value if isinstance(hover.contents, types.MarkupContent) else ""
+    assert "https://promptpack.org/vocab/hipaa#CoveredEntity" in value
+    assert hover.range == span_range(client, PACK, "hipaa:CoveredEntity")
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=pos(client, PACK, "pp:SyntheticMedia", 3),
+        )
+    )
+    assert items is not None
+    labels = [i.label for i in (items.items if isinstance(items, types.CompletionList) else items)]
+    assert "pp:SyntheticMedia" in labels and "hipaa:PHI" not in labels and "ai:" in labels
 
 
 def _corpus(name: str) -> tuple[Path, str]:
