@@ -11,7 +11,7 @@ import pytest
 from pack_lsp.cli import main
 from pack_lsp.core import vocabulary
 from pack_lsp.core.analysis import analyze
-from pack_lsp.core.language import callhierarchy, terms
+from pack_lsp.core.language import callhierarchy, links, terms
 from pack_lsp.core.language.governance import GovernanceError, governance_preview
 from pack_lsp.core.language.index import Kind, SymbolId
 from pack_lsp.core.language.inlayhints import inlay_hints
@@ -352,3 +352,67 @@ def test_shipped_terms_match_the_published_vocabulary(prefix: str) -> None:
     for shipped, term in zip(vocabulary.terms_of(prefix), published["terms"], strict=True):
         # our own one-line summaries, not the published definitions
         assert shipped.summary and shipped.summary != term["definition"]
+
+
+# --------------------------------------------------------------------- document links
+
+
+def test_links_of_a_pack(tmp_path: Path) -> None:
+    (tmp_path / "skills" / "greet").mkdir(parents=True)
+    (tmp_path / "skills" / "greet" / "SKILL.md").write_text("# Greet\n", encoding="utf-8")
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "logo.png").write_bytes(b"\x89PNG")
+    text = """\
+$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json
+id: demo
+name: Demo
+version: 1.0.0
+template_engine: {version: v1, syntax: "{{variable}}"}
+skills:
+  - path: ./skills/greet
+  - path: ./skills/missing
+fragments:
+  hello: "Hello"
+prompts:
+  a:
+    id: a
+    name: A
+    version: 1.0.0
+    system_template: "{{fragments.hello}} {{fragments.nope}}"
+    media:
+      enabled: true
+      examples:
+        - role: user
+          parts: [{type: image, media: {file_path: media/logo.png, mime_type: image/png}}]
+"""
+    path = tmp_path / "demo.promptpack.yaml"
+    a = analyze(text, path=path)
+    found = {text[link.span.start : link.span.end]: link for link in links.document_links(a)}
+    assert set(found) == {
+        "https://promptpack.org/schema/v1.4.0/promptpack.schema.json",
+        "./skills/greet",
+        "hello",
+        "media/logo.png",
+    }
+    assert found["./skills/greet"].path == (tmp_path / "skills" / "greet" / "SKILL.md").resolve()
+    assert found["hello"].line == text[: text.index("hello:")].count("\n")
+    assert "1.4.0" in found["https://promptpack.org/schema/v1.4.0/promptpack.schema.json"].tooltip
+    # the missing skill and the undefined fragment are not links: their rules report them
+    codes = {d.code for d in a.diagnostics}
+    assert {"PP604", "PP501"} <= codes
+
+
+def test_links_of_a_kubernetes_manifest() -> None:
+    from pack_lsp.core import kinds
+    from paths import ROOT
+
+    folder = ROOT / "tests" / "golden" / "kubernetes"
+    same = folder / "configmap-json.yaml"
+    text = same.read_text(encoding="utf-8")
+    [link] = links.document_links(analyze(text, path=same, kind=kinds.KUBERNETES))
+    assert text[link.span.start : link.span.end] == "support-pack" and link.line is not None
+    assert "name: support-pack" in text.splitlines()[link.line]
+    beside = folder / "refs" / "resources.yaml"
+    text = beside.read_text(encoding="utf-8")
+    [link] = links.document_links(analyze(text, path=beside, kind=kinds.KUBERNETES))
+    assert link.path == folder / "refs" / "configmaps.yaml"

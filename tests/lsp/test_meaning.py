@@ -264,6 +264,23 @@ async def test_governance_terms(client: LanguageClient, tmp_path: Path) -> None:
     assert "pp:SyntheticMedia" in labels and "hipaa:PHI" not in labels and "ai:" in labels
 
 
+async def test_document_links(client: LanguageClient, tmp_path: Path) -> None:
+    (tmp_path / "skills" / "greet").mkdir(parents=True)
+    (tmp_path / "skills" / "greet" / "SKILL.md").write_text("# Greet\n", encoding="utf-8")
+    text = PACK.replace("fragments:\n", "skills:\n  - path: ./skills/greet\nfragments:\n", 1)
+    uri = await open_doc(client, tmp_path / "meaning.promptpack.yaml", text)
+    found = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    by_range = {(link.range.start.line, link.range.start.character): link for link in found or []}
+    skill = by_range[(pos(client, text, "./skills").line, pos(client, text, "./skills").character)]
+    assert skill.target == (tmp_path / "skills" / "greet" / "SKILL.md").as_uri()
+    start = pos(client, text, "sig}}")
+    sig = by_range[(start.line, start.character)]
+    assert sig.target == f"{uri}#L{text[: text.index('  sig:')].count(chr(10)) + 1}"
+    assert sig.range == span_range(client, text, "sig", nth=0)
+
+
 def _corpus(name: str) -> tuple[Path, str]:
     path = CORPUS / name
     if not path.is_file():

@@ -82,6 +82,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "pack_lsp.server.cards",
     "pack_lsp.server.callhierarchy",
     "pack_lsp.server.meaning",
+    "pack_lsp.server.links",
     "pack_lsp.server.manifests",
 )
 
