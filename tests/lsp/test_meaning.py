@@ -213,6 +213,12 @@ async def test_render_prompt(client: LanguageClient, tmp_path: Path) -> None:
         )
     )
     assert "not a prompt" in missing["error"]
+    listed = _data(
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="pack-lsp.renderPrompt", arguments=[uri])
+        )
+    )
+    assert listed == {"prompts": ["triage", "billing"]}
 
 
 async def test_governance_preview(client: LanguageClient, tmp_path: Path) -> None:

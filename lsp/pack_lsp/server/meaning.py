@@ -6,7 +6,8 @@ preview.
 - ``workspace/executeCommand`` ``pack-lsp.renderPrompt`` with
   ``[uri, promptKey, {variable: value}?]`` answers ``core.language.render``'s
   result as JSON plus ``document``, the plain-text view an editor shows (``error``
-  says why when the prompt cannot be rendered).
+  says why when the prompt cannot be rendered); with ``[uri]`` alone, ``{"prompts":
+  [keys]}``, the prompts that have a system template to render.
 - ``promptpack/governance`` with ``{"textDocument": {"uri"}, "agent"?}`` answers
   ``core.language.governance``'s preview (``error`` when it cannot be made); the
   command ``pack-lsp.showGovernance`` with ``[uri, agent?]`` answers the same.
@@ -61,6 +62,13 @@ def _render(ls: PackServer, snap: DocumentSnapshot, args: tuple[str, dict[str, s
     return out
 
 
+def _renderable(ls: PackServer, snap: DocumentSnapshot, params: None) -> Any:
+    pack = snap.analysis.pack
+    if pack is None:
+        return {"prompts": [], "error": "the document is not a PromptPack"}
+    return {"prompts": [k for k, p in pack.prompts.items() if p.system_template is not None]}
+
+
 def _governance(ls: PackServer, snap: DocumentSnapshot, agent: str | None) -> Any:
     try:
         return governance_preview(snap.analysis, agent)
@@ -70,6 +78,7 @@ def _governance(ls: PackServer, snap: DocumentSnapshot, agent: str | None) -> An
 
 HINTS = ByKind(pack=_hints)
 RENDER = ByKind(pack=_render)
+RENDERABLE = ByKind(pack=_renderable)
 GOVERN = ByKind(pack=_governance)
 
 
@@ -88,6 +97,9 @@ def _values(raw: Any) -> dict[str, str] | None:
 async def on_render_prompt(ls: PackServer, *args: Any) -> Any:
     if len(args) == 1 and isinstance(args[0], list):  # arguments passed as one list
         args = tuple(args[0])
+    if len(args) == 1 and isinstance(args[0], str):
+        empty = {"prompts": [], "error": f"{args[0]} is not an open PromptPack"}
+        return await ls.answer(args[0], RENDERABLE, None, empty, feature="render prompt")
     if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
         return {"error": "pack-lsp.renderPrompt takes [uri, promptKey, {variable: value}?]"}
     values = _values(args[2] if len(args) > 2 else None)
