@@ -186,22 +186,31 @@ def _placeholders(analysis: Analysis, pack: Pack, within: Span) -> Iterator[Hint
                 )
 
 
+def _all_hints(analysis: Analysis, kinds: frozenset[str]) -> list[Hint]:
+    """Every hint of ``kinds``, in document order, computed once per analysis: an editor
+    asks again for each range it scrolls to."""
+
+    def build() -> list[Hint]:
+        pack = analysis.pack
+        if pack is None:
+            return []
+        found: list[Hint] = []
+        if PROVIDER in kinds:
+            found.extend(_providers(pack))
+        if CARD in kinds:
+            found.extend(_cards(analysis, pack))
+        if BUDGET in kinds:
+            found.extend(_budget(pack))
+        if PLACEHOLDER in kinds:
+            found.extend(_placeholders(analysis, pack, Span(0, len(analysis.text))))
+        found.sort(key=lambda h: h.offset)
+        return found
+
+    return analysis.derived.memo((_all_hints, kinds), build)
+
+
 def inlay_hints(
     analysis: Analysis, within: Span, kinds: frozenset[str] = frozenset(KINDS)
 ) -> list[Hint]:
     """The hints of the kinds asked for whose position lies in ``within``."""
-    pack = analysis.pack
-    if pack is None:
-        return []
-    found: list[Hint] = []
-    if PROVIDER in kinds:
-        found.extend(_providers(pack))
-    if CARD in kinds:
-        found.extend(_cards(analysis, pack))
-    if BUDGET in kinds:
-        found.extend(_budget(pack))
-    if PLACEHOLDER in kinds:
-        found.extend(_placeholders(analysis, pack, within))
-    found = [h for h in found if within.start <= h.offset <= within.end]
-    found.sort(key=lambda h: h.offset)
-    return found
+    return [h for h in _all_hints(analysis, kinds) if within.start <= h.offset <= within.end]

@@ -44,9 +44,20 @@ def _declared(data: Any, path: tuple[PathItem, ...]) -> dict[str, str]:
     return {}
 
 
+def _has_slots(analysis: Analysis) -> bool:
+    """Whether the pack may have a term slot (a governance object, an ``action_scope``):
+    known once per analysis, so packs without any spare the features a second look."""
+    pack = analysis.pack
+    if pack is None:
+        return False
+    return analysis.derived.memo(
+        _has_slots, lambda: bool(pack.governance) or "action_scope" in analysis.text
+    )
+
+
 def term_hover(analysis: Analysis, offset: int) -> HoverResult | None:
     """The hover of the governance term at ``offset`` (None: not on one)."""
-    if analysis.pack is None or analysis.root is None:
+    if not _has_slots(analysis) or analysis.root is None:
         return None
     chain = node_path_at(analysis.root, offset)
     node = chain[-1][1] if chain else None
@@ -128,9 +139,8 @@ def term_items(analysis: Analysis, place: Place) -> list[Completion]:
 def complete_with_terms(analysis: Analysis, offset: int) -> list[Completion]:
     """``complete``, with governance terms first in a term slot."""
     found = complete(analysis, offset)
-    pack = analysis.pack
-    if pack is None or not (pack.governance or "action_scope" in analysis.text):
-        return found  # no term slot in this pack: spare a second look at the cursor
+    if not _has_slots(analysis):
+        return found
     place = place_at(analysis, max(0, min(offset, len(analysis.text))))
     if place is None:
         return found
