@@ -17,15 +17,19 @@ PP102, which names the rename of ``on``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from pack_lsp.core.config import Config
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Rule, Severity, make
 from pack_lsp.core.fixes import QuoteScalar
+from pack_lsp.core.model import Prompt
 from pack_lsp.core.profiles import PROMPTKIT
-from pack_lsp.core.schemawalk import PathItem, schemas_at
+from pack_lsp.core.schemawalk import LATEST, PathItem, schemas_at
+from pack_lsp.core.summary import PromptContext
 from pack_lsp.core.yamltree.navigate import resolve
 from pack_lsp.core.yamltree.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -126,8 +130,16 @@ def _walk(
     node: Node | None, path: tuple[PathItem, ...]
 ) -> Iterator[tuple[str, ScalarNode, tuple[PathItem, ...], str]]:
     """(``key`` or ``value``, the scalar, the path of its mapping or of the value,
-    the 1.1 reading) for every candidate; aliases are reported where their anchor is."""
+    the 1.1 reading) for every candidate; aliases are reported where their anchor is.
+    Scalars are tested where they are met (most nodes are scalars, and most fail the
+    first-character test), so a path is built only for collections and candidates."""
+    if isinstance(node, ScalarNode):
+        reading = _candidate(node)
+        if reading is not None:
+            yield "value", node, path, reading
+        return
     stack: list[tuple[Node, tuple[PathItem, ...]]] = [] if node is None else [(node, path)]
+    starts = _STARTS
     while stack:
         current, at = stack.pop()
         if isinstance(current, MappingNode):
@@ -135,26 +147,29 @@ def _walk(
                 key = pair.key_text
                 if key is None or key == "<<":
                     continue
-                reading = _candidate(pair.key)
-                if reading is not None and isinstance(pair.key, ScalarNode):
-                    yield "key", pair.key, at, reading
-                stack.append((pair.value, (*at, key)))
+                if key[:1] in starts:
+                    reading = _candidate(pair.key)
+                    if reading is not None and isinstance(pair.key, ScalarNode):
+                        yield "key", pair.key, at, reading
+                value = pair.value
+                if type(value) is ScalarNode:
+                    if value.style == "" and value.text[:1] in starts:
+                        reading = _candidate(value)
+                        if reading is not None:
+                            yield "value", value, (*at, key), reading
+                else:
+                    stack.append((value, (*at, key)))
         elif isinstance(current, SequenceNode):
-            for index in range(len(current.items) - 1, -1, -1):
-                stack.append((current.items[index], (*at, index)))
-        else:
-            reading = _candidate(current)
-            if reading is not None and isinstance(current, ScalarNode):
-                yield "value", current, at, reading
-
-
-def _string_variable(root: Node, path: tuple[PathItem, ...]) -> bool:
-    """Whether ``path`` is the ``default`` or ``example`` of a variable of type string."""
-    if len(path) < 3 or path[-1] not in ("default", "example") or path[-3] != "variables":
-        return False
-    holder, _ = resolve(root, path[:-1])
-    kind = holder.get("type") if isinstance(holder, MappingNode) else None
-    return isinstance(kind, ScalarNode) and kind.value == "string"
+            items = current.items
+            for index in range(len(items) - 1, -1, -1):
+                item = items[index]
+                if type(item) is ScalarNode:
+                    if item.style == "" and item.text[:1] in starts:
+                        reading = _candidate(item)
+                        if reading is not None:
+                            yield "value", item, (*at, index), reading
+                else:
+                    stack.append((item, (*at, index)))
 
 
 _NUMBER_STARTS = frozenset("0123456789+-")
@@ -172,10 +187,10 @@ def _suspect_text(text: str) -> bool:
 
 
 def _suspect(data: Any) -> bool:
-    """Whether the plain data may hold a candidate: a key or string that reads
-    differently, or a number given as a string variable's ``default``/``example``
-    (written ``0755``?). Much cheaper than walking the tree, which is left for the
-    packs where this finds something."""
+    """Whether plain data may hold a candidate: a key or string that reads differently,
+    or a number given as a string variable's ``default``/``example`` (written
+    ``0755``?). Much cheaper than walking the tree, which is left for the sections
+    where this finds something."""
     stack = [data]
     while stack:
         value = stack.pop()
@@ -199,25 +214,39 @@ def _suspect(data: Any) -> bool:
                     stack.append(item)
                 elif of is str and _suspect_text(item):
                     return True
+        elif kind is str and _suspect_text(value):
+            return True
     return False
 
 
-def check(ctx: CheckContext) -> Iterable[Diagnostic]:
-    if not _suspect(ctx.data):
-        return
-    root = ctx.root
-    if root is None:
-        return
-    schema = PROMPTKIT if ctx.config.profile == PROMPTKIT else ctx.target.version
-    for where, node, path, reading in _walk(root, ()):
+def _string_variable(holder: Node | None) -> bool:
+    """Whether ``holder`` is a variable of ``type: string`` (its ``default`` and
+    ``example`` are then strings)."""
+    kind = holder.get("type") if isinstance(holder, MappingNode) else None
+    return isinstance(kind, ScalarNode) and kind.value == "string"
+
+
+def _schema(config: Config) -> str:
+    """The schema that says what a place expects: PromptKit's under that profile, else
+    the latest (a property's type does not change between versions; the per-prompt part
+    sees no targeted version)."""
+    return PROMPTKIT if config.profile == PROMPTKIT else LATEST
+
+
+def _diagnostics(root: Node, path: tuple[PathItem, ...], schema: str) -> Iterator[Diagnostic]:
+    """PP015 for every candidate under ``root``, which is at data ``path``."""
+    for where, node, at, reading in _walk(root, path):
         if where == "key":
-            if path and path[-1] == "independent_of":
+            if at and at[-1] == "independent_of":
                 continue
-            if not _takes_names(schemas_at(path, schema), node.text):
+            if not _takes_names(schemas_at(at, schema), node.text):
                 continue
             what = "a name"
         else:
-            if not _expects_string(schemas_at(path, schema)) and not _string_variable(root, path):
+            expected = _expects_string(schemas_at(at, schema))
+            if not expected and len(at) >= 3 and at[-1] in ("default", "example"):
+                expected = at[-3] == "variables" and _string_variable(_parent(root, path, at))
+            if not expected:
                 continue
             what = "a string where one is expected"
         if isinstance(node.value, str):
@@ -238,3 +267,45 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             data={"kind": "yaml11-reading", "text": node.text, "reading": reading},
             fixes=(QuoteScalar(node.span, node.text),),
         )
+
+
+def _parent(root: Node, path: tuple[PathItem, ...], at: tuple[PathItem, ...]) -> Node | None:
+    """The mapping holding the value at ``at`` (``root`` is at ``path``)."""
+    found, _ = resolve(root, at[len(path) : -1])
+    return found
+
+
+def check_prompt(ctx: PromptContext, prompt: Prompt) -> Iterable[Diagnostic]:
+    """The prompt's own scalars: rerun only when the prompt is edited."""
+    if prompt.node is None:
+        return
+    yield from _diagnostics(prompt.node, ("prompts", prompt.key), _schema(ctx.summary.config))
+
+
+def check(ctx: CheckContext) -> Iterable[Diagnostic]:
+    """Every top-level section but ``prompts`` (the per-prompt part has those). Each is
+    read as plain data first, which records what the results depend on; only a
+    section whose data holds a candidate is looked at in the tree (which makes the
+    results recomputed after every edit, in those packs only)."""
+    schema = _schema(ctx.config)
+    suspects = [
+        name for name in _sections(schema) if name != "prompts" and _suspect(ctx.part(name))
+    ]
+    root = ctx.root if suspects else None
+    if not isinstance(root, MappingNode):
+        return
+    for name in suspects:
+        pair = root.pair(name)
+        if pair is not None:
+            yield from _diagnostics(pair.value, (name,), schema)
+
+
+@functools.cache
+def _sections(schema: str) -> tuple[str, ...]:
+    """The top-level properties the schema declares."""
+    names: dict[str, None] = {}
+    for sub in schemas_at((), schema):
+        props = sub.get("properties")
+        if isinstance(props, dict):
+            names.update(dict.fromkeys(props))
+    return tuple(names)
