@@ -1,5 +1,5 @@
 """What a pack means: call graph, inlay hints, rendered prompt, governance preview
-(core functions and the command line); the LSP side is in tests/lsp/test_meaning.py."""
+(core functions and the command line); the LSP side is in tests/lsp/test_meaning_lsp.py."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from pack_lsp.core.language.inlayhints import KINDS, inlay_hints
 from pack_lsp.core.language.render import RenderError, render
 from pack_lsp.core.text import Span
 from pack_lsp.server.app import PackServer
-from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
+from pack_lsp.server.snapshot import ByKind, DocumentSnapshot, PositionOutsideDocument
 
 RENDER_PROMPT = "pack-lsp.renderPrompt"
 GOVERNANCE = "promptpack/governance"
@@ -38,7 +38,10 @@ def _hints(
     if not kinds:
         return []
     start = snap.offset(params.range.start)
-    end = snap.offset(params.range.end)
+    try:
+        end = snap.offset(params.range.end)
+    except PositionOutsideDocument:  # a range to the line after the last: the whole rest
+        end = len(snap.analysis.text)
     return [
         types.InlayHint(
             position=snap.position(h.offset),
