@@ -14,9 +14,16 @@ from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
+def _tooltips(ls: PackServer) -> bool:
+    """Whether the client shows a link's tooltip (``documentLink.tooltipSupport``)."""
+    td = ls.client_capabilities.text_document
+    return bool(td and td.document_link and td.document_link.tooltip_support)
+
+
 def _links(
     ls: PackServer, snap: DocumentSnapshot, params: types.DocumentLinkParams
 ) -> list[types.DocumentLink]:
+    tooltips = _tooltips(ls)
     out = []
     for link in document_links(snap.analysis):
         if link.url is not None:
@@ -30,7 +37,9 @@ def _links(
         if target:
             out.append(
                 types.DocumentLink(
-                    range=snap.range(link.span), target=target, tooltip=link.tooltip or None
+                    range=snap.range(link.span),
+                    target=target,
+                    tooltip=(link.tooltip or None) if tooltips else None,
                 )
             )
     return out
