@@ -70,6 +70,8 @@ def test_engine_and_activation(vsix: Path) -> None:
         "packLsp.showOutput",
         "packLsp.previewAgentCards",
         "packLsp.showTopology",
+        "packLsp.showRenderedPrompt",
+        "packLsp.previewGovernance",
     }
 
 
