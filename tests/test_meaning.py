@@ -240,6 +240,9 @@ def test_cli_render_and_governance(tmp_path: Path, capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["--render", str(pack), "--prompt", "a", "--var", "novalue"])
     assert "NAME=VALUE" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--governance", str(pack), "--card", str(pack)])
+    assert "not both" in capsys.readouterr().err
     assert main(["--render", str(pack), "--prompt", "a", "--var", "k=v=w"]) == 0
     assert capsys.readouterr().out.endswith("\nx\n")
 

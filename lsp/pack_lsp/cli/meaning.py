@@ -63,6 +63,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         return None
     if args.render is not None and args.governance is not None:
         parser.error("use --render or --governance, not both")
+    for option, value in (("--card", args.card), ("--topology", args.topology)):
+        if value is not None:
+            parser.error(f"use {option} or --render/--governance, not both")
     if args.render is not None:
         if args.prompt is None:
             parser.error("--render needs --prompt KEY")
