@@ -80,9 +80,9 @@ def test_provider_hints_follow_the_precedence() -> None:
     labels = {COMPOSED[: h.offset].splitlines()[-1].strip(): h.label for h in hints}
     # `reply` writes no provider; `intent` takes its prompt's; `escalate` writes one
     assert labels == {
-        "reply": "provider: default",
-        "- {id: intent, kind: prompt, prompt_task: classify": "provider: judge",
-        "- {id: answer, kind: prompt, prompt_task: reply": "provider: default",
+        "reply": "(provider default)",
+        "- {id: intent, kind: prompt, prompt_task: classify": "(provider judge)",
+        "- {id: answer, kind: prompt, prompt_task: reply": "(provider default)",
     }
 
 

@@ -145,8 +145,8 @@ def test_neovim_as_documented(name: str, workspace: Path) -> None:
             if row.startswith(f"    {key}: ")
         }
         assert sorted((h["label"], h["line"], h["character"]) for h in hints) == [
-            ("card name: Billing", members["billing"], len("    billing")),
-            ("card name: Triage", members["triage"], len("    triage")),
+            ('(card name "Billing")', members["billing"], len("    billing")),
+            ('(card name "Triage")', members["triage"], len("    triage")),
         ]
 
     # After fixing the typo, the fixed problem is gone and nothing stale remains.

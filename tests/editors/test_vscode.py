@@ -4,7 +4,7 @@ through its web UI by Playwright and Debian's Chromium, everything offline.
 Asserted from what the workbench shows: the Problems panel rows (code, message, ``[Ln, Col]``,
 each problem once, the column right after emoji), the code lenses, the
 server version in the status bar, the Agent Cards preview, the topology webview (non-blank,
-node labels, a click opens the prompt), the call hierarchy peek, the inlay hints and the
+node labels, a click opens the prompt), the call hierarchy view, the inlay hints and the
 rendered-prompt document. Screenshots go to ``tests/editors/screenshots/``.
 """
 
@@ -269,20 +269,29 @@ def run_workbench(
         timeout=TIMEOUT * 1000
     )
 
-    # Call hierarchy, from the `billing` prompt the click above put the cursor on: its caller
-    # is `triage`, whose `tools` list names it.
+    # Call hierarchy (Shift+Alt+H), from the `billing` prompt the click above put the cursor
+    # on: the side bar lists its callers, `triage`, whose `tools` list names it.
     page.keyboard.press("Shift+Alt+H")
-    peek = page.locator(".peekview-widget")
-    peek.first.wait_for(timeout=TIMEOUT * 1000)
-    wait_for("the callers of billing", lambda: "triage" in str(peek.first.inner_text()))
+    sidebar = page.locator(".part.sidebar")
+    wait_for(
+        "the callers of billing",
+        lambda: (
+            "callers of" in str(sidebar.inner_text()).lower()
+            and "triage" in str(sidebar.inner_text())
+        ),
+    )
     page.screenshot(path=str(SCREENSHOTS / "vscode-call-hierarchy.png"))
-    page.keyboard.press("Escape")
 
     # Inlay hints: after each member key, the name its Agent Card publishes.
+    members = next(i for i, row in enumerate(lines) if row.startswith("    billing: "))
+    page.locator(".editor-group-container.active .view-lines").first.click()
+    page.keyboard.press("Control+G")
+    page.locator(".quick-input-widget input").fill(f":{members + 1}:1")
+    page.keyboard.press("Enter")
     view = page.locator(".editor-group-container.active .view-lines").first
     wait_for(
         "the inlay hints",
-        lambda: "card name: Triage" in str(view.inner_text()).replace("\u00a0", " "),
+        lambda: '(card name "Billing")' in str(view.inner_text()).replace("\u00a0", " "),
     )
     page.screenshot(path=str(SCREENSHOTS / "vscode-inlay-hints.png"))
 

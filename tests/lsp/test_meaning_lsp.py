@@ -141,11 +141,11 @@ async def test_inlay_hints(client: LanguageClient, tmp_path: Path) -> None:
         p = pos(client, PACK, needle, len(needle), nth=nth)
         return (p.line, p.character)
 
-    assert found[after("  triage")] == "provider: default"
+    assert found[after("  triage")] == "(provider default)"
     assert found[after("{{tier}}")] == "= gold"
     assert found[after("max_visits: 3")] == "3 of engine.budget 10"
     assert found[after("on_max_visits: pay")] == "after visit 3"
-    assert found[after("    triage")] == "card name: Triage desk"
+    assert found[after("    triage")] == '(card name "Triage desk")'
     # billing writes its provider, and its name is its key: no hint
     assert after("  billing") not in found
     # the 😀 before `{{tier}}` is one code point, two UTF-16 units, four UTF-8 bytes
@@ -171,7 +171,7 @@ async def test_inlay_hint_kinds_switched_off(client: LanguageClient, tmp_path: P
         )
     )
     labels = sorted(str(h.label) for h in hints or [])
-    assert labels == ["= gold", "card name: Triage desk"]
+    assert labels == ['(card name "Triage desk")', "= gold"]
 
 
 def _data(value: Any) -> Any:
@@ -333,7 +333,7 @@ async def test_corpus_inlay_hints_and_render(client: LanguageClient, tmp_path: P
     data = json.loads(text)
     without = [k for k, p in data["prompts"].items() if "provider" not in p]
     labels = [str(h.label) for h in hints or []]
-    assert labels.count("provider: default") >= len(without)
+    assert labels.count("(provider default)") >= len(without)
 
     key = next(iter(data["prompts"]))
     result = _data(

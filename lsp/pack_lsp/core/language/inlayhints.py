@@ -62,7 +62,7 @@ def _providers(pack: Pack) -> Iterator[Hint]:
         if prompt.provider is None:
             yield Hint(
                 prompt.key_span.end,
-                "provider: default",
+                "(provider default)",
                 PROVIDER,
                 f"Prompt `{key}` writes no `provider`, so it uses `default` (RFC 0017).",
             )
@@ -78,7 +78,7 @@ def _providers(pack: Pack) -> Iterator[Hint]:
             source = f"from prompt `{task}`" if chosen is not None else "the default"
             yield Hint(
                 step.prompt_task.span.end,
-                f"provider: {chosen or 'default'}",
+                f"(provider {chosen or 'default'})",
                 PROVIDER,
                 f"This step of `{ckey}` writes no `provider`: it uses {source} "
                 "(RFC 0017: step, then prompt, then `default`).",
@@ -100,16 +100,16 @@ def _cards(analysis: Analysis, pack: Pack) -> Iterator[Hint]:
         parts = []
         name = doc.get("name")
         if isinstance(name, str) and name != key:
-            parts.append(f"card name: {name}")
+            parts.append(f'card name "{name}"')
         skills = doc.get("skills")
         if isinstance(skills, list) and skills and isinstance(skills[0], dict):
             skill = skills[0].get("id")
             if isinstance(skill, str) and skill != key:
-                parts.append(f"skill: {skill}")
+                parts.append(f'skill "{skill}"')
         if parts:
             yield Hint(
                 member.key_span.end,
-                " · ".join(parts),
+                f"({', '.join(parts)})",
                 CARD,
                 f"The Agent Card derived for `{key}` (RFC 0007) publishes these names.",
             )
