@@ -122,6 +122,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.templates",
             "pack_lsp.core.config",
             "pack_lsp.core.schema",
+            "pack_lsp.core.schemawalk",
+            "pack_lsp.core.vocabulary",
             "pack_lsp.core.profiles",
             "pack_lsp.core.context",
             "pack_lsp.core.resolve",

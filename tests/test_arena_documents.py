@@ -12,7 +12,8 @@ import pytest
 from pack_lsp.cli.check import check_file
 from pack_lsp.core import kinds
 from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena_documents import KINDS, SCHEMAS, schema_file
+from pack_lsp.core.arena_documents import KINDS
+from pack_lsp.core.arena_schemas import SCHEMAS, schema_file
 from pack_lsp.core.config import Config
 from pack_lsp.core.discover import find_packs
 from pack_lsp.core.language.completion import complete

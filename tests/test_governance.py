@@ -193,9 +193,9 @@ agents:
     remediator:
       governance:
         obligations:
-          - {id: approve, obligation: "pp:HumanApproval", controls: [{external: Ops}]}
+          - {id: approve, obligation: "dpv:HumanApproval", controls: [{external: Ops}]}
         reviews:
-          - {id: check, type: "pp:Audit", cadence: P3M, owner: ops, satisfies: [approve, disclose]}
+          - {id: check, type: "dpv:Audit", cadence: P3M, owner: ops, satisfies: [approve, disclose]}
 """
     )
     analysis, pack = pack_of(text)
@@ -209,7 +209,7 @@ agents:
     # if it declares no obligation of its own, so `approve` is then the one missing.
     inherited = text.replace(
         "        obligations:\n"
-        '          - {id: approve, obligation: "pp:HumanApproval", controls: [{external: Ops}]}\n',
+        '          - {id: approve, obligation: "dpv:HumanApproval", controls: [{external: Ops}]}\n',
         "",
     )
     analysis, _ = pack_of(inherited)
@@ -224,10 +224,10 @@ metadata:
   governance:
     obligations:
       - {id: disclose, obligation: "eu-aiact:Article50", controls: [{external: Legal}]}
-      - {id: log, obligation: "pp:Logging", controls: [{external: Ops}]}
+      - {id: log, obligation: "dpv:Logging", controls: [{external: Ops}]}
     reviews:
       - id: audit
-        type: "pp:Audit"
+        type: "dpv:Audit"
         cadence: P1Y
         owner: audit
         satisfies: [disclose, log, missing]
@@ -238,7 +238,7 @@ agents:
     remediator:
       governance:
         obligations:
-          - {id: log, obligation: "pp:Logging", controls: [{external: Ops}]}
+          - {id: log, obligation: "dpv:Logging", controls: [{external: Ops}]}
 """
     )
     analysis, _ = pack_of(text)

@@ -294,7 +294,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return counts
 
 
-#: The pack-wide parts that read every prompt (through ``pack.prompts.values()``).
+#: The pack-wide parts that read every prompt (through ``pack.prompts.values()``);
+#: ``yaml11`` reads every top-level section but ``prompts`` (whose scalars it checks
+#: per prompt), so it reruns for an edit anywhere else.
 EVERY_PROMPT = {"pack", "tools", "templates", "compositions", "providers", "governance"}
 
 
@@ -309,15 +311,15 @@ EVERY_PROMPT = {"pack", "tools", "templates", "compositions", "providers", "gove
         # a name on the card of `triage`, which a state runs
         ("name: Triage\n", "name: Router\n", EVERY_PROMPT | {"cards", "workflow"}),
         # a tool: the tools' own check and the cards (skills from tools)
-        ("Look something up.", "Look it up.", {"tools", "cards"}),
+        ("Look something up.", "Look it up.", {"tools", "cards", "yaml11"}),
         # the workflow: routes between agents, and the checks that read states
         (
             "on_event: {Done: end}",
             "on_event: {Done: start}",
-            {"workflow", "cards", "compositions", "providers"},
+            {"workflow", "cards", "compositions", "providers", "yaml11"},
         ),
         # a fragment: its check, and what states run may include it
-        ("Be brief with", "Be very brief with", {"templates", "workflow"}),
+        ("Be brief with", "Be very brief with", {"templates", "workflow", "yaml11"}),
     ],
 )
 def test_pack_wide_results_are_reused_while_what_they_read_is_unchanged(

@@ -93,6 +93,34 @@ step("cards", function()
   vim.api.nvim_set_current_buf(buf)
 end)
 
+step("inlay hints", function()
+  -- Neovim 0.10 and later, with the documented LspAttach block: whether hints are enabled
+  -- for the buffer, and the hints the client holds for it (what the UI draws inline; a
+  -- headless Neovim has no UI to draw them).
+  if not (vim.lsp.inlay_hint and vim.lsp.inlay_hint.get) then
+    return
+  end
+  local function held()
+    local hints = {}
+    for _, item in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf }) or {}) do
+      local hint = item.inlay_hint
+      local label = hint.label
+      if type(label) == "table" then
+        local parts = {}
+        for _, part in ipairs(label) do
+          table.insert(parts, part.value)
+        end
+        label = table.concat(parts)
+      end
+      table.insert(hints, { label = label, line = hint.position.line, character = hint.position.character })
+    end
+    return hints
+  end
+  out.inlay_enabled = vim.lsp.inlay_hint.is_enabled({ bufnr = buf })
+  vim.wait(15000, function() return #held() > 0 end, 50)
+  out.inlay_hints = held()
+end)
+
 step("after requests", function()
   -- Several round trips later: a second channel would have delivered its copies by now.
   local answers = vim.lsp.buf_request_sync(buf, "promptpack/topology",

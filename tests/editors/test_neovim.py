@@ -1,8 +1,9 @@
 """Neovim 0.7 (Debian) and 0.11 (PyPI), headless, configured exactly as docs/editors.md says.
 
 Each run opens the test pack, waits for diagnostics, asks for completion in a ``tools:`` list,
-runs the documented ``:PackCards`` command, edits the pack and waits for the diagnostics to
-follow. The driver (``nvim_driver.lua``) records what Neovim holds; the CLI is the oracle.
+runs the documented ``:PackCards`` command, reads the inlay hints (0.11, documented block),
+edits the pack and waits for the diagnostics to follow. The driver (``nvim_driver.lua``)
+records what Neovim holds; the CLI is the oracle.
 """
 
 from __future__ import annotations
@@ -45,8 +46,11 @@ def run_nvim(nvim: str, block: str, workspace: Path) -> dict[str, object]:
     pack = workspace / PACK_FIXTURE.name
     text = pack.read_text(encoding="utf-8")
     init = workspace / "init.lua"
+    extras = [doc_block("neovim-cards")]
+    if block != "neovim-0.7":  # LspAttach and inlay hints: Neovim 0.10 and later
+        extras.append(doc_block("neovim-inlay-hints"))
     init.write_text(
-        lua_with_test_server(doc_block(block)) + "\n" + doc_block("neovim-cards"),
+        lua_with_test_server(doc_block(block)) + "\n" + "\n".join(extras),
         encoding="utf-8",
     )
     lines = text.splitlines()
@@ -130,6 +134,23 @@ def test_neovim_as_documented(name: str, workspace: Path) -> None:
     assert cards["entry"] == "triage"
     assert data["cards_filetype"] == "json"
     assert data["topology_nodes"] == 2
+
+    # Neovim 0.11 with the documented block: inlay hints on for the buffer, and the client
+    # holds the Agent Card names right after the member keys (positions in UTF-8 columns).
+    if editor is nvim_011:
+        assert data["inlay_enabled"] is True
+        hints = data["inlay_hints"]
+        assert isinstance(hints, list)
+        members = {
+            key: i
+            for i, row in enumerate(text.splitlines())
+            for key in ("triage", "billing")
+            if row.startswith(f"    {key}: ")
+        }
+        assert sorted((h["label"], h["line"], h["character"]) for h in hints) == [
+            ('(card name "Billing")', members["billing"], len("    billing")),
+            ('(card name "Triage")', members["triage"], len("    triage")),
+        ]
 
     # After fixing the typo, the fixed problem is gone and nothing stale remains.
     edited = workspace / "edited.promptpack.yaml"

@@ -3,8 +3,9 @@ through its web UI by Playwright and Debian's Chromium, everything offline.
 
 Asserted from what the workbench shows: the Problems panel rows (code, message, ``[Ln, Col]``,
 each problem once, the column right after emoji), the code lenses, the
-server version in the status bar, the Agent Cards preview and the topology webview (non-blank,
-node labels, a click opens the prompt). Screenshots go to ``tests/editors/screenshots/``.
+server version in the status bar, the Agent Cards preview, the topology webview (non-blank,
+node labels, a click opens the prompt), the call hierarchy view, the inlay hints and the
+rendered-prompt document. Screenshots go to ``tests/editors/screenshots/``.
 """
 
 from __future__ import annotations
@@ -286,6 +287,47 @@ def run_workbench(
     page.locator(".statusbar-item", has_text=f"Ln {billing_line},").first.wait_for(
         timeout=TIMEOUT * 1000
     )
+
+    # Call hierarchy (Shift+Alt+H), from the `billing` prompt the click above put the cursor
+    # on: the side bar lists its callers, `triage`, whose `tools` list names it.
+    page.keyboard.press("Shift+Alt+H")
+    sidebar = page.locator(".part.sidebar")
+    wait_for(
+        "the callers of billing",
+        lambda: (
+            "callers of" in str(sidebar.inner_text()).lower()
+            and "triage" in str(sidebar.inner_text())
+        ),
+    )
+    page.screenshot(path=str(SCREENSHOTS / "vscode-call-hierarchy.png"))
+
+    # Inlay hints: after each member key, the name its Agent Card publishes.
+    members = next(i for i, row in enumerate(lines) if row.startswith("    billing: "))
+    page.locator(".editor-group-container.active .view-lines").first.click()
+    page.keyboard.press("Control+G")
+    page.locator(".quick-input-widget input").fill(f":{members + 1}:1")
+    page.keyboard.press("Enter")
+    view = page.locator(".editor-group-container.active .view-lines").first
+    wait_for(
+        "the inlay hints",
+        lambda: '(card name "Billing")' in str(view.inner_text()).replace("\u00a0", " "),
+    )
+    page.screenshot(path=str(SCREENSHOTS / "vscode-inlay-hints.png"))
+
+    # The rendered prompt: a read-only document beside the pack.
+    palette(page, "PromptPack: Show Rendered Prompt")
+    page.locator(".quick-input-list .monaco-list-row", has_text="triage").first.wait_for()
+    page.keyboard.press("Enter")
+    page.locator(".tab", has_text="(rendered)").first.wait_for(timeout=TIMEOUT * 1000)
+    rendered = page.locator(".editor-group-container.active .view-lines").first
+    wait_for(
+        "the rendered prompt",
+        lambda: "rendered by pack-lsp" in str(rendered.inner_text()).replace("\u00a0", " "),
+    )
+    shown = str(rendered.inner_text()).replace("\u00a0", " ")
+    assert "Hello {{usr_name}}, how can I help?" in shown, shown
+    assert "unfilled (left as written): usr_name" in shown, shown
+    page.screenshot(path=str(SCREENSHOTS / "vscode-rendered-prompt.png"))
 
     # After all these round trips and the undone edit: each problem exactly once, as the CLI
     # reports it.

@@ -96,6 +96,8 @@ def test_engine_and_activation(vsix: Path) -> None:
         "packLsp.showTopology",
         "packLsp.installServer",
         "packLsp.openExample",
+        "packLsp.showRenderedPrompt",
+        "packLsp.previewGovernance",
     }
 
 

@@ -14,6 +14,13 @@ import { discoverServer, type ServerCommand } from "./discovery";
 import { VenvInstaller } from "./installer";
 import { PACK_JSON, PACK_YAML, PackAdoption } from "./languages";
 import { FilteredChannel } from "./log";
+import {
+  GOVERNANCE_SCHEME,
+  MeaningProvider,
+  previewGovernance,
+  RENDERED_SCHEME,
+  showRenderedPrompt,
+} from "./meaning";
 import { canImport, which } from "./probes";
 import { SHOW_AGENT_CARD, type SendRequest } from "./protocol";
 import { serverSettings } from "./settings";
@@ -236,14 +243,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const send = (): SendRequest | undefined => ctl.client?.sendRequest;
   const activeUri = (): vscode.Uri | undefined => {
     const doc = vscode.window.activeTextEditor?.document;
-    return doc !== undefined && doc.uri.scheme !== CARDS_SCHEME ? doc.uri : undefined;
+    const views = [CARDS_SCHEME, RENDERED_SCHEME, GOVERNANCE_SCHEME];
+    return doc !== undefined && !views.includes(doc.uri.scheme) ? doc.uri : undefined;
   };
   const cards = new CardsProvider(send);
+  const meaning = new MeaningProvider(send);
   const topology = new TopologyPanels(send);
   context.subscriptions.push(
     cards,
     topology,
     vscode.workspace.registerTextDocumentContentProvider(CARDS_SCHEME, cards),
+    meaning,
+    vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, meaning),
+    vscode.workspace.registerTextDocumentContentProvider(GOVERNANCE_SCHEME, meaning),
+    vscode.commands.registerCommand(
+      "packLsp.showRenderedPrompt",
+      (uri?: vscode.Uri, key?: string) => showRenderedPrompt(send(), uri ?? activeUri(), key),
+    ),
+    vscode.commands.registerCommand(
+      "packLsp.previewGovernance",
+      (uri?: vscode.Uri, agent?: string) => previewGovernance(send(), uri ?? activeUri(), agent),
+    ),
     vscode.commands.registerCommand("packLsp.restartServer", () => ctl.restart()),
     vscode.commands.registerCommand("packLsp.showOutput", () => {
       channel.show(true);

@@ -53,10 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def modes() -> tuple[ModuleType, ...]:
     """The modes, in the order they are offered the arguments."""
-    from pack_lsp.cli import arena, cards, check, compare, serve
+    from pack_lsp.cli import arena, cards, check, compare, meaning, serve
 
-    # ``serve`` is the fallback when no other mode claims the arguments: keep it last.
-    return (check, cards, arena, compare, serve)
+    # ``serve`` is the fallback when no other mode claims the arguments: keep it last;
+    # ``meaning`` before ``cards``, which refuses ``--agent`` without ``--card``.
+    return (check, meaning, cards, arena, compare, serve)
 
 
 #: The options that choose a mode, and how to tell whether one was given.
@@ -66,6 +67,8 @@ MODE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("--topology", "topology"),
     ("--compare", "compare"),
     ("--compile", "compile"),
+    ("--render", "render"),
+    ("--governance", "governance"),
 )
 
 

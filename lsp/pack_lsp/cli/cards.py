@@ -52,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--agent",
         metavar="KEY",
-        help="with --card: print only this agent's card, as a server would publish it",
+        help="with --card: print only this agent's card, as a server would publish it; "
+        "with --governance: only this agent's governance",
     )
     group.add_argument(
         "--a2a-version",

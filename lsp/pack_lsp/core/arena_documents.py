@@ -16,14 +16,12 @@ or one PromptKit does not load, gets one diagnostic (PA001, PA002) and nothing e
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 from typing import Any
 
+from pack_lsp.core.arena_schemas import SCHEMAS, schema_of
 from pack_lsp.core.diagnostics import Diagnostic, Severity, make
 from pack_lsp.core.fixes import suggest
-from pack_lsp.core.resources import load_schema
 from pack_lsp.core.rules.arena_documents import MISSING_KIND, UNKNOWN_KIND
 from pack_lsp.core.rules.schema import UNKNOWN_PROPERTY
 from pack_lsp.core.schema import SchemaValidator
@@ -34,21 +32,6 @@ from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, deref
 #: The API version PromptKit writes and documents.
 API_VERSION = "promptkit.altairalabs.ai/v1alpha1"
 
-#: The folder of ``schemas/`` holding the schema of each kind.
-SCHEMA_FOLDER = "promptkit-v1alpha1"
-
-#: The kinds PromptKit loads as parts of an arena project, and their schema files.
-SCHEMAS: Mapping[str, str] = MappingProxyType(
-    {
-        "Arena": "arena.schema.json",
-        "PromptConfig": "promptconfig.schema.json",
-        "Tool": "tool.schema.json",
-        "Scenario": "scenario.schema.json",
-        "Provider": "provider.schema.json",
-        "Persona": "persona.schema.json",
-        "Eval": "eval.schema.json",
-    }
-)
 KINDS = tuple(SCHEMAS)
 
 #: Kinds PromptKit reads without validating them against its schema: it ignores an
@@ -92,21 +75,6 @@ def read_document(root: Node | None) -> ArenaDocument:
         return ArenaDocument("", None, api_version)
     value = kind.value if isinstance(kind.value, str) else str(kind.value)
     return ArenaDocument(value, kind.span, api_version)
-
-
-def schema_file(kind: str) -> str | None:
-    """The path under ``schemas/`` of the schema of ``kind`` (None: not a kind)."""
-    name = SCHEMAS.get(kind)
-    return f"{SCHEMA_FOLDER}/{name}" if name is not None else None
-
-
-def schema_of(kind: str) -> dict[str, Any] | None:
-    """The schema documents of ``kind`` are validated against (None: not a kind)."""
-    path = schema_file(kind)
-    if path is None:
-        return None
-    loaded: dict[str, Any] = load_schema(path)
-    return loaded
 
 
 @functools.cache

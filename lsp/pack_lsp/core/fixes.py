@@ -52,6 +52,8 @@ class FixKind(enum.Enum):
     """Delete an inert entry (``RemoveEntry``)."""
     RENAME_CONFIG_KEY = "rename-config-key"
     """Rename a key of the ``.pack-lsp.toml`` file (``RenameConfigKey``)."""
+    QUOTE_SCALAR = "quote-scalar"
+    """Quote a plain scalar so every YAML loader reads it as a string (``QuoteScalar``)."""
 
 
 class Quote(enum.Enum):
@@ -193,6 +195,21 @@ class RenameConfigKey:
         return self  # spans of another file: edits of the document do not move them
 
 
+@dataclass(frozen=True, slots=True)
+class QuoteScalar:
+    """Write the plain scalar at ``target`` (whose text is ``text``) in double quotes."""
+
+    kind: ClassVar[FixKind] = FixKind.QUOTE_SCALAR
+    target: Span
+    text: str
+
+    def moved(self, move: SpanMove) -> QuoteScalar | None:
+        target = move(self.target)
+        if target is None:
+            return None
+        return self if target == self.target else QuoteScalar(target, self.text)
+
+
 FixData = (
     ReplaceWithSuggestion
     | ReplaceValue
@@ -203,6 +220,7 @@ FixData = (
     | RaiseSchema
     | RemoveEntry
     | RenameConfigKey
+    | QuoteScalar
 )
 """Any fix payload."""
 
@@ -216,6 +234,7 @@ PAYLOADS: tuple[type[FixData], ...] = (
     RaiseSchema,
     RemoveEntry,
     RenameConfigKey,
+    QuoteScalar,
 )
 """Every payload class, one per ``FixKind``."""
 

@@ -32,6 +32,7 @@ from pack_lsp.core.rules import (
     templates,
     tools,
     workflow,
+    yaml11,
 )
 from pack_lsp.core.suggest import hint_for, suggestions
 from pack_lsp.core.summary import PromptContext
@@ -53,6 +54,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     kubernetes,
     arena_project,
     arena_documents,
+    yaml11,
 )
 
 

@@ -80,6 +80,9 @@ FEATURE_MODULES: tuple[str, ...] = (
     "pack_lsp.server.ranges",
     "pack_lsp.server.codeactions",
     "pack_lsp.server.cards",
+    "pack_lsp.server.callhierarchy",
+    "pack_lsp.server.meaning",
+    "pack_lsp.server.links",
     "pack_lsp.server.manifests",
     "pack_lsp.server.arena",
 )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from pack_lsp.core.language import completion as core_completion
-from pack_lsp.core.language import manifest_features
+from pack_lsp.core.language import manifest_features, terms
 from pack_lsp.core.language.completion import CompletionKind
 from pack_lsp.server import manifests
 from pack_lsp.server.app import PackServer
@@ -73,7 +73,8 @@ def _items(
 def _pack(
     ls: PackServer, snap: DocumentSnapshot, params: types.CompletionParams
 ) -> types.CompletionList:
-    return _items(ls, snap, core_completion.complete(snap.analysis, snap.offset(params.position)))
+    offset = snap.offset(params.position)
+    return _items(ls, snap, terms.complete_with_terms(snap.analysis, offset))
 
 
 def _manifest(

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from pack_lsp.core.language import hover as core_hover
-from pack_lsp.core.language import manifest_features
+from pack_lsp.core.language import manifest_features, terms
 from pack_lsp.server import manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.markup import markup
@@ -20,7 +19,7 @@ def _formats(ls: PackServer) -> Sequence[types.MarkupKind] | None:
 
 
 def _pack(ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams) -> types.Hover | None:
-    found = core_hover.hover(snap.analysis, snap.offset(params.position))
+    found = terms.hover_with_terms(snap.analysis, snap.offset(params.position))
     if found is None:
         return None
     content = markup(found.markdown, _formats(ls))

@@ -22,7 +22,7 @@ CHANGE_DELAY = 0.15
 #: The settings section read from ``workspace/configuration``.
 SETTINGS_SECTION = "packLsp"
 #: Settings that belong to the server only (not part of ``Config``).
-SERVER_SETTINGS = ("changeDelay", "rulesUrl", "baselineMode")
+SERVER_SETTINGS = ("changeDelay", "rulesUrl", "baselineMode", "inlayHints")
 
 _RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 DEFAULT_RULES_URL = from_fs_path(str(_RULES_DOC)) or "" if _RULES_DOC.is_file() else RULES_URL
@@ -36,6 +36,8 @@ class SettingsMixin(ServerBase):
     change_delay: float
     rules_url: str
     baseline_mode: str = "hint"
+    #: Inlay hint kinds turned off (``inlayHints: {kind: false}``; ``server.inlayhints``).
+    inlay_hints_off: frozenset[str] = frozenset()
 
     def settings(self) -> dict[str, Any]:
         """Editor settings: ``initializationOptions`` under ``workspace/configuration``."""
@@ -75,6 +77,9 @@ class SettingsMixin(ServerBase):
         url = server_only.get("rulesUrl")
         if isinstance(url, str) and url:
             self.rules_url = url
+        hints = server_only.get("inlayHints")
+        if isinstance(hints, Mapping):
+            self.inlay_hints_off = frozenset(str(k) for k, v in hints.items() if v is False)
         if initial:
             self.init_settings = settings
         else:

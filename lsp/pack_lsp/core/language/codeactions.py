@@ -41,6 +41,7 @@ from pack_lsp.core.fixes import (
     FixData,
     FixKind,
     Quote,
+    QuoteScalar,
     RaiseSchema,
     RemoveEntry,
     RenameConfigKey,
@@ -358,6 +359,15 @@ def _replace_value(analysis: Analysis, diag: Diagnostic, fix: ReplaceValue) -> l
     return [Fix(f"Change to `{value}`", (edit,), diag, preferred=True)]
 
 
+def _quote_scalar(analysis: Analysis, diag: Diagnostic, fix: QuoteScalar) -> list[Fix]:
+    if analysis.text[fix.target.start : fix.target.end] != fix.text:
+        return []  # no longer the plain scalar the rule saw
+    quoted = '"' + fix.text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return [
+        Fix(f"Quote `{fix.text}` as a string", (Edit(fix.target, quoted),), diag, preferred=True)
+    ]
+
+
 def _rename_event(analysis: Analysis, diag: Diagnostic, fix: RenameEvent) -> list[Fix]:
     edit = Edit(fix.target, quote_like(analysis.text, fix.target, fix.name))
     return [Fix(f"Rename the event to `{fix.name}`", (edit,), diag, preferred=True)]
@@ -480,6 +490,8 @@ def _handle(analysis: Analysis, diag: Diagnostic, fix: FixData) -> list[Fix]:
             return _raise_schema(analysis, diag, fix)
         case RemoveEntry():
             return _remove_entry(analysis, diag, fix)
+        case QuoteScalar():
+            return _quote_scalar(analysis, diag, fix)
         case _:
             assert_never(fix)
 

@@ -16,18 +16,20 @@ that introduced it.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from pack_lsp.core import arena_documents, versions
-from pack_lsp.core.config import Config, Profile
-from pack_lsp.core.profiles import PROMPTKIT, profile_schema, target_of
+from pack_lsp.core import versions
+from pack_lsp.core.arena_schemas import SCHEMAS
+from pack_lsp.core.config import Config
+from pack_lsp.core.profiles import PROMPTKIT, target_of
 from pack_lsp.core.recognize import PROMPTKIT_GROUPS
-
-PathItem = str | int
+from pack_lsp.core.schemawalk import ARENA_PREFIX as ARENA_PREFIX
+from pack_lsp.core.schemawalk import PathItem as PathItem
+from pack_lsp.core.schemawalk import deref as _deref
+from pack_lsp.core.schemawalk import schema_root as _root
+from pack_lsp.core.schemawalk import schemas_at as schemas_at
 
 LATEST = versions.LATEST
 
@@ -59,10 +61,6 @@ class ValueDoc:
         return json.dumps(self.value)
 
 
-#: How ``schema_key`` names the schema of a PromptKit kind (``arena:Tool``).
-ARENA_PREFIX = "arena:"
-
-
 def schema_key(config: Config, data: Any) -> str:
     """Which schema documents a document: for a pack ``"promptkit"`` or the version
     it targets; for a document of an arena project, its kind's (``arena:<Kind>``)."""
@@ -72,107 +70,12 @@ def schema_key(config: Config, data: Any) -> str:
             isinstance(api, str)
             and api.startswith(PROMPTKIT_GROUPS)
             and isinstance(kind, str)
-            and kind in arena_documents.SCHEMAS
+            and kind in SCHEMAS
         ):
             return ARENA_PREFIX + kind
     if config.profile == PROMPTKIT:
         return PROMPTKIT
     return target_of(config, data).version
-
-
-@cache
-def _root(schema: str = LATEST) -> dict[str, Any]:
-    if schema.startswith(ARENA_PREFIX):
-        found = arena_documents.schema_of(schema.removeprefix(ARENA_PREFIX))
-        return found if found is not None else {}
-    if schema == PROMPTKIT:
-        return profile_schema(PROMPTKIT)
-    return profile_schema(Profile.SPEC, schema)
-
-
-def _deref(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
-    seen = 0
-    while isinstance(schema, dict) and "$ref" in schema and seen < 20:
-        ref = schema["$ref"]
-        if not isinstance(ref, str) or not ref.startswith("#/"):
-            break
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = (
-                target.get(part.replace("~1", "/").replace("~0", "~"), {})
-                if isinstance(target, dict)
-                else {}
-            )
-        # Keep sibling keywords (a description next to a $ref documents the use site).
-        siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**target, **siblings} if siblings else target
-        seen += 1
-    return schema if isinstance(schema, dict) else {}
-
-
-def _expand(schema: Any, root: dict[str, Any], depth: int = 0) -> Iterator[dict[str, Any]]:
-    """The schema and every alternative/conjunct it contains, references resolved."""
-    s = _deref(schema, root)
-    if not s or depth > 8:
-        return
-    yield s
-    for keyword in ("allOf", "anyOf", "oneOf"):
-        for sub in s.get(keyword, ()) or ():
-            yield from _expand(sub, root, depth + 1)
-    for keyword in ("then", "else"):
-        if keyword in s:
-            yield from _expand(s[keyword], root, depth + 1)
-
-
-def _children(
-    schema: dict[str, Any], step: PathItem, root: dict[str, Any]
-) -> Iterator[dict[str, Any]]:
-    if isinstance(step, int):
-        items = schema.get("items")
-        if isinstance(items, dict):
-            yield from _expand(items, root)
-        return
-    props = schema.get("properties")
-    if isinstance(props, dict) and step in props:
-        yield from _expand(props[step], root)
-        return
-    patterns = schema.get("patternProperties")
-    matched = False
-    if isinstance(patterns, dict):
-        for pattern, sub in patterns.items():
-            try:
-                if re.search(pattern, step):
-                    matched = True
-                    yield from _expand(sub, root)
-            except re.error:
-                continue
-    if not matched:
-        extra = schema.get("additionalProperties")
-        if isinstance(extra, dict):
-            yield from _expand(extra, root)
-
-
-def schemas_at(path: Sequence[PathItem], schema: str = LATEST) -> list[dict[str, Any]]:
-    """Every subschema that applies at ``path`` (empty when the place is unknown)."""
-    return list(_schemas_at(tuple(path), schema))
-
-
-@cache
-def _schemas_at(path: tuple[PathItem, ...], schema_name: str) -> tuple[dict[str, Any], ...]:
-    root = _root(schema_name)
-    current = list(_expand(root, root))
-    for step in path:
-        nxt: list[dict[str, Any]] = []
-        for schema in current:
-            nxt.extend(_children(schema, step, root))
-        current = nxt
-        if not current:
-            break
-    unique: list[dict[str, Any]] = []
-    for s in current:
-        if not any(s is u for u in unique):
-            unique.append(s)
-    return tuple(unique)
 
 
 def type_label(schema: dict[str, Any], root: dict[str, Any] | None = None) -> str:

@@ -259,6 +259,7 @@ def build_prompt(key: str, pair: Pair) -> Prompt:
         tool_policy=policy,
         model_overrides=overrides,
         evals=build_evals(m.get("evals")),
+        node=m,
     )
     return Prompt(**fields)
 

@@ -18,7 +18,7 @@ from dataclasses import field as _field
 from typing import Any
 
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree.nodes import ScalarNode
+from pack_lsp.core.yamltree.nodes import MappingNode, ScalarNode
 
 # Every entity class is declared immutable, with keyword arguments only (so that a
 # subclass may add required fields after its base's defaults) and no per-instance dict.
@@ -121,6 +121,9 @@ class Prompt(Entry):
     tool_policy: ToolPolicy | None = None
     model_overrides: dict[str, ModelOverride] = _field(default_factory=dict)
     evals: list[Eval] = _field(default_factory=list)
+    #: The prompt's mapping as written, for per-prompt checks that read what the model
+    #: does not keep (how scalars are written); not compared.
+    node: MappingNode | None = _field(default=None, repr=False, compare=False)
 
     def templates(self) -> list[Template]:
         out = [self.system_template] if self.system_template is not None else []

@@ -22,6 +22,7 @@ import re
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
+from pack_lsp.core import vocabulary
 from pack_lsp.core.context import CheckContext
 from pack_lsp.core.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.fixes import suggest
@@ -218,6 +219,31 @@ UNDECLARED_VOCABULARY_PREFIX = Rule(
     CATEGORY,
 )
 
+UNKNOWN_VOCABULARY_TERM = Rule(
+    "PP939",
+    "unknown-vocabulary-term",
+    Severity.WARNING,
+    "A governance term uses one of the prefixes PromptPack mints itself (`pp:`, `hipaa:`, "
+    "RFC 0016), whose terms are a fixed list, but names no term of that list: a typo, or a "
+    "term that belongs to another vocabulary. A pack that declares the prefix in "
+    "`vocabularies` gives it its own namespace and is not checked.",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "metadata:\n"
+        "  governance:\n"
+        "    operator_role: hipaa:CoveredEntitty   # did you mean `hipaa:CoveredEntity`?\n"
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
+    "Correct the term (a quick fix offers the closest ones), or use a prefix whose "
+    "vocabulary has it.",
+    CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+)
+
 RULES = (
     UNDEFINED_CONTROL_VALIDATOR,
     UNDEFINED_CONTROL_EVAL,
@@ -226,29 +252,11 @@ RULES = (
     DUPLICATE_GOVERNANCE_ID,
     UNDEFINED_CONTROL_FIELD,
     UNDECLARED_VOCABULARY_PREFIX,
+    UNKNOWN_VOCABULARY_TERM,
 )
 
 #: Prefixes every consumer knows (RFC 0013, extended by RFC 0016).
-WELL_KNOWN_PREFIXES = frozenset(
-    {
-        "dpv",
-        "eu-aiact",
-        "ai",
-        "pd",
-        "risk",
-        "tech",
-        "legal-eu-gdpr",
-        "legal-us",
-        "sector-health",
-        "sector-finance",
-        "sector-education",
-        "sector-law",
-        "sector-publicservices",
-        "sector-infra",
-        "hipaa",
-        "pp",
-    }
-)
+WELL_KNOWN_PREFIXES = frozenset(vocabulary.WELL_KNOWN)
 #: IRI schemes: a value starting with one of these is an absolute IRI, not a CURIE.
 IRI_SCHEMES = frozenset({"http", "https", "urn", "mailto", "tag", "did"})
 _CURIE = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*):(?!//)\S")
@@ -351,6 +359,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
         yield from _governance(eff, validators, evals)
         yield from _fields(eff)
         yield from _terms(eff)
+        yield from _minted_terms(eff)
 
 
 @functools.cache
@@ -441,6 +450,45 @@ def _terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
             + did_you_mean(prefix, sorted(WELL_KNOWN_PREFIXES | set(declared))),
             Span(at, at + len(prefix)),
             data={"kind": "undeclared-vocabulary-prefix", "name": prefix},
+        )
+
+
+#: The vocabulary slot of each term field of the model (``Governance.terms``).
+_SLOTS = {
+    "operator_role": vocabulary.OPERATOR_ROLE,
+    "capabilities": vocabulary.CAPABILITIES,
+    "reviews[].type": vocabulary.REVIEW_TYPE,
+    "obligations[].applies_to.capability": vocabulary.CAPABILITIES,
+    "obligations[].applies_to.data_class": vocabulary.DATA_CLASSES,
+}
+
+
+def _minted_terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
+    """Terms of ``pp:``/``hipaa:`` that the minted vocabulary lacks (each object's own
+    terms, so a pack term inherited by several members is reported once)."""
+    declared = eff.own.vocabularies
+    for field, term in eff.own.terms:
+        prefix = _prefix(term)
+        if prefix not in vocabulary.MINTED or prefix in declared:
+            continue
+        if vocabulary.term(term.text) is not None:
+            continue
+        slot = _SLOTS.get(field)
+        known = vocabulary.terms_of(prefix)
+        preferred = [t.curie for t in known if slot is None or t.slot == slot]
+        found = suggestions(term.text, preferred) or suggestions(
+            term.text, [t.curie for t in known]
+        )
+        listed = ", ".join(f"`{c}`" for c in preferred) or "none"
+        yield make(
+            UNKNOWN_VOCABULARY_TERM,
+            f"`{term.text}` ({field} in `{eff.own.where}`) is not a term of the `{prefix}:` "
+            f"vocabulary"
+            + (f" for `{slot}` ({listed})" if slot is not None else "")
+            + did_you_mean(term.text, found),
+            term.span,
+            data={"kind": "unknown-vocabulary-term", "name": term.text, "prefix": prefix},
+            fixes=suggest(term.span, found),
         )
 
 

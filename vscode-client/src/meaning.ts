@@ -1,0 +1,223 @@
+/**
+ * What a pack means, as read-only virtual documents beside the pack, refreshed while it is
+ * edited (like the Agent Cards preview):
+ *
+ * - "Show Rendered Prompt": the server command `pack-lsp.renderPrompt` (fragments expanded,
+ *   variables filled from defaults and examples, size and estimated tokens);
+ * - "Preview Effective Governance": the `promptpack/governance` request (each agent's
+ *   governance, the pack's block with the member's own fields replacing it).
+ *
+ * The server command is sent as `workspace/executeCommand` directly: the language client also
+ * registers it as a VS Code command, so the extension's commands have names of their own.
+ */
+import * as vscode from "vscode";
+import { ExecuteCommandRequest, RequestType } from "vscode-languageclient";
+import type { SendRequest, TextDocumentParams } from "./protocol";
+
+export const RENDERED_SCHEME = "packlsp-rendered";
+export const GOVERNANCE_SCHEME = "packlsp-governance";
+export const RENDER_PROMPT = "pack-lsp.renderPrompt";
+
+/** The answer of `pack-lsp.renderPrompt` with `[uri]`: the prompts it can render. */
+export interface RenderablePrompts {
+  prompts?: string[];
+  error?: string;
+}
+
+/** The answer of `pack-lsp.renderPrompt` with `[uri, prompt]`. */
+export interface RenderedPrompt {
+  prompt?: string;
+  /** The plain-text view: a header of `#` lines, then the text as the model gets it. */
+  document?: string;
+  error?: string;
+}
+
+export interface GovernanceParams extends TextDocumentParams {
+  agent?: string;
+}
+
+export interface GovernanceResult {
+  pack: Record<string, unknown> | null;
+  agents: Record<string, unknown>;
+  error?: string;
+}
+
+export const GovernanceRequest = new RequestType<GovernanceParams, GovernanceResult, void>(
+  "promptpack/governance",
+);
+
+/** Which pack and what of it a virtual document shows. */
+export interface MeaningQuery {
+  source: string;
+  prompt?: string;
+  agent?: string;
+}
+
+export function meaningUri(scheme: string, query: MeaningQuery): vscode.Uri {
+  const base = query.source.split("/").pop() ?? "pack";
+  const what =
+    scheme === RENDERED_SCHEME
+      ? `${query.prompt ?? "prompt"} (rendered).txt`
+      : `${query.agent ?? "all agents"} (governance).json`;
+  return vscode.Uri.from({ scheme, path: `/${base} · ${what}`, query: JSON.stringify(query) });
+}
+
+function executeCommand<R>(send: SendRequest, args: unknown[]): Promise<R> {
+  return send(ExecuteCommandRequest.type as RequestType<unknown, R, void>, {
+    command: RENDER_PROMPT,
+    arguments: args,
+  });
+}
+
+/** The text of one virtual document. */
+export async function meaningText(
+  scheme: string,
+  query: MeaningQuery,
+  send: SendRequest | undefined,
+): Promise<string> {
+  if (send === undefined) {
+    return scheme === RENDERED_SCHEME
+      ? "# the pack-lsp server is not running\n"
+      : JSON.stringify({ error: "the pack-lsp server is not running" }, null, 2) + "\n";
+  }
+  if (scheme === RENDERED_SCHEME) {
+    const answer = await executeCommand<RenderedPrompt | null>(send, [
+      query.source,
+      query.prompt ?? "",
+    ]);
+    if (answer?.document !== undefined) {
+      return answer.document;
+    }
+    return `# ${answer?.error ?? "the server did not render this prompt"}\n`;
+  }
+  const answer = await send(GovernanceRequest, {
+    textDocument: { uri: query.source },
+    agent: query.agent,
+  });
+  return JSON.stringify(answer, null, 2) + "\n";
+}
+
+/** Serves both schemes and refreshes open documents shortly after their pack is edited. */
+export class MeaningProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly open = new Map<string, vscode.Uri>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly send: () => SendRequest | undefined) {
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        this.sourceChanged(event.document.uri);
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        this.open.delete(doc.uri.toString());
+      }),
+    );
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    this.open.set(uri.toString(), uri);
+    return meaningText(uri.scheme, JSON.parse(uri.query) as MeaningQuery, this.send());
+  }
+
+  sourceChanged(source: vscode.Uri): void {
+    const key = source.toString();
+    const shown = [...this.open.values()].filter(
+      (uri) => (JSON.parse(uri.query) as MeaningQuery).source === key,
+    );
+    if (shown.length === 0) {
+      return;
+    }
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        for (const uri of shown) {
+          this.changed.fire(uri);
+        }
+      }, 400),
+    );
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) {
+      clearTimeout(t);
+    }
+    for (const s of this.subscriptions) {
+      s.dispose();
+    }
+    this.changed.dispose();
+  }
+}
+
+async function showBeside(uri: vscode.Uri, language: string): Promise<vscode.TextEditor> {
+  const opened = await vscode.workspace.openTextDocument(uri);
+  const doc =
+    opened.languageId === language
+      ? opened
+      : await vscode.languages.setTextDocumentLanguage(opened, language);
+  return vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preview: false,
+  });
+}
+
+/** Ask which prompt (unless given), then show it rendered beside the pack. */
+export async function showRenderedPrompt(
+  send: SendRequest | undefined,
+  source: vscode.Uri | undefined,
+  prompt?: string,
+): Promise<vscode.TextEditor | undefined> {
+  if (source === undefined) {
+    void vscode.window.showWarningMessage("Open a PromptPack file to render one of its prompts.");
+    return undefined;
+  }
+  if (send === undefined) {
+    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    return undefined;
+  }
+  let chosen = prompt;
+  if (chosen === undefined) {
+    const answer = await executeCommand<RenderablePrompts | null>(send, [source.toString()]);
+    const keys = answer?.prompts ?? [];
+    if (keys.length === 0) {
+      void vscode.window.showWarningMessage(
+        answer?.error ?? "This pack has no prompt with a system template.",
+      );
+      return undefined;
+    }
+    chosen =
+      keys.length === 1
+        ? keys[0]
+        : await vscode.window.showQuickPick(keys, {
+            title: "Show Rendered Prompt",
+            placeHolder: "Which prompt?",
+          });
+    if (chosen === undefined) {
+      return undefined;
+    }
+  }
+  return showBeside(
+    meaningUri(RENDERED_SCHEME, { source: source.toString(), prompt: chosen }),
+    "plaintext",
+  );
+}
+
+/** Show each agent's effective governance beside the pack. */
+export async function previewGovernance(
+  send: SendRequest | undefined,
+  source: vscode.Uri | undefined,
+  agent?: string,
+): Promise<vscode.TextEditor | undefined> {
+  if (source === undefined) {
+    void vscode.window.showWarningMessage("Open a PromptPack file to preview its governance.");
+    return undefined;
+  }
+  if (send === undefined) {
+    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    return undefined;
+  }
+  return showBeside(meaningUri(GOVERNANCE_SCHEME, { source: source.toString(), agent }), "json");
+}
