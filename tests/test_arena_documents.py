@@ -83,8 +83,20 @@ def test_unknown_and_missing_kinds_are_one_diagnostic_each() -> None:
     assert diag.fixes and diag.fixes[0].suggestions == ("Tool",)  # type: ignore[attr-defined]
     (diag,) = _analyse(TOOL.replace("kind: Tool\n", "")).diagnostics
     assert diag.code == "PA002"
-    (diag,) = _analyse(TOOL.replace("kind: Tool", "kind: RuntimeConfig")).diagnostics
-    assert diag.code == "PA001" and "`RuntimeConfig`" in diag.message
+    (diag,) = _analyse(TOOL.replace("kind: Tool", "kind: Pipeline")).diagnostics
+    assert diag.code == "PA001" and "`Pipeline`" in diag.message
+
+
+@pytest.mark.parametrize("kind", ["RuntimeConfig", "LoggingConfig"])
+def test_kinds_the_sdk_reads_are_accepted(kind: str) -> None:
+    """PromptKit's SDK reads runtime and logging configurations (not parts of an arena
+    project): such a file is a PromptKit document and gets no diagnostic."""
+    text = (
+        "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
+        f"kind: {kind}\nmetadata:\n  name: dev\nspec:\n  defaultLevel: debug\n"
+    )
+    analysis = _analyse(text)
+    assert analysis.kind == kinds.ARENA and analysis.diagnostics == ()
 
 
 def test_persona_unknown_keys_are_warnings_since_promptkit_ignores_them() -> None:

@@ -19,7 +19,7 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pack_lsp.core.arena_schemas import SCHEMAS, schema_of
+from pack_lsp.core.arena_schemas import OTHER_KINDS, SCHEMAS, schema_of
 from pack_lsp.core.diagnostics import Diagnostic, Severity, make
 from pack_lsp.core.fixes import suggest
 from pack_lsp.core.rules.arena_documents import MISSING_KIND, UNKNOWN_KIND
@@ -99,12 +99,17 @@ def check_document(
             f"`{k}`" for k in KINDS
         )
         return document, [make(MISSING_KIND, message, span)]
+    if document.kind in OTHER_KINDS:
+        return document, []
     if not document.known:
-        found = suggestions(document.kind, KINDS)
+        found = suggestions(document.kind, (*KINDS, *sorted(OTHER_KINDS)))
         span = document.kind_span or Span(0, 0)
         message = (
             f"Unknown PromptKit kind `{document.kind}`: an arena project's documents are "
             + ", ".join(f"`{k}`" for k in KINDS)
+            + " (and PromptKit also reads "
+            + " and ".join(f"`{k}`" for k in sorted(OTHER_KINDS))
+            + " files)"
             + hint_for(found)
         )
         return document, [

@@ -30,6 +30,11 @@ SCHEMAS: Mapping[str, str] = MappingProxyType(
 )
 
 
+#: Kinds PromptKit's SDK loads outside an arena project (the runtime configuration
+#: and the logging configuration): known, and not checked against a schema here.
+OTHER_KINDS = frozenset({"RuntimeConfig", "LoggingConfig"})
+
+
 def schema_file(kind: str) -> str | None:
     """The path under ``schemas/`` of the schema of ``kind`` (None: not a kind)."""
     name = SCHEMAS.get(kind)
