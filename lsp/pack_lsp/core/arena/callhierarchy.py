@@ -55,10 +55,11 @@ class ArenaCallItem:
 @dataclass(frozen=True, slots=True)
 class ArenaCall:
     """Calls between one item and the item asked about; ``sites`` are in the caller's
-    file (``path`` of the caller item)."""
+    file, ``path``."""
 
     item: ArenaCallItem
     sites: tuple[Span, ...]
+    path: str
 
 
 def callable_project(check: ProjectCheck) -> bool:
@@ -189,7 +190,7 @@ def outgoing(check: ProjectCheck, symbol: SymbolId) -> list[ArenaCall]:
     for call in pack_calls.outgoing(check.compiled_analysis, symbol):
         callee = _item(check, call.item)
         if callee is not None:
-            out.append(ArenaCall(callee, _sites(check, caller, call.sites, texts)))
+            out.append(ArenaCall(callee, _sites(check, caller, call.sites, texts), caller.path))
     return out
 
 
@@ -202,5 +203,5 @@ def incoming(check: ProjectCheck, symbol: SymbolId) -> list[ArenaCall]:
     for call in pack_calls.incoming(check.compiled_analysis, symbol):
         caller = _item(check, call.item)
         if caller is not None:
-            out.append(ArenaCall(caller, _sites(check, caller, call.sites, texts)))
+            out.append(ArenaCall(caller, _sites(check, caller, call.sites, texts), caller.path))
     return out
