@@ -94,6 +94,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.graphs",
             "pack_lsp.core.kinds",
             "pack_lsp.core.resources",
+            "pack_lsp.core.arena_schemas",
             "pack_lsp.core.fixes",
             "pack_lsp.core.tomlkeys",
             "pack_lsp.core.diagnostics",

@@ -42,7 +42,7 @@ def _at(check: ProjectCheck, rel: str, context: str, word: str) -> tuple[str, in
 
 
 def _span_of(check: ProjectCheck, rel: str, context: str, word: str) -> Span:
-    path, at = _at(check, rel, context, word)
+    _, at = _at(check, rel, context, word)
     return Span(at - 1, at - 1 + len(word))
 
 
@@ -53,7 +53,9 @@ def test_a_prompt_config_calls_the_tools_it_allows_and_is_called_by_its_state() 
     assert item.symbol == SymbolId(Kind.PROMPT, "refunds")
     assert item.path == path and item.detail == "agent"
     # The definition's name is its task type; the definition, its whole file.
-    assert item.selection == _span_of(check, "prompts/refunds.yaml", "task_type: refunds", "refunds")
+    assert item.selection == _span_of(
+        check, "prompts/refunds.yaml", "task_type: refunds", "refunds"
+    )
     assert item.span == Span(0, len(check.project.files[path].text))
 
     [out] = calls.outgoing(check, item.symbol)
@@ -163,7 +165,7 @@ def test_quoted_and_nested_file_entries_link(tmp_path: Path) -> None:
     (tmp_path / "prompts" / "a.yaml").write_text("kind: PromptConfig\n", encoding="utf-8")
     text = (
         "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Arena\nmetadata: {name: x}\n"
-        "spec:\n  prompt_configs:\n    - {id: a, file: \"prompts/a.yaml\"}\n"
+        'spec:\n  prompt_configs:\n    - {id: a, file: "prompts/a.yaml"}\n'
         "  self_play:\n    personas:\n      - file: personas/p.yaml\n"
         "      - file: personas/missing.yaml\n"
     )

@@ -119,8 +119,7 @@ def _calls(
     calls = core.outgoing(check, symbol) if outgoing else core.incoming(check, symbol)
     ranges = _Ranges(ls, check)
     return [
-        (ranges.item(call.item), [ranges.range(call.path, s) for s in call.sites])
-        for call in calls
+        (ranges.item(call.item), [ranges.range(call.path, s) for s in call.sites]) for call in calls
     ]
 
 
@@ -139,14 +138,18 @@ def _guarded(
         return []
 
 
-def incoming(ls: PackServer, item: types.CallHierarchyItem) -> list[types.CallHierarchyIncomingCall]:
+def incoming(
+    ls: PackServer, item: types.CallHierarchyItem
+) -> list[types.CallHierarchyIncomingCall]:
     return [
         types.CallHierarchyIncomingCall(from_=caller, from_ranges=sites)
         for caller, sites in _guarded(ls, item, outgoing=False)
     ]
 
 
-def outgoing(ls: PackServer, item: types.CallHierarchyItem) -> list[types.CallHierarchyOutgoingCall]:
+def outgoing(
+    ls: PackServer, item: types.CallHierarchyItem
+) -> list[types.CallHierarchyOutgoingCall]:
     return [
         types.CallHierarchyOutgoingCall(to=callee, from_ranges=sites)
         for callee, sites in _guarded(ls, item, outgoing=True)
