@@ -161,7 +161,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pack_lsp.core.examples",
         ),
     ),
-    ("language features", ("pack_lsp.core.language.*", "pack_lsp.core.arena.navigation")),
+    (
+        "language features",
+        (
+            "pack_lsp.core.language.*",
+            "pack_lsp.core.arena.navigation",
+            "pack_lsp.core.arena.callhierarchy",
+        ),
+    ),
     (
         "server and CLI",
         ("pack_lsp.render.*", "pack_lsp.cli.*", "pack_lsp.server.*", "pack_lsp.__main__"),

@@ -3,7 +3,8 @@ calls of an item, over the pack's call graph (``core.language.callhierarchy``).
 
 An item's ``data`` holds the symbol (``kind``, ``name``, ``scope``), so the follow-up
 requests find it again in the document's current analysis; an item whose definition
-is gone since answers no calls.
+is gone since answers no calls. In the files of an arena project the items and calls
+are those of its compiled pack, in the project's files (``server.arena_calls``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from lsprotocol import types
 
 from pack_lsp.core.language import callhierarchy as core
 from pack_lsp.core.language.index import Kind
+from pack_lsp.server import arena_calls
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
@@ -54,6 +56,8 @@ def _symbol_of(snap: DocumentSnapshot, item: types.CallHierarchyItem) -> core.Ca
 def _prepare(
     ls: PackServer, snap: DocumentSnapshot, params: types.CallHierarchyPrepareParams
 ) -> list[types.CallHierarchyItem] | None:
+    if snap.analysis.pack is None:  # a file of an arena project, or no pack at all
+        return arena_calls.prepare(ls, snap, snap.offset(params.position)) or None
     found = core.prepare(snap.analysis, snap.offset(params.position))
     return [_item(snap, i) for i in found] or None
 
@@ -101,6 +105,8 @@ async def prepare(
 async def incoming(
     ls: PackServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall]:
+    if arena_calls.is_arena_item(params.item):
+        return arena_calls.incoming(ls, params.item)
     uri = params.item.uri
     return await ls.answer(
         uri, INCOMING, params, [], feature="incoming calls", at=params.item.selection_range.start
@@ -110,6 +116,8 @@ async def incoming(
 async def outgoing(
     ls: PackServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall]:
+    if arena_calls.is_arena_item(params.item):
+        return arena_calls.outgoing(ls, params.item)
     uri = params.item.uri
     return await ls.answer(
         uri, OUTGOING, params, [], feature="outgoing calls", at=params.item.selection_range.start

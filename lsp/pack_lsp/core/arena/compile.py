@@ -437,6 +437,12 @@ class SourceMap:
                 best = mark
         return best
 
+    def starting(self, lo: int, hi: int) -> list[Mark]:
+        """The marks that start at an offset in ``[lo, hi]``."""
+        return self.marks[
+            bisect.bisect_left(self._starts, lo) : bisect.bisect_right(self._starts, hi)
+        ]
+
     def place(self, span: Span, texts: dict[str, str]) -> Origin | None:
         """Where ``span`` of the rendered text was written. A span inside a string
         is placed on the same characters of the source when they can be found there

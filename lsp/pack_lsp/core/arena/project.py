@@ -250,6 +250,11 @@ def _refs(config: SourceFile) -> Iterator[FileRef]:
             yield FileRef(".".join(keys), expected, written, target, entry, ref_id)
 
 
+def file_refs(config: SourceFile) -> tuple[FileRef, ...]:
+    """The ``file:`` entries of an arena config, in the order written."""
+    return tuple(_refs(config))
+
+
 def named_files(config: SourceFile) -> frozenset[str]:
     """The paths the ``file:`` entries of an arena config resolve to."""
     return frozenset(ref.target for ref in _refs(config))

@@ -12,6 +12,10 @@
 - in a Kubernetes manifest, ``spec.source.configMapRef.name``: to the ConfigMap's
   ``metadata.name`` in the same file, or to the file beside it that defines it
   (PK001 reports one found nowhere).
+- in an arena config (``kind: Arena``), every ``file:`` of ``prompt_configs``,
+  ``providers`` (and the typed provider lists), ``scenarios``, ``evals``, ``tools`` and
+  ``self_play.personas``: to the file, resolved as PromptKit resolves it (PA101
+  reports a missing one).
 
 Links are computed once per analysis; only files the pack names are looked at (and
 the manifest's folder for a ConfigMap it does not define itself).
@@ -27,6 +31,7 @@ from pathlib import Path
 
 from pack_lsp.core import hosts, kinds
 from pack_lsp.core.analysis import Analysis
+from pack_lsp.core.arena.project import ARENA, SourceFile, file_refs, norm
 from pack_lsp.core.profiles import target_of
 from pack_lsp.core.text import Span
 from pack_lsp.core.yamltree.navigate import walk
@@ -159,6 +164,22 @@ def _config_map_refs(analysis: Analysis) -> Iterator[Link]:
             yield Link(span, path=found, tooltip=f"Open the file defining ConfigMap `{ref.name}`")
 
 
+def _arena_files(analysis: Analysis) -> Iterator[Link]:
+    arena = analysis.arena
+    if arena is None or arena.kind != ARENA or analysis.path is None:
+        return
+    config = SourceFile(norm(analysis.path), analysis.text, analysis.root, analysis.data, False)
+    for ref in file_refs(config):
+        found = Path(ref.target)
+        try:
+            exists = found.is_file()
+        except (OSError, ValueError):
+            exists = False
+        if exists:
+            span = _inside(analysis.text, ref.file.span, ref.file.value)
+            yield Link(span, path=found, tooltip=f"Open {ref.expected} file")
+
+
 def document_links(analysis: Analysis) -> list[Link]:
     """Every link of the document (see the module docstring)."""
 
@@ -166,6 +187,8 @@ def document_links(analysis: Analysis) -> list[Link]:
         base = Path(analysis.path).parent if analysis.path is not None else None
         if analysis.kind == kinds.KUBERNETES:
             return list(_config_map_refs(analysis))
+        if analysis.kind == kinds.ARENA:
+            return list(_arena_files(analysis))
         if analysis.pack is None:
             return []
         out = [*_schema(analysis, base), *_skills(analysis, base), *_fragments(analysis)]
