@@ -242,7 +242,10 @@ def test_cli_render_and_governance(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "NAME=VALUE" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--governance", str(pack), "--card", str(pack)])
-    assert "not both" in capsys.readouterr().err
+    assert "--card and --governance cannot be combined" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--render", str(pack), "--governance", str(pack), "--prompt", "a"])
+    assert "--render and --governance cannot be combined" in capsys.readouterr().err
     assert main(["--render", str(pack), "--prompt", "a", "--var", "k=v=w"]) == 0
     assert capsys.readouterr().out.endswith("\nx\n")
 

@@ -61,11 +61,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             if value is not None:
                 parser.error(f"{option} is used with --render")
         return None
-    if args.render is not None and args.governance is not None:
-        parser.error("use --render or --governance, not both")
-    for option, value in (("--card", args.card), ("--topology", args.topology)):
-        if value is not None:
-            parser.error(f"use {option} or --render/--governance, not both")
+    # Two modes together are refused before this (``cli._one_mode``).
     if args.render is not None:
         if args.prompt is None:
             parser.error("--render needs --prompt KEY")
