@@ -277,7 +277,8 @@ def test_the_server_honours_the_baseline(
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path, fmt: str) -> None:
     """--check without --fix, --show-fixes or --baseline pays for none of them: the
-    quick fixes, the fix loop, the baseline and --compare stay unloaded."""
+    quick fixes, the fix loop, the baseline and --compare stay unloaded; nor does a
+    pack named on the command line load the arena project machinery."""
     import subprocess
     import sys
 
@@ -296,6 +297,11 @@ def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path, fmt: str) -> None:
         "pack_lsp.core.language.fixall",
         "pack_lsp.core.language.baseline",
         "pack_lsp.core.language.compare",
+        "pack_lsp.core.arena.check",
+        "pack_lsp.core.arena.compile",
+        "pack_lsp.core.arena.workspace",
+        "pack_lsp.core.language.render",
+        "pack_lsp.core.language.callhierarchy",
         "difflib",
         "subprocess",
     }

@@ -21,10 +21,7 @@ from pathlib import Path
 
 from pack_lsp import __version__
 from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena.check import check_project
-from pack_lsp.core.arena.compile import plain
-from pack_lsp.core.arena.project import load_project, norm
-from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs, is_config_name
+from pack_lsp.core.arena.project import is_config_name, load_project, norm
 from pack_lsp.core.config import Config, ConfigError, load_for
 from pack_lsp.core.diagnostics import Severity
 from pack_lsp.core.registry import check_codes
@@ -63,6 +60,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         what = "cannot be read" if not path.is_file() else "is not an arena config (kind: Arena)"
         print(f"pack-lsp: error: {args.compile} {what}", file=sys.stderr)
         return 2
+    from pack_lsp.core.arena.check import check_project
+    from pack_lsp.core.arena.compile import plain
+
     stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     checked = check_project(
         project, config, compiled_with=f"pack-lsp {__version__}", created_at=stamp
@@ -88,6 +88,8 @@ def _shown(path: str) -> str:
 
 
 def has_configs(directory: Path) -> bool:
+    from pack_lsp.core.arena.workspace import find_configs
+
     return next(find_configs(directory), None) is not None
 
 
@@ -102,7 +104,13 @@ def results(
     over the whole run: ``done`` holds the files already reported). ``apply`` puts the
     command line's options over a file's configuration; ``exclude_more`` are the
     command line's ``--exclude`` patterns."""
+    # The project machinery is imported only when there may be a project: checking
+    # a pack named on the command line does not pay for it.
     path = Path(raw)
+    if not path.is_dir() and not (path.is_file() and is_config_name(path)):
+        return []
+    from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
+
     if path.is_dir():
         try:
             exclude = load_config(path / "_").exclude + exclude_more

@@ -198,7 +198,13 @@ def analyze(
         kind = kinds.PROMPTPACK
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    parsed = parse_json(text) if is_json_path(file_path) else parse(text)
+    known = recognition.parsed if recognition is not None and same_text else None
+    if is_json_path(file_path):
+        parsed = parse_json(text)
+    elif known is not None and recognition is not None and recognition.kind == kind:
+        parsed = known  # recognition parsed the text already, as YAML
+    else:
+        parsed = parse(text)
     timings["parse"] = time.perf_counter() - t0
     return complete(
         parsed,

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 
 from pack_lsp.core import hosts
@@ -47,7 +47,7 @@ from pack_lsp.core.kinds import (
     kind_from_name,
 )
 from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, deref, parse
+from pack_lsp.core.yamltree import MappingNode, Node, ParseResult, ScalarNode, deref, parse
 
 #: Recognition parses files up to this many characters; a larger file is judged by
 #: the top-level keys of its first ``HEAD_LIMIT`` characters.
@@ -107,6 +107,9 @@ class Recognition:
     promptkit_kind: str = ""
     """For ARENA: the PromptKit kind the document declares (``Arena``,
     ``PromptConfig``, ...; empty when it declares none)."""
+    parsed: ParseResult | None = field(default=None, compare=False, repr=False)
+    """For PROMPTPACK and ARENA recognised by parsing the text as YAML: that parse, so
+    the analysis need not parse it again (a file not named like a pack)."""
 
 
 _NONE = Recognition(None)
@@ -199,7 +202,11 @@ def recognize(
             pass
         else:
             return _by_data(data, text, wanted)
-    return _by_top(deref(parse(text).root), wanted)
+    parsed = parse(text)
+    found = _by_top(deref(parsed.root), wanted)
+    if found.kind in (PROMPTPACK, ARENA):
+        return replace(found, parsed=parsed)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ an editor's unsaved text is what the project sees. Nothing here touches an edito
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -78,6 +79,14 @@ def overlay_reader(open_texts: dict[str, str], fallback: Reader = disk_reader) -
         return text if text is not None else fallback(path)
 
     return read
+
+
+CONFIG_PATTERNS = ("*.arena.yaml", "*.arena.yml")
+
+
+def is_config_name(path: str | Path) -> bool:
+    name = Path(path).name
+    return any(fnmatch.fnmatchcase(name, p) for p in CONFIG_PATTERNS)
 
 
 def norm(path: str | Path) -> str:

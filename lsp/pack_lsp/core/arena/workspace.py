@@ -25,6 +25,7 @@ from pack_lsp.core.arena.project import (
     build_project,
     disk_reader,
     is_arena_config,
+    is_config_name,
     named_files,
     norm,
     parse_file,
@@ -33,14 +34,6 @@ from pack_lsp.core.config import Config
 from pack_lsp.core.diagnostics import Diagnostic
 from pack_lsp.core.discover import SKIP_DIRS, is_virtualenv
 from pack_lsp.core.source import check_regular
-
-CONFIG_PATTERNS = ("*.arena.yaml", "*.arena.yml")
-
-
-def is_config_name(path: str | Path) -> bool:
-    name = Path(path).name
-    return any(fnmatch.fnmatchcase(name, p) for p in CONFIG_PATTERNS)
-
 
 _ARENA_HEAD = re.compile(r"^kind:[ \t]*[\"']?Arena[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
 _PROMPTKIT_HEAD = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.altairalabs\.ai/", re.MULTILINE)
