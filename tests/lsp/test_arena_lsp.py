@@ -33,10 +33,9 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 from test_manifests_lsp import codes, edits_by_uri, key
 
-from paths import HERE, NO_SHARED, SHARED
+from paths import HERE
 
 PROBLEMS = HERE / "data" / "arena" / "helpdesk-problems"
-CORPUS = SHARED / "corpus" / "arena" / "workflow-agent-loops"
 
 
 @pytest.fixture
@@ -44,15 +43,6 @@ def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "helpdesk"
     shutil.copytree(PROBLEMS, root)
     return root
-
-
-@pytest_lsp.fixture(config=server_config(), params=PROFILES)
-async def aclient(
-    lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path
-) -> AsyncIterator[LanguageClient]:
-    await lsp_client.initialize_session(initialize_params(request.param, workspace))
-    yield lsp_client
-    await lsp_client.shutdown_session()
 
 
 def _by_code(found: list[types.Diagnostic]) -> dict[str, list[types.Range]]:
@@ -351,24 +341,6 @@ async def test_cards_topology_and_lenses_of_an_arena_project(
 
 def _field_keys(obj: Any) -> list[str]:
     return list(obj) if isinstance(obj, dict) else list(obj._fields)  # a named tuple
-
-
-@pytest.fixture
-def corpus_workspace(tmp_path: Path) -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(NO_SHARED)
-    root = tmp_path / "workflow-agent-loops"
-    shutil.copytree(CORPUS, root)
-    return root
-
-
-@pytest_lsp.fixture(config=server_config(), params=PROFILES)
-async def corpus_client(
-    lsp_client: LanguageClient, request: pytest.FixtureRequest, corpus_workspace: Path
-) -> AsyncIterator[LanguageClient]:
-    await lsp_client.initialize_session(initialize_params(request.param, corpus_workspace))
-    yield lsp_client
-    await lsp_client.shutdown_session()
 
 
 async def test_a_corpus_project_in_the_editor(

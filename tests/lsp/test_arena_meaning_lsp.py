@@ -9,28 +9,22 @@ config): the server loads the project when the session starts."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsp_helpers import (
-    PROFILES,
     encoding_of,
-    initialize_params,
     open_doc,
     pos,
-    server_config,
     span_range,
     units,
 )
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from paths import HERE, SHARED
+from paths import HERE
 
 HELPDESK = HERE / "data" / "arena" / "helpdesk"
-CORPUS = SHARED / "corpus" / "arena" / "workflow-agent-loops"
 
 
 @pytest.fixture
@@ -44,15 +38,6 @@ def workspace(tmp_path: Path) -> Path:
         encoding="utf-8",
     )
     return root
-
-
-@pytest_lsp.fixture(config=server_config(), params=PROFILES)
-async def aclient(
-    lsp_client: LanguageClient, request: pytest.FixtureRequest, workspace: Path
-) -> AsyncIterator[LanguageClient]:
-    await lsp_client.initialize_session(initialize_params(request.param, workspace))
-    yield lsp_client
-    await lsp_client.shutdown_session()
 
 
 def _read(path: Path) -> str:
@@ -194,29 +179,11 @@ async def test_file_entries_of_the_arena_config_are_links(
         assert link.target == (workspace / rel).as_uri()
 
 
-@pytest.fixture
-def corpus_project(tmp_path: Path) -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"{CORPUS} is not in the reference material")
-    root = tmp_path / CORPUS.name
-    shutil.copytree(CORPUS, root)
-    return root
-
-
-@pytest_lsp.fixture(config=server_config(), params=PROFILES)
-async def corpus_client(
-    lsp_client: LanguageClient, request: pytest.FixtureRequest, corpus_project: Path
-) -> AsyncIterator[LanguageClient]:
-    await lsp_client.initialize_session(initialize_params(request.param, corpus_project))
-    yield lsp_client
-    await lsp_client.shutdown_session()
-
-
 async def test_corpus_workflow_loop_and_links(
-    corpus_client: LanguageClient, corpus_project: Path
+    corpus_client: LanguageClient, corpus_workspace: Path
 ) -> None:
     client = corpus_client
-    config = corpus_project / "config.arena.yaml"
+    config = corpus_workspace / "config.arena.yaml"
     text = _read(config)
     uri = await open_doc(client, config, text)
     [state] = await _prepare(client, uri, text, "    research:\n", 5)
@@ -228,10 +195,10 @@ async def test_corpus_workflow_loop_and_links(
     # The research state loops on itself, moves on to summarize, and runs its prompt.
     assert {("research", "state"), ("summarize", "state"), ("research", "agent")} <= called
     prompt = next(c.to for c in out or [] if c.to.detail == "agent")
-    assert prompt.uri == (corpus_project / "prompts" / "research.yaml").as_uri()
+    assert prompt.uri == (corpus_workspace / "prompts" / "research.yaml").as_uri()
     found = await client.text_document_document_link_async(
         types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
     targets = {link.target for link in found or []}
-    assert (corpus_project / "prompts" / "research.yaml").as_uri() in targets
+    assert (corpus_workspace / "prompts" / "research.yaml").as_uri() in targets
     assert all(t and Path(t.removeprefix("file://")).is_file() for t in targets)
