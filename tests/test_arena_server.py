@@ -9,36 +9,21 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 from lsprotocol import types
 
-from pack_lsp.server.app import create_server
 from pack_lsp.server.arena import ServerArena
 from pack_lsp.server.documents import OpenDocument
 from paths import HERE
+from recording_server import recording_server
 
 HELPDESK = HERE / "data" / "arena" / "helpdesk"
-
-
-def _server(folder: Path) -> tuple[Any, list[types.PublishDiagnosticsParams], list[str]]:
-    server = create_server()
-    published: list[types.PublishDiagnosticsParams] = []
-    rechecked: list[str] = []
-    server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign]
-    server.document_changed = lambda uri, **_: rechecked.append(uri)  # type: ignore[method-assign]
-    server.refresh_diagnostics = lambda: None  # type: ignore[method-assign]
-    server.workspace_folders = lambda: [folder]  # type: ignore[method-assign]
-    from pygls.workspace import Workspace
-
-    server.protocol._workspace = Workspace(folder.as_uri())
-    return server, published, rechecked
 
 
 def test_edit_of_a_prompt_config_republishes_the_files_that_depend_on_it(tmp_path: Path) -> None:
     folder = tmp_path / "helpdesk"
     shutil.copytree(HELPDESK, folder)
-    server, published, rechecked = _server(folder)
+    server, published, rechecked = recording_server(folder)
     arena = server.arena
     assert isinstance(arena, ServerArena)
     arena.start()
@@ -72,7 +57,7 @@ def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -
 
     folder = tmp_path / "helpdesk"
     shutil.copytree(HELPDESK, folder)
-    server, _, _ = _server(folder)
+    server, _, _ = recording_server(folder)
     server.arena.start()
     scenario = folder / "scenarios" / "refund-request.scenario.yaml"
     uri = scenario.as_uri()
@@ -121,7 +106,7 @@ def test_a_saved_configuration_file_rechecks_the_projects_with_it(tmp_path: Path
     shutil.copytree(HELPDESK, folder)
     toml = folder / ".pack-lsp.toml"
     toml.write_text('ignore = ["PP403"]\n', encoding="utf-8")
-    server, published, _ = _server(folder)
+    server, published, _ = recording_server(folder)
     arena = server.arena
     assert isinstance(arena, ServerArena)
     arena.start()

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
-
-from lsprotocol import types
 
 from pack_lsp.core.arena.project import norm
 from pack_lsp.core.arena.workspace import UPWARD_LEVELS, ArenaWorkspace, configs_naming
-from pack_lsp.server.app import create_server
 from pack_lsp.server.arena import ServerArena
 from pack_lsp.server.documents import OpenDocument
 from paths import HERE
+from recording_server import recording_server
 
 PROBLEMS = HERE / "data" / "arena" / "helpdesk-problems"
 
@@ -90,24 +87,10 @@ def test_find_projects_loads_the_projects_of_a_file_once(tmp_path: Path) -> None
     assert workspace.find_projects(folder / "prompts" / "nothing.yaml") == set()
 
 
-def _server(root: Path) -> tuple[Any, list[types.PublishDiagnosticsParams], list[str]]:
-    server = create_server()
-    published: list[types.PublishDiagnosticsParams] = []
-    rechecked: list[str] = []
-    server.text_document_publish_diagnostics = published.append  # type: ignore[method-assign]
-    server.document_changed = lambda uri, **_: rechecked.append(uri)  # type: ignore[method-assign]
-    server.refresh_diagnostics = lambda: None  # type: ignore[method-assign]
-    server.workspace_folders = lambda: [root]  # type: ignore[method-assign]
-    from pygls.workspace import Workspace
-
-    server.protocol._workspace = Workspace(root.as_uri())
-    return server, published, rechecked
-
-
 def test_the_server_loads_the_project_of_a_file_opened_outside_its_root(tmp_path: Path) -> None:
     folder = _project(tmp_path)
     prompts = folder / "prompts"
-    server, published, rechecked = _server(prompts)  # the root is the opened file's folder
+    server, published, rechecked = recording_server(prompts)  # the root is the opened file's folder
     arena = server.arena
     assert isinstance(arena, ServerArena)
     arena.start()
@@ -132,7 +115,7 @@ def test_the_server_loads_the_project_of_a_file_opened_outside_its_root(tmp_path
 
 def test_the_server_does_not_look_upward_for_other_documents(tmp_path: Path) -> None:
     folder = _project(tmp_path)
-    server, published, rechecked = _server(folder / "prompts")
+    server, published, rechecked = recording_server(folder / "prompts")
     arena = server.arena
     assert isinstance(arena, ServerArena)
     pack = folder / "prompts" / "support.promptpack.yaml"
