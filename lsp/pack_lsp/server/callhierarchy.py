@@ -62,31 +62,35 @@ def _prepare(
     return [_item(snap, i) for i in found] or None
 
 
+def _calls(
+    snap: DocumentSnapshot, asked: types.CallHierarchyItem, outgoing: bool
+) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
+    """The items calling ``asked`` (or called by it), each with the call sites."""
+    item = _symbol_of(snap, asked)
+    if item is None:
+        return []
+    find = core.outgoing if outgoing else core.incoming
+    return [
+        (_item(snap, call.item), [snap.range(s) for s in call.sites])
+        for call in find(snap.analysis, item.symbol)
+    ]
+
+
 def _incoming(
     ls: PackServer, snap: DocumentSnapshot, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall]:
-    item = _symbol_of(snap, params.item)
-    if item is None:
-        return []
     return [
-        types.CallHierarchyIncomingCall(
-            from_=_item(snap, call.item), from_ranges=[snap.range(s) for s in call.sites]
-        )
-        for call in core.incoming(snap.analysis, item.symbol)
+        types.CallHierarchyIncomingCall(from_=caller, from_ranges=sites)
+        for caller, sites in _calls(snap, params.item, outgoing=False)
     ]
 
 
 def _outgoing(
     ls: PackServer, snap: DocumentSnapshot, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall]:
-    item = _symbol_of(snap, params.item)
-    if item is None:
-        return []
     return [
-        types.CallHierarchyOutgoingCall(
-            to=_item(snap, call.item), from_ranges=[snap.range(s) for s in call.sites]
-        )
-        for call in core.outgoing(snap.analysis, item.symbol)
+        types.CallHierarchyOutgoingCall(to=callee, from_ranges=sites)
+        for callee, sites in _calls(snap, params.item, outgoing=True)
     ]
 
 
