@@ -18,15 +18,38 @@ except ``RenameConfigKey.target``, which is an offset into the configuration fil
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pack_lsp.core.text import Span
 
 #: Where a span lands after an edit (``None``: it was inside the edited text).
 SpanMove = Callable[[Span], Span | None]
+
+
+class _Targeted(Protocol):
+    """A payload dataclass with a ``target`` span."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def target(self) -> Span: ...
+
+
+_T = TypeVar("_T", bound=_Targeted)
+
+
+def _with_target_moved(fix: _T, move: SpanMove) -> _T | None:
+    """``fix`` with its ``target`` moved, itself when the target did not move, ``None``
+    when the target was edited: ``moved`` of the payloads whose only span is their
+    target."""
+    target = move(fix.target)
+    if target is None:
+        return None
+    return fix if target == fix.target else dataclasses.replace(fix, target=target)
 
 
 class FixKind(enum.Enum):
@@ -76,14 +99,7 @@ class ReplaceWithSuggestion:
     quote: Quote = Quote.SCALAR
 
     def moved(self, move: SpanMove) -> ReplaceWithSuggestion | None:
-        target = move(self.target)
-        if target is None:
-            return None
-        return (
-            self
-            if target == self.target
-            else ReplaceWithSuggestion(target, self.suggestions, self.quote)
-        )
+        return _with_target_moved(self, move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +111,7 @@ class ReplaceValue:
     replacement: str
 
     def moved(self, move: SpanMove) -> ReplaceValue | None:
-        target = move(self.target)
-        if target is None:
-            return None
-        return self if target == self.target else ReplaceValue(target, self.replacement)
+        return _with_target_moved(self, move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +123,7 @@ class RenameEvent:
     name: str
 
     def moved(self, move: SpanMove) -> RenameEvent | None:
-        target = move(self.target)
-        if target is None:
-            return None
-        return self if target == self.target else RenameEvent(target, self.name)
+        return _with_target_moved(self, move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,10 +214,7 @@ class QuoteScalar:
     text: str
 
     def moved(self, move: SpanMove) -> QuoteScalar | None:
-        target = move(self.target)
-        if target is None:
-            return None
-        return self if target == self.target else QuoteScalar(target, self.text)
+        return _with_target_moved(self, move)
 
 
 FixData = (
