@@ -10,6 +10,7 @@ import {
   type AgentCardsResult,
   type SendRequest,
 } from "./protocol";
+import { PreviewProvider, showBeside } from "./preview";
 
 export const CARDS_SCHEME = "packlsp-cards";
 
@@ -49,28 +50,12 @@ export function renderCards(answer: AgentCardsResult, agent: string | undefined)
   return JSON.stringify(answer, null, 2) + "\n";
 }
 
-export class CardsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly open = new Map<string, vscode.Uri>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly subscriptions: vscode.Disposable[] = [];
-
+export class CardsProvider extends PreviewProvider {
   constructor(private readonly send: () => SendRequest | undefined) {
-    this.subscriptions.push(
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        this.sourceChanged(event.document.uri);
-      }),
-      vscode.workspace.onDidCloseTextDocument((doc) => {
-        if (doc.uri.scheme === CARDS_SCHEME) {
-          this.open.delete(doc.uri.toString());
-        }
-      }),
-    );
+    super();
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    this.open.set(uri.toString(), uri);
+  protected async content(uri: vscode.Uri): Promise<string> {
     const query = parseQuery(uri);
     const send = this.send();
     if (send === undefined) {
@@ -81,35 +66,6 @@ export class CardsProvider implements vscode.TextDocumentContentProvider, vscode
       a2aVersion: query.version,
     });
     return renderCards(answer, query.agent);
-  }
-
-  /** Refresh the previews of `source` shortly after its last edit. */
-  sourceChanged(source: vscode.Uri): void {
-    const key = source.toString();
-    const previews = [...this.open.values()].filter((uri) => parseQuery(uri).source === key);
-    if (previews.length === 0) {
-      return;
-    }
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        for (const uri of previews) {
-          this.changed.fire(uri);
-        }
-      }, 400),
-    );
-  }
-
-  dispose(): void {
-    for (const t of this.timers.values()) {
-      clearTimeout(t);
-    }
-    for (const s of this.subscriptions) {
-      s.dispose();
-    }
-    this.changed.dispose();
   }
 }
 
@@ -167,13 +123,5 @@ export async function previewAgentCards(
     chosenVersion = picked.version;
   }
   const uri = previewUri({ source: source.toString(), agent: chosenAgent, version: chosenVersion });
-  const opened = await vscode.workspace.openTextDocument(uri);
-  const doc =
-    opened.languageId === "json"
-      ? opened
-      : await vscode.languages.setTextDocumentLanguage(opened, "json");
-  return vscode.window.showTextDocument(doc, {
-    viewColumn: vscode.ViewColumn.Beside,
-    preview: false,
-  });
+  return showBeside(uri, "json");
 }

@@ -12,6 +12,7 @@
  */
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, RequestType } from "vscode-languageclient";
+import { PreviewProvider, showBeside } from "./preview";
 import type { SendRequest, TextDocumentParams } from "./protocol";
 
 export const RENDERED_SCHEME = "packlsp-rendered";
@@ -97,71 +98,15 @@ export async function meaningText(
   return JSON.stringify(answer, null, 2) + "\n";
 }
 
-/** Serves both schemes and refreshes open documents shortly after their pack is edited. */
-export class MeaningProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly open = new Map<string, vscode.Uri>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly subscriptions: vscode.Disposable[] = [];
-
+/** Serves both schemes. */
+export class MeaningProvider extends PreviewProvider {
   constructor(private readonly send: () => SendRequest | undefined) {
-    this.subscriptions.push(
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        this.sourceChanged(event.document.uri);
-      }),
-      vscode.workspace.onDidCloseTextDocument((doc) => {
-        this.open.delete(doc.uri.toString());
-      }),
-    );
+    super();
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    this.open.set(uri.toString(), uri);
+  protected content(uri: vscode.Uri): Promise<string> {
     return meaningText(uri.scheme, JSON.parse(uri.query) as MeaningQuery, this.send());
   }
-
-  sourceChanged(source: vscode.Uri): void {
-    const key = source.toString();
-    const shown = [...this.open.values()].filter(
-      (uri) => (JSON.parse(uri.query) as MeaningQuery).source === key,
-    );
-    if (shown.length === 0) {
-      return;
-    }
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        for (const uri of shown) {
-          this.changed.fire(uri);
-        }
-      }, 400),
-    );
-  }
-
-  dispose(): void {
-    for (const t of this.timers.values()) {
-      clearTimeout(t);
-    }
-    for (const s of this.subscriptions) {
-      s.dispose();
-    }
-    this.changed.dispose();
-  }
-}
-
-async function showBeside(uri: vscode.Uri, language: string): Promise<vscode.TextEditor> {
-  const opened = await vscode.workspace.openTextDocument(uri);
-  const doc =
-    opened.languageId === language
-      ? opened
-      : await vscode.languages.setTextDocumentLanguage(opened, language);
-  return vscode.window.showTextDocument(doc, {
-    viewColumn: vscode.ViewColumn.Beside,
-    preview: false,
-  });
 }
 
 /** Ask which prompt (unless given), then show it rendered beside the pack. */
