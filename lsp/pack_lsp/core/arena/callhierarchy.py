@@ -182,26 +182,26 @@ def _sites(
 
 def outgoing(check: ProjectCheck, symbol: SymbolId) -> list[ArenaCall]:
     """What ``symbol`` calls, each with the sites in ``symbol``'s file."""
-    caller = item_for(check, symbol)
-    if caller is None:
-        return []
-    texts = {p: f.text for p, f in check.project.files.items()}
-    out = []
-    for call in pack_calls.outgoing(check.compiled_analysis, symbol):
-        callee = _item(check, call.item)
-        if callee is not None:
-            out.append(ArenaCall(callee, _sites(check, caller, call.sites, texts), caller.path))
-    return out
+    return _calls(check, symbol, outgoing=True)
 
 
 def incoming(check: ProjectCheck, symbol: SymbolId) -> list[ArenaCall]:
     """What calls ``symbol``, each with the sites in the caller's file."""
-    if item_for(check, symbol) is None:
+    return _calls(check, symbol, outgoing=False)
+
+
+def _calls(check: ProjectCheck, symbol: SymbolId, outgoing: bool) -> list[ArenaCall]:
+    """The calls of the compiled pack from (or to) ``symbol``, placed in the project's
+    files: the sites are in the caller's file (``symbol``'s own when outgoing)."""
+    asked = item_for(check, symbol)
+    if asked is None:
         return []
     texts = {p: f.text for p, f in check.project.files.items()}
+    find = pack_calls.outgoing if outgoing else pack_calls.incoming
     out = []
-    for call in pack_calls.incoming(check.compiled_analysis, symbol):
-        caller = _item(check, call.item)
-        if caller is not None:
-            out.append(ArenaCall(caller, _sites(check, caller, call.sites, texts), caller.path))
+    for call in find(check.compiled_analysis, symbol):
+        other = _item(check, call.item)
+        if other is not None:
+            caller = asked if outgoing else other
+            out.append(ArenaCall(other, _sites(check, caller, call.sites, texts), caller.path))
     return out
