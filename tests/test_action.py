@@ -14,6 +14,7 @@ import pytest
 from pre_commit.clientlib import load_manifest
 from ruamel.yaml import YAML
 
+from git_repo import git
 from samples import MINIMAL_PACK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,24 +87,16 @@ def test_problems_fail_and_a_baseline_accepts_them(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_compare_against_the_base_branch(tmp_path: Path) -> None:
-    def git(*args: str) -> None:
-        subprocess.run(
-            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-            cwd=tmp_path,
-            check=True,
-            capture_output=True,
-        )
-
     base = (ROOT / "tests" / "compare" / "base.yaml").read_text()
     head = (ROOT / "tests" / "compare" / "agent-removed.head.yaml").read_text()
     pack = tmp_path / "team.promptpack.yaml"
     pack.write_text(base)
-    git("init", "-q", "-b", "main")
-    git("add", ".")
-    git("commit", "-qm", "base")
-    git("checkout", "-qb", "change")
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "base")
+    git(tmp_path, "checkout", "-qb", "change")
     pack.write_text(head)
-    git("commit", "-qam", "remove an agent")
+    git(tmp_path, "commit", "-qam", "remove an agent")
     done, _ = _run(
         tmp_path, base_ref="main", paths="team.promptpack.yaml", compare="true", sarif="false"
     )

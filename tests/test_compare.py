@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from git_repo import git
 from pack_lsp.cli import main
 from pack_lsp.cli.compare import compare_texts, render
 from pack_lsp.core.language.compare import KINDS
@@ -74,22 +74,14 @@ def test_json_and_sarif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_git_revisions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def git(*args: str) -> None:
-        subprocess.run(
-            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-            cwd=tmp_path,
-            check=True,
-            capture_output=True,
-        )
-
     pack = tmp_path / "packs" / "support.promptpack.yaml"
     pack.parent.mkdir()
     pack.write_text(BASE.read_text())
-    git("init", "-q")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "base")
     pack.write_text((HERE / "agent-removed.head.yaml").read_text())
-    git("commit", "-qam", "head")
+    git(tmp_path, "commit", "-qam", "head")
     pack.write_text((HERE / "agent-added.head.yaml").read_text())  # the working tree
     monkeypatch.chdir(tmp_path)
     assert main(["--compare", "HEAD~1..HEAD", "packs/support.promptpack.yaml"]) == 1
