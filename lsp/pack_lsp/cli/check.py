@@ -475,7 +475,6 @@ def summary_line(s: Summary) -> str:
 #: Options that only --check uses: given without it, they are a usage error.
 CHECK_ONLY = (
     "fix",
-    "show_fixes",
     "unsafe_fixes",
     "diff",
     "baseline",
@@ -510,11 +509,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     fixing = bool(args.fix or args.diff or args.unsafe_fixes)
     if fixing and STDIN in args.paths:
         parser.error("--fix and --diff rewrite files: `-` (the standard input) cannot be fixed")
-    # SARIF carries each diagnostic's fixes as text edits, JSON with --show-fixes (left
-    # out by default: a check that does not need them does not pay for them).
-    if args.show_fixes and args.format not in ("json", "sarif"):
-        parser.error("--show-fixes is used with --format json (SARIF always has the fixes)")
-    with_fixes = args.format == "sarif" or (args.format == "json" and args.show_fixes)
+    # Machine output (JSON, SARIF) carries each diagnostic's fixes as text edits, for a
+    # coding agent or a review bot to apply; the text output does not load them.
+    with_fixes = args.format in ("json", "sarif")
     size_problem = file_size_setting()[1]
     if size_problem is not None:
         print(f"pack-lsp: error: {size_problem}", file=sys.stderr)

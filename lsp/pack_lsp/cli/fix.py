@@ -49,12 +49,6 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         "pack means: review them)",
     )
     group.add_argument(
-        "--show-fixes",
-        action="store_true",
-        help="with --format json: each diagnostic's quick fixes as text edits (SARIF output "
-        "always has them)",
-    )
-    group.add_argument(
         "--diff",
         action="store_true",
         help="with --check: print a unified diff of what --fix would change, write "
