@@ -57,7 +57,15 @@ async def test_mcp_server_over_stdio(tmp_path: Path) -> None:
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert set(tools) == {"check", "fix", "explain_rule", "cards", "topology", "compare"}
+        assert set(tools) == {
+            "check",
+            "fix",
+            "explain_rule",
+            "cards",
+            "topology",
+            "render_prompt",
+            "compare",
+        }
         assert all(t.input_schema.get("type") == "object" for t in tools.values())
         assert "path" in tools["check"].input_schema["properties"]
 
@@ -87,6 +95,22 @@ async def test_mcp_server_over_stdio(tmp_path: Path) -> None:
         assert cards["entry"] == "support" and "support" in cards["cards"]
         graph = _data(await session.call_tool("topology", {"path": str(pack)}))
         assert graph
+        rendered = _data(
+            await session.call_tool("render_prompt", {"path": str(pack), "prompt": "support"})
+        )
+        assert rendered["text"].rstrip("\n") == "Help" and rendered["tokens"] >= 1
+        templated = PACK.replace("system_template: Help", "system_template: Hi {{name}}")
+        filled = _data(
+            await session.call_tool(
+                "render_prompt",
+                {"text": templated, "prompt": "support", "variables": {"name": "Ada"}},
+            )
+        )
+        assert filled["text"].rstrip("\n") == "Hi Ada"
+        unknown_prompt = await session.call_tool(
+            "render_prompt", {"path": str(pack), "prompt": "billing"}
+        )
+        assert unknown_prompt.is_error
         head = PACK.replace("input_modes: [text]", "input_modes: [text, image/png]")
         changes = _data(await session.call_tool("compare", {"base_text": PACK, "head_text": head}))
         assert [c["kind"] for c in changes["changes"]] == ["modes-widened"]

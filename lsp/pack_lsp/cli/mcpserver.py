@@ -172,6 +172,24 @@ def topology(
     return result
 
 
+def render_prompt(
+    prompt: str,
+    path: str | None = None,
+    text: str | None = None,
+    name: str | None = None,
+    variables: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A prompt's system template as the model gets it: fragments expanded (with the
+    include path of each), variables filled from `variables`, then their defaults, then
+    their examples (unfilled ones listed); its size in characters and an offline token
+    estimate."""
+    from pack_lsp.core.language.render import render
+
+    analysis = _pack(path, text, name)
+    result: dict[str, Any] = render(analysis, prompt, variables or {}).to_json()
+    return result
+
+
 def compare(
     base_path: str | None = None,
     head_path: str | None = None,
@@ -224,7 +242,7 @@ def build_server() -> Any:
         instructions="Check, fix and explain PromptPack files (YAML or JSON). Call `check` "
         "on a pack, `fix` to apply its safe fixes, `explain_rule` for a code.",
     )
-    for tool in (check, fix, explain_rule, cards, topology, compare):
+    for tool in (check, fix, explain_rule, cards, topology, render_prompt, compare):
         server.tool()(_reported(tool))
 
     @server.resource("pack-lsp://docs/rules.md", mime_type="text/markdown")
