@@ -107,20 +107,19 @@ def results(
     # The project machinery is imported only when there may be a project: checking
     # a pack named on the command line does not pay for it.
     path = Path(raw)
-    if not path.is_dir() and not (path.is_file() and is_config_name(path)):
+    directory = path.is_dir()
+    if not directory and not (path.is_file() and is_config_name(path)):
         return []
     from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
 
-    if path.is_dir():
+    if directory:
         try:
             exclude = load_config(path / "_").exclude + exclude_more
         except ConfigError:
             exclude = exclude_more
         configs = list(find_configs(path, exclude))
-    elif path.is_file() and is_config_name(path):
-        configs = [str(path)]
     else:
-        return []
+        configs = [str(path)]
     workspace = ArenaWorkspace()
     settings: dict[str, Config] = {}
     for config_path in configs:
