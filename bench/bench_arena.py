@@ -28,10 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena.check import check_project
-from pack_lsp.core.arena.project import load_project, norm, overlay_reader
-from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.arena.check import check_project
+from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.model.arena.project import load_project, norm, overlay_reader
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "arena"

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import genpack
 import reuse_mode
 
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.incremental import INCREMENTAL, reanalyze
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.incremental import INCREMENTAL, reanalyze
 
 PHASES = ("parse", "model", "schema", "rules", "finish")
 

@@ -29,12 +29,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.manifest.files import index_files
-from pack_lsp.core.manifest.model import build_manifest
-from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.base import kinds
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model.manifest.files import index_files
+from pack_lsp.core.model.manifest.model import build_manifest
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
+from pack_lsp.core.syntax.yamltree import parse
 
 GOAL_SECONDS = 1.0
 

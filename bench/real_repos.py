@@ -30,10 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "lsp"))
 
-from pack_lsp.core import hosts, kinds  # noqa: E402
-from pack_lsp.core.discover import find_packs  # noqa: E402
-from pack_lsp.core.recognize import recognize  # noqa: E402
-from pack_lsp.core.source import decode, read_source  # noqa: E402
+from pack_lsp.core.base import kinds  # noqa: E402
+from pack_lsp.core.base.source import decode, read_source  # noqa: E402
+from pack_lsp.core.model import hosts  # noqa: E402
+from pack_lsp.core.model.discover import find_packs  # noqa: E402
+from pack_lsp.core.model.recognize import recognize  # noqa: E402
 
 #: The public repositories of the measurement and the commits they are pinned to.
 PINNED = {

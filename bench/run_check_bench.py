@@ -211,7 +211,7 @@ for mod in ("jsonschema", "check_jsonschema", "pack_lsp"):
     except Exception:
         info[mod] = None
 try:
-    src = open(importlib.util.find_spec("pack_lsp.core.yamltree.events").origin).read()
+    src = open(importlib.util.find_spec("pack_lsp.core.syntax.yamltree.events").origin).read()
     info["pack_lsp_uses_cparser"] = "CParser" in src
 except Exception:
     info["pack_lsp_uses_cparser"] = None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import reuse
+from pack_lsp.core.syntax import reuse
 
 EDITOR_TESTS = Path(__file__).parent / "lsp"
 

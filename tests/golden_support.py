@@ -94,21 +94,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.arena.check import analyze_in_project, check_project
-from pack_lsp.core.arena.project import load_project, norm, overlay_reader
-from pack_lsp.core.config import Config, from_mapping
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.language.codeactions import quick_fixes
-from pack_lsp.core.language.rename import Edit, apply_edits
-from pack_lsp.core.manifest.model import build_manifest
-from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.recognize import recognize
-from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.source import decode
-from pack_lsp.core.text import LineIndex, Span
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.source import decode
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.arena.check import analyze_in_project, check_project
+from pack_lsp.core.checks.registry import REGISTRY
+from pack_lsp.core.ide.codeactions import quick_fixes
+from pack_lsp.core.ide.rename import Edit, apply_edits
+from pack_lsp.core.model.arena.project import load_project, norm, overlay_reader
+from pack_lsp.core.model.config import Config, from_mapping
+from pack_lsp.core.model.manifest.model import build_manifest
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
+from pack_lsp.core.model.recognize import recognize
+from pack_lsp.core.syntax.yamltree import parse
 
 GOLDEN = Path(__file__).parent / "golden"
 MANIFESTS = "manifests"  # cases analysed as agent-extension manifests

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.text import Span
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
 
 FIXTURES = Path(__file__).parent / "fixtures" / "language"
 

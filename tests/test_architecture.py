@@ -46,7 +46,7 @@ def test_yaml_parser_runs_on_libyaml() -> None:
 
     from ruamel.yaml import cyaml
 
-    from pack_lsp.core.yamltree import events
+    from pack_lsp.core.syntax.yamltree import events
 
     parser = cyaml.CParser  # type: ignore[attr-defined]
     assert "_ruamel_yaml" in parser.__module__
@@ -56,14 +56,14 @@ def test_yaml_parser_runs_on_libyaml() -> None:
 
 
 def test_rules_doc_is_in_sync() -> None:
-    from pack_lsp.core.rulesdoc import render
+    from pack_lsp.core.checks.rulesdoc import render
 
     doc = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert doc == render(), "regenerate: python -m pack_lsp.core.rulesdoc > docs/rules.md"
+    assert doc == render(), "regenerate: python -m pack_lsp.core.checks.rulesdoc > docs/rules.md"
 
 
 def test_every_rule_is_documented_with_example_and_fix() -> None:
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.checks.registry import REGISTRY
 
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
@@ -74,106 +74,19 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
 
 PACKAGE = ROOT / "lsp" / "pack_lsp"
 
-#: The layers, lowest first. A module may import modules of its own layer or a lower
-#: one, never a higher one. ``x.*`` is package ``x`` and everything in it, other
-#: names match one module; the first match decides a module's layer.
-#: ``rules.document``, ``rules.schema``, ``rules.suppressions`` and
-#: ``rules.arena_documents`` only declare rules
-#: (no checks): the YAML composer, the schema check and the suppression comments
-#: build diagnostics of those rules from below the model.
-LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "text",
-        (
-            "pack_lsp",
-            "pack_lsp.core",
-            "pack_lsp.core.text",
-            "pack_lsp.core.lazy",
-            "pack_lsp.core.validation",
-            "pack_lsp.core.suggest",
-            "pack_lsp.core.graphs",
-            "pack_lsp.core.kinds",
-            "pack_lsp.core.resources",
-            "pack_lsp.core.arena_schemas",
-            "pack_lsp.core.fixes",
-            "pack_lsp.core.tomlkeys",
-            "pack_lsp.core.diagnostics",
-            "pack_lsp.core.versions",
-            "pack_lsp.core.source",
-            "pack_lsp.core.rules",
-            "pack_lsp.core.rules.document",
-            "pack_lsp.core.rules.schema",
-            "pack_lsp.core.rules.suppressions",
-            "pack_lsp.core.rules.arena_documents",
-        ),
-    ),
-    (
-        "tree",
-        (
-            "pack_lsp.core.yamltree.*",
-            "pack_lsp.core.scalars",
-            "pack_lsp.core.jsontree",
-            "pack_lsp.core.reuse",
-        ),
-    ),
-    (
-        "model",
-        (
-            "pack_lsp.core.model.*",
-            "pack_lsp.core.templates",
-            "pack_lsp.core.config",
-            "pack_lsp.core.schema",
-            "pack_lsp.core.schemawalk",
-            "pack_lsp.core.vocabulary",
-            "pack_lsp.core.profiles",
-            "pack_lsp.core.context",
-            "pack_lsp.core.resolve",
-            "pack_lsp.core.summary",
-            "pack_lsp.core.recording",
-            "pack_lsp.core.discover",
-            "pack_lsp.core.hosts",
-            "pack_lsp.core.recognize",
-            "pack_lsp.core.arena",
-            "pack_lsp.core.arena.project",
-            "pack_lsp.core.arena.compile",
-            "pack_lsp.core.arena_documents",
-            "pack_lsp.core.cards.*",
-            "pack_lsp.core.manifest",
-            "pack_lsp.core.manifest.model",
-            "pack_lsp.core.manifest.workspace",
-            "pack_lsp.core.manifest.files",
-            "pack_lsp.core.manifest.topology",
-        ),
-    ),
-    (
-        "rules",
-        (
-            "pack_lsp.core.rules.*",
-            "pack_lsp.core.manifest.check",
-            "pack_lsp.core.arena.check",
-            "pack_lsp.core.arena.fixes",
-            "pack_lsp.core.arena.workspace",
-            "pack_lsp.core.registry",
-            "pack_lsp.core.suppress",
-            "pack_lsp.core.analysis",
-            "pack_lsp.core.incremental",
-            "pack_lsp.core.rulesdoc",
-            "pack_lsp.core.examples",
-        ),
-    ),
-    (
-        "language features",
-        (
-            "pack_lsp.core.language.*",
-            "pack_lsp.core.arena.navigation",
-            "pack_lsp.core.arena.callhierarchy",
-        ),
-    ),
-    (
-        "server and CLI",
-        ("pack_lsp.render.*", "pack_lsp.cli.*", "pack_lsp.server.*", "pack_lsp.__main__"),
-    ),
+#: The layers, lowest first: each is a folder of ``pack_lsp/core`` (or, for the top
+#: floor, a folder of ``pack_lsp``). A module's layer is the folder it lives in; it may
+#: import its own layer or a lower one, never a higher one. ``pack_lsp`` and
+#: ``pack_lsp.core`` are facades that load their names lazily, so they sit on the floor.
+LAYER_FOLDERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("base", ("pack_lsp.core.base",)),
+    ("syntax", ("pack_lsp.core.syntax",)),
+    ("model", ("pack_lsp.core.model",)),
+    ("checks", ("pack_lsp.core.checks",)),
+    ("ide", ("pack_lsp.core.ide",)),
+    ("server and CLI", ("pack_lsp.render", "pack_lsp.cli", "pack_lsp.server", "pack_lsp.__main__")),
 )
+FACADES = ("pack_lsp", "pack_lsp.core")
 
 
 def _module_name(path: Path) -> str:
@@ -274,18 +187,24 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def _layer(module: str) -> int:
-    for level, (_, patterns) in enumerate(LAYERS):
-        for pattern in patterns:
-            package = pattern.removesuffix(".*")
-            if module == package or (pattern.endswith(".*") and module.startswith(package + ".")):
+    if module in FACADES:
+        return 0
+    for level, (_, folders) in enumerate(LAYER_FOLDERS):
+        for folder in folders:
+            if module == folder or module.startswith(folder + "."):
                 return level
-    raise AssertionError(f"{module} is in no layer: add it to LAYERS")
+    raise AssertionError(f"{module} lives in no layer folder: move it into one")
+
+
+def _folder(module: str, packages: set[str]) -> str:
+    """The folder a module lives in (a package is its own folder)."""
+    return module if module in packages else module.rpartition(".")[0]
 
 
 def test_import_graph_is_read_from_the_source() -> None:
     graph = import_graph()
     # A top-level import, a function-level import and a package import, as written.
-    assert "pack_lsp.core.text" in graph["pack_lsp.core.yamltree.nodes"]
+    assert "pack_lsp.core.base.text" in graph["pack_lsp.core.syntax.yamltree.nodes"]
     assert "pack_lsp.server" in graph["pack_lsp.cli.serve"]
     assert "pack_lsp.server.app" in graph["pack_lsp.server"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
@@ -298,12 +217,64 @@ def test_import_graph_has_no_cycles() -> None:
 def test_layers_point_one_way() -> None:
     graph = import_graph()
     upward = [
-        f"{a} ({LAYERS[_layer(a)][0]}) imports {b} ({LAYERS[_layer(b)][0]})"
+        f"{a} ({LAYER_FOLDERS[_layer(a)][0]}) imports {b} ({LAYER_FOLDERS[_layer(b)][0]})"
         for a, targets in sorted(graph.items())
         for b in sorted(targets)
         if _layer(b) > _layer(a)
     ]
     assert upward == []
+
+
+def test_kind_folders_of_a_layer_import_no_cycle() -> None:
+    """Within a layer, the folders of document kinds (``model/arena``, ``model/cards``,
+    ``checks/manifest``, ...) form no cycle: a kind may use another, not both ways."""
+    graph = import_graph()
+    packages = {_module_name(p) for p in PACKAGE.rglob("__init__.py")}
+    layer_roots = {f for _, folders in LAYER_FOLDERS for f in folders} | set(FACADES)
+    folders: dict[str, set[str]] = {}
+    for a, targets in graph.items():
+        fa = _folder(a, packages)
+        folders.setdefault(fa, set())
+        for b in targets:
+            fb = _folder(b, packages)
+            if fa != fb and fa not in layer_roots and fb not in layer_roots:
+                folders[fa].add(fb)
+                folders.setdefault(fb, set())
+    assert _cycles(folders) == []
+
+
+def test_no_module_imports_a_path_from_before_the_layer_folders() -> None:
+    """The old module paths import only for code outside pack-lsp (``base/moved.py``)."""
+    from pack_lsp.core.base.moved import MOVED
+
+    graph_sources = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    old = {f"pack_lsp.core.{name}" for name in MOVED} - set(graph_sources)
+    offenders = []
+    for root in (PACKAGE, ROOT / "tests", ROOT / "bench"):
+        for path in root.rglob("*.py"):
+            for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+                )
+                offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n in old]
+    assert offenders == []
+
+
+def test_old_module_paths_still_import() -> None:
+    """One release of grace for code outside pack-lsp: the old path gives the new module."""
+    code = (
+        "import warnings; warnings.simplefilter('error');"
+        "import pack_lsp.core.checks.rules.tools as new\n"
+        "try:\n import pack_lsp.core.rules.tools\n"
+        "except DeprecationWarning: print('warned')\n"
+        "warnings.simplefilter('ignore')\n"
+        "import pack_lsp.core.rules.tools as old; print(old is new)\n"
+        "from pack_lsp.core.model import Prompt; print(Prompt.__module__)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.split() == ["warned", "True", "pack_lsp.core.model.pack.entities"]
 
 
 def _loaded_after(code: str) -> set[str]:
@@ -321,8 +292,8 @@ def _loaded_after(code: str) -> set[str]:
 
 
 def test_importing_text_loads_no_validator() -> None:
-    loaded = _loaded_after("import pack_lsp.core.text")
-    assert {"jsonschema", "pydantic", "ruamel", "pack_lsp.core.model"}.isdisjoint(loaded)
+    loaded = _loaded_after("import pack_lsp.core.base.text")
+    assert {"jsonschema", "pydantic", "ruamel", "pack_lsp.core.model.pack"}.isdisjoint(loaded)
 
 
 def test_check_never_imports_the_server_stack() -> None:
@@ -330,7 +301,7 @@ def test_check_never_imports_the_server_stack() -> None:
         "from pack_lsp.cli import main\n"
         "main(['--check', '--format', 'json', 'examples/support.promptpack.yaml'])"
     )
-    assert "pack_lsp.core.analysis" in loaded  # it did check
+    assert "pack_lsp.core.checks.analysis" in loaded  # it did check
     assert {"pygls", "lsprotocol", "pack_lsp.server"}.isdisjoint(loaded)
 
 
@@ -377,12 +348,14 @@ def test_check_of_a_valid_pack_with_agents_skips_jsonschema() -> None:
     """A valid pack and valid cards are told apart by the compiled validator alone:
     jsonschema (and its referencing stack) is only loaded to explain an error."""
     loaded, _ = _check_loads("examples/support.promptpack.yaml")
-    assert "pack_lsp.core.rules.cards" in loaded  # the card rules ran
-    assert "pack_lsp.core.cards.problems" in loaded
+    assert "pack_lsp.core.checks.rules.cards" in loaded  # the card rules ran
+    assert "pack_lsp.core.model.cards.problems" in loaded
     assert _validator_stack(loaded) == set()
-    assert {"concurrent.futures.process", "pack_lsp.server", "pack_lsp.core.model"} & loaded == {
-        "pack_lsp.core.model"
-    }
+    assert {
+        "concurrent.futures.process",
+        "pack_lsp.server",
+        "pack_lsp.core.model.pack",
+    } & loaded == {"pack_lsp.core.model.pack"}
 
 
 def test_check_reports_a_deprecated_property_without_jsonschema(tmp_path: Path) -> None:
@@ -395,8 +368,8 @@ def test_check_reports_a_deprecated_property_without_jsonschema(tmp_path: Path) 
     assert codes == ["PP111"]
     assert _validator_stack(loaded) == set()
     # Only the constants the command line offers (`--a2a-version`).
-    cards = {m for m in loaded if m.startswith("pack_lsp.core.cards")}
-    assert cards == {"pack_lsp.core.cards", "pack_lsp.core.cards.names"}
+    cards = {m for m in loaded if m.startswith("pack_lsp.core.model.cards")}
+    assert cards == {"pack_lsp.core.model.cards", "pack_lsp.core.model.cards.names"}
 
 
 def test_check_of_an_invalid_pack_explains_with_jsonschema(tmp_path: Path) -> None:
@@ -419,7 +392,7 @@ def test_version_imports_almost_nothing() -> None:
 
 
 def test_rules_doc_check_mode_spots_a_stale_file(tmp_path: Path) -> None:
-    from pack_lsp.core.rulesdoc import main, render
+    from pack_lsp.core.checks.rulesdoc import main, render
 
     current = tmp_path / "rules.md"
     current.write_text(render(), encoding="utf-8")

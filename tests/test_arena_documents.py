@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 
 from pack_lsp.cli.check import check_file
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena_documents import KINDS
-from pack_lsp.core.arena_schemas import SCHEMAS, schema_file
-from pack_lsp.core.config import Config
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.language.completion import complete
-from pack_lsp.core.language.hover import hover
-from pack_lsp.core.recognize import recognize
-from pack_lsp.core.resources import load_schema
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.arena_schemas import SCHEMAS, schema_file
+from pack_lsp.core.base.resources import load_schema
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.ide.completion import complete
+from pack_lsp.core.ide.hover import hover
+from pack_lsp.core.model.arena.documents import KINDS
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.model.discover import find_packs
+from pack_lsp.core.model.recognize import recognize
 from paths import SHARED, needs_shared
 
 ARENA_CORPUS = SHARED / "corpus" / "arena"

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.arena.project import norm
-from pack_lsp.core.arena.workspace import ArenaWorkspace
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.language.codeactions import Fix, quick_fixes
-from pack_lsp.core.language.rename import Edit
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.arena.workspace import ArenaWorkspace
+from pack_lsp.core.ide.codeactions import Fix, quick_fixes
+from pack_lsp.core.ide.rename import Edit
+from pack_lsp.core.model.arena.project import norm
 from paths import HERE
 
 PROBLEMS = HERE / "data" / "arena" / "helpdesk-problems"

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena import callhierarchy as calls
-from pack_lsp.core.arena.check import ProjectCheck
-from pack_lsp.core.arena.project import norm
-from pack_lsp.core.arena.workspace import find_configs, projects_in
-from pack_lsp.core.language.index import Kind, SymbolId
-from pack_lsp.core.language.links import document_links
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.arena.check import ProjectCheck
+from pack_lsp.core.checks.arena.workspace import find_configs, projects_in
+from pack_lsp.core.ide.arena import callhierarchy as calls
+from pack_lsp.core.ide.index import Kind, SymbolId
+from pack_lsp.core.ide.links import document_links
+from pack_lsp.core.model.arena.project import norm
 from paths import HERE, SHARED, needs_shared
 
 HELPDESK = HERE / "data" / "arena" / "helpdesk"

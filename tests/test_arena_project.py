@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.arena.check import analyze_in_project, check_project
-from pack_lsp.core.arena.compile import STAMPED, plain, render
-from pack_lsp.core.arena.project import load_project, norm, overlay_reader
-from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
-from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.checks.arena.check import analyze_in_project, check_project
+from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.model.arena.compile import STAMPED, plain, render
+from pack_lsp.core.model.arena.project import load_project, norm, overlay_reader
+from pack_lsp.core.model.config import Config
 from paths import HERE, SHARED, needs_shared
 
 HELPDESK = HERE / "data" / "arena" / "helpdesk"
@@ -67,7 +67,7 @@ def test_rendered_text_is_the_plain_pack_and_maps_back() -> None:
     assert json.loads(text) == plain(checked.compiled)
     # The `{{tone}}` of the rendered system template lands on the prompt file's own.
     at = text.index("{{tone}}") + 2
-    from pack_lsp.core.text import Span
+    from pack_lsp.core.base.text import Span
 
     origin = smap.place(Span(at, at + 4), {p: f.text for p, f in project.files.items()})
     assert origin is not None
@@ -275,8 +275,8 @@ def test_corpus_errors_and_warnings_are_the_reviewed_ones() -> None:
 
 
 def test_definition_references_and_rename_cross_files(tmp_path: Path) -> None:
-    from pack_lsp.core.arena import navigation
-    from pack_lsp.core.language.rename import apply_edits
+    from pack_lsp.core.ide.arena import navigation
+    from pack_lsp.core.ide.rename import apply_edits
 
     folder = _copy_project(tmp_path)
     project = load_project(folder / "config.arena.yaml")

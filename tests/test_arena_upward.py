@@ -7,8 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pack_lsp.core.arena.project import norm
-from pack_lsp.core.arena.workspace import UPWARD_LEVELS, ArenaWorkspace, configs_naming
+from pack_lsp.core.checks.arena.workspace import UPWARD_LEVELS, ArenaWorkspace, configs_naming
+from pack_lsp.core.model.arena.project import norm
 from pack_lsp.server.arena import ServerArena
 from pack_lsp.server.documents import OpenDocument
 from paths import HERE

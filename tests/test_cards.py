@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.cards import (
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model.cards import (
     CardsConfigError,
     card_markdown,
     cards_for,
@@ -17,10 +17,16 @@ from pack_lsp.core.cards import (
     parse_settings,
     validate,
 )
-from pack_lsp.core.cards.extensions import BLAST, EFFECT_DOMAIN, HITL, check_params, check_skills
-from pack_lsp.core.cards.problems import schema_errors
-from pack_lsp.core.config import Config, from_mapping
-from pack_lsp.core.model import Pack
+from pack_lsp.core.model.cards.extensions import (
+    BLAST,
+    EFFECT_DOMAIN,
+    HITL,
+    check_params,
+    check_skills,
+)
+from pack_lsp.core.model.cards.problems import schema_errors
+from pack_lsp.core.model.config import Config, from_mapping
+from pack_lsp.core.model.pack import Pack
 from paths import ROOT, SHARED, needs_shared
 
 FIXTURES = ROOT / "tests" / "fixtures" / "cards"
@@ -519,7 +525,7 @@ def test_exported_names_are_not_shadowed_by_submodules() -> None:
     import pkgutil
     import types
 
-    import pack_lsp.core.cards as package
+    import pack_lsp.core.model.cards as package
 
     for info in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"{package.__name__}.{info.name}")

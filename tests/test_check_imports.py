@@ -50,9 +50,9 @@ def test_check_without_configuration_loads_no_pydantic(tmp_path: Path) -> None:
     loaded, out = _check(tmp_path, str(pack))
     assert out["summary"]["files"] == 1  # type: ignore[index]
     # The pack has agents: the cards were derived with the default settings.
-    assert "pack_lsp.core.cards.derive" in loaded
+    assert "pack_lsp.core.model.cards.derive" in loaded
     assert {"pydantic", "pydantic_core", *SERVER_STACK}.isdisjoint(_top(loaded))
-    assert "pack_lsp.core.validation" not in loaded
+    assert "pack_lsp.core.base.validation" not in loaded
 
 
 def test_command_line_codes_need_no_pydantic(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ def test_a_configuration_file_is_validated_by_pydantic(tmp_path: Path) -> None:
     )
     loaded, out = _check(tmp_path, str(pack))
     assert "pydantic" in _top(loaded)
-    assert "pack_lsp.core.validation" in loaded
+    assert "pack_lsp.core.base.validation" in loaded
     assert out["files"][0]["diagnostics"] == []  # type: ignore[index]
     assert SERVER_STACK.isdisjoint(_top(loaded))
 

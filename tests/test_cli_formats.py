@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 from pack_lsp import __version__
-from pack_lsp.core.registry import REGISTRY
+from pack_lsp.core.checks.registry import REGISTRY
 from pack_lsp.render import FileResult
 from pack_lsp.render.github_format import escape_data, escape_property
 from pack_lsp.render.sarif_format import RULES_DOC_URL, first_sentence
@@ -252,7 +252,7 @@ def test_github_escaping() -> None:
 
 
 def test_github_renderer_without_diagnostics_prints_nothing() -> None:
-    from pack_lsp.core.text import LineIndex
+    from pack_lsp.core.base.text import LineIndex
     from pack_lsp.render.github_format import render
 
     assert render([FileResult("a.yaml", (), LineIndex(""))]) == ""

@@ -15,12 +15,12 @@ from pathlib import Path
 
 from golden_support import GOLDEN, case_id, cases, run_case
 from language_support import analysis_of
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.fixes import FixData, FixKind
-from pack_lsp.core.language.codeactions import Fix, fixes_for, quick_fixes
-from pack_lsp.core.language.rename import apply_edits
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.fixes import FixData, FixKind
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.ide.codeactions import Fix, fixes_for, quick_fixes
+from pack_lsp.core.ide.rename import apply_edits
 from paths import SHARED
 
 
@@ -239,9 +239,9 @@ def test_add_member_to_an_empty_flow_mapping() -> None:
 
 
 def test_every_fix_kind_is_offered_by_a_rule_and_handled() -> None:
-    from pack_lsp.core.fixes import PAYLOADS, FixKind
-    from pack_lsp.core.language.codeactions import HANDLED
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.base.fixes import PAYLOADS, FixKind
+    from pack_lsp.core.checks.registry import REGISTRY
+    from pack_lsp.core.ide.codeactions import HANDLED
 
     offered = {kind for rule in REGISTRY.values() for kind in rule.fixes}
     assert offered == set(FixKind), "a fix kind no rule offers"
@@ -275,7 +275,7 @@ def _offered(analysis: Analysis, diag: Diagnostic, payload: FixData) -> bool:
 
 
 def test_every_declared_fix_is_shown_in_a_golden_case() -> None:
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.checks.registry import REGISTRY
 
     shown = _shown_fixes()
     missing = sorted(
@@ -289,8 +289,8 @@ def test_every_declared_fix_is_shown_in_a_golden_case() -> None:
 
 def _payload_sources() -> Iterator[tuple[str, Analysis]]:
     """Analyses of the golden cases, of the rule examples and of the corpus."""
-    from pack_lsp.core.diagnostics import ExampleKind
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.base.diagnostics import ExampleKind
+    from pack_lsp.core.checks.registry import REGISTRY
 
     for path in cases():
         yield case_id(path), run_case(path)
@@ -308,7 +308,7 @@ def _payload_sources() -> Iterator[tuple[str, Analysis]]:
 def test_rules_build_only_the_payloads_they_declare() -> None:
     """Every payload a diagnostic carries is of a kind its rule declares; the golden
     test above checks the other way (every declared kind is built and shown)."""
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.checks.registry import REGISTRY
 
     wrong: set[str] = set()
     for name, analysis in _payload_sources():
@@ -340,9 +340,9 @@ def test_diagnostics_with_payloads_are_hashable_and_picklable() -> None:
 def test_payload_spans_move_with_an_edit_before_them() -> None:
     """A per-prompt diagnostic reused after an edit in an earlier prompt offers its
     fix at the moved place (incremental analysis moves the payload's span too)."""
-    from pack_lsp.core import kinds
-    from pack_lsp.core.analysis import analyze
-    from pack_lsp.core.incremental import reanalyze
+    from pack_lsp.core.base import kinds
+    from pack_lsp.core.checks.analysis import analyze
+    from pack_lsp.core.checks.incremental import reanalyze
 
     text = PACK.replace(
         "prompts:\n",

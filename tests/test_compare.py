@@ -17,7 +17,7 @@ import pytest
 from git_repo import git
 from pack_lsp.cli import main
 from pack_lsp.cli.compare import compare_texts, render
-from pack_lsp.core.language.compare import KINDS
+from pack_lsp.core.ide.compare import KINDS
 
 HERE = Path(__file__).resolve().parent / "compare"
 BASE = HERE / "base.yaml"

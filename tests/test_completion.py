@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from packs import PACK
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.language.completion import complete
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.ide.completion import complete
 
 
 def labels(text: str) -> list[str]:
@@ -168,7 +168,7 @@ def test_empty_value_in_a_flow_mapping_completes_the_value() -> None:
 
 
 def test_a2a_names_are_offered_only_when_a2a_is_a_namespace() -> None:
-    from pack_lsp.core.config import Config
+    from pack_lsp.core.model.config import Config
 
     text = TEAM.replace("      - |", "      - a2a__|")
     offset = text.index("|")

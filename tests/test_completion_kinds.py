@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.language.completion import CompletionKind, complete
-from pack_lsp.core.language.manifest_features import complete_ids
-from pack_lsp.core.manifest.files import index_files
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.ide.completion import CompletionKind, complete
+from pack_lsp.core.ide.manifest_features import complete_ids
+from pack_lsp.core.model.manifest.files import index_files
 from pack_lsp.server.completion import _KINDS
 from paths import HERE
 

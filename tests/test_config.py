@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from pack_lsp.core import analyze
-from pack_lsp.core.config import Config, ConfigError, from_mapping, load_for
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.registry import check_codes, code_problems, unknown_selector
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.checks.registry import check_codes, code_problems, unknown_selector
+from pack_lsp.core.model.config import Config, ConfigError, from_mapping, load_for
 
 BROKEN = "id: Bad Id\nname: ''\n"
 
@@ -215,7 +215,7 @@ def test_allow_empty_is_a_boolean() -> None:
 def test_the_server_reports_a_file_size_limit_that_is_not_a_size(
     value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pack_lsp.core.source import DEFAULT_MAX_FILE_SIZE, max_file_size, read_source
+    from pack_lsp.core.base.source import DEFAULT_MAX_FILE_SIZE, max_file_size, read_source
 
     monkeypatch.setenv("PACK_LSP_MAX_FILE_SIZE", value)
     messages = _Messages()

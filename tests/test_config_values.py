@@ -15,10 +15,17 @@ from typing import Any, ClassVar
 
 import pytest
 
-from pack_lsp.core.cards.settings import CardsSettings, SecurityScheme, parse_settings
-from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping, load_for, normalise
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.validation import model_for, validate
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.base.validation import model_for, validate
+from pack_lsp.core.model.cards.settings import CardsSettings, SecurityScheme, parse_settings
+from pack_lsp.core.model.config import (
+    Config,
+    ConfigError,
+    Profile,
+    from_mapping,
+    load_for,
+    normalise,
+)
 
 DATACLASSES = [Config, CardsSettings, SecurityScheme]
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pack_lsp.core.text import LineIndex, Position, Span
+from pack_lsp.core.base.text import LineIndex, Position, Span
 
 
 def test_line_breaks_lf_crlf_cr() -> None:

@@ -23,13 +23,13 @@ from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
 from pack_lsp.cli.check import check_file
-from pack_lsp.core import kinds
-from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.recognize import recognize
-from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import parse, resolve
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.model.discover import find_packs
+from pack_lsp.core.model.recognize import recognize
+from pack_lsp.core.syntax.yamltree import parse, resolve
 from paths import SHARED
 
 CORPUS = SHARED / "corpus"

@@ -16,9 +16,9 @@ from types import ModuleType
 
 import pytest
 
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.context import Derived
-from pack_lsp.core.templates import PackTemplates
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.model.context import Derived
+from pack_lsp.core.model.templates import PackTemplates
 from paths import ROOT
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from pack_lsp.core import context
-from pack_lsp.core.analysis import Analysis, analyze, structure_listener
-from pack_lsp.core.context import Derived
+from pack_lsp.core.checks.analysis import Analysis, analyze, structure_listener
+from pack_lsp.core.model import context
+from pack_lsp.core.model.context import Derived
 from paths import ROOT
 
 PACK = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import examples, kinds
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.diagnostics import ExampleKind, Rule, Severity
-from pack_lsp.core.recognize import recognize
-from pack_lsp.core.registry import REGISTRY
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import ExampleKind, Rule, Severity
+from pack_lsp.core.checks import examples
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.registry import REGISTRY
+from pack_lsp.core.model.recognize import recognize
 from paths import ROOT
 
 RULES = sorted(REGISTRY.values(), key=lambda r: r.code)

@@ -1,7 +1,7 @@
 """`pack-lsp --check --fix`, `--diff`, fixes in JSON/SARIF, and the baseline.
 
 The round trip runs over every golden case with a safe fix: the fixes are applied
-pass by pass with the code actions' edits (``core/language/fixall.py``), each pass
+pass by pass with the code actions' edits (``core/ide/fixall.py``), each pass
 changes only the lines its edits touch (byte for byte, line breaks included), the
 fixed text offers nothing more to fix, and no fixed diagnostic comes back.
 """
@@ -18,15 +18,15 @@ import pytest
 
 from golden_support import case_id, cases, run_case
 from pack_lsp.cli import main
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.fixes import ReplaceWithSuggestion
-from pack_lsp.core.language.baseline import Matcher, entries, fingerprints, loads
-from pack_lsp.core.language.codeactions import quick_fixes
-from pack_lsp.core.language.fixall import chosen, fix_document
-from pack_lsp.core.language.fixsafety import close
-from pack_lsp.core.language.rename import apply_edits
-from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.fixes import ReplaceWithSuggestion
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.registry import REGISTRY
+from pack_lsp.core.ide.baseline import Matcher, entries, fingerprints, loads
+from pack_lsp.core.ide.codeactions import quick_fixes
+from pack_lsp.core.ide.fixall import chosen, fix_document
+from pack_lsp.core.ide.fixsafety import close
+from pack_lsp.core.ide.rename import apply_edits
 
 SAFE_CASES = [p for p in cases() if chosen(run_case(p))]
 
@@ -83,7 +83,7 @@ def test_unique_close_suggestions_only() -> None:
     assert not close("billing", "billing_agent")
     assert close("serch_web", "search_web")
     diag = Diagnostic("PP301", REGISTRY["PP301"].severity, "m", Span(0, 5))
-    from pack_lsp.core.language.fixsafety import is_safe
+    from pack_lsp.core.ide.fixsafety import is_safe
 
     text = "serch"
     assert is_safe(diag, ReplaceWithSuggestion(Span(0, 5), ("search",)), text)
@@ -247,7 +247,7 @@ def test_the_server_honours_the_baseline(
 ) -> None:
     from pygls.uris import from_fs_path
 
-    from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.checks.analysis import analyze
     from pack_lsp.server.app import PackServer
     from pack_lsp.server.positions import PositionConverter
 
@@ -291,17 +291,17 @@ def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path, fmt: str) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     loaded = set(done.stderr.split())
     unwanted = {
-        "pack_lsp.core.language.fixall",
-        "pack_lsp.core.language.baseline",
-        "pack_lsp.core.language.compare",
-        "pack_lsp.core.arena.check",
-        "pack_lsp.core.arena.compile",
-        "pack_lsp.core.arena.workspace",
-        "pack_lsp.core.language.render",
-        "pack_lsp.core.language.callhierarchy",
+        "pack_lsp.core.ide.fixall",
+        "pack_lsp.core.ide.baseline",
+        "pack_lsp.core.ide.compare",
+        "pack_lsp.core.checks.arena.check",
+        "pack_lsp.core.model.arena.compile",
+        "pack_lsp.core.checks.arena.workspace",
+        "pack_lsp.core.ide.render",
+        "pack_lsp.core.ide.callhierarchy",
         "difflib",
         "subprocess",
     }
     if fmt == "text":
-        unwanted.add("pack_lsp.core.language.codeactions")
+        unwanted.add("pack_lsp.core.ide.codeactions")
     assert unwanted & loaded == set()

@@ -50,16 +50,16 @@ from pathlib import Path
 import pytest
 
 from golden_support import GOLDEN, case_config, case_id, cases, run_case
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config, from_mapping
-from pack_lsp.core.diagnostics import Diagnostic, Severity
-from pack_lsp.core.language.codeactions import Fix, quick_fixes
-from pack_lsp.core.language.rename import Edit, apply_edits
-from pack_lsp.core.recognize import recognize
-from pack_lsp.core.source import decode
-from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Diagnostic, Severity
+from pack_lsp.core.base.source import decode
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.ide.codeactions import Fix, quick_fixes
+from pack_lsp.core.ide.rename import Edit, apply_edits
+from pack_lsp.core.model.config import Config, from_mapping
+from pack_lsp.core.model.recognize import recognize
+from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, SequenceNode
 from paths import SHARED
 
 CORPUS = SHARED / "corpus"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pack_lsp.core.yamltree import guards
+from pack_lsp.core.syntax.yamltree import guards
 from paths import ROOT
 
 _FLOW_TOKEN = re.compile(r"[\[\]{}\"'#]")

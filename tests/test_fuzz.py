@@ -22,9 +22,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.source import decode
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.source import decode
+from pack_lsp.core.checks.analysis import Analysis, analyze
 from pack_lsp.server.positions import PositionConverter
 from paths import ROOT, SHARED
 

@@ -18,8 +18,8 @@ from golden_support import (
     run_case,
     snippet,
 )
-from pack_lsp.core.language.rename import Edit
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.ide.rename import Edit
 
 
 @pytest.mark.parametrize("path", cases(), ids=case_id)
@@ -46,7 +46,7 @@ def test_golden_case(path: Path) -> None:
 
 
 def test_every_code_has_a_golden_case() -> None:
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.checks.registry import REGISTRY
 
     covered: set[str] = set()
     for path in cases():

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from language_support import analysis_of
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.model import Pack
-from pack_lsp.core.rules.governance import EffectiveGovernance, effective_governance
+from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.checks.rules.governance import EffectiveGovernance, effective_governance
+from pack_lsp.core.model.pack import Pack
 
 HEAD = """\
 id: demo

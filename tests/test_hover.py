@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from packs import PACK
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.language.hover import hover
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.ide.hover import hover
 
 TEXT = PACK + (
     "agents:\n  entry: triage\n  members:\n    triage:\n      description: Front desk\n"

@@ -22,17 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import reuse
-from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
-from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
-from pack_lsp.core.kinds import PROMPTPACK
-from pack_lsp.core.yamltree import (
-    MappingNode,
-    Node,
-    ScalarNode,
-    SequenceNode,
-    walk,
-)
+from pack_lsp.core.base.kinds import PROMPTPACK
+from pack_lsp.core.checks.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
+from pack_lsp.core.checks.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
+from pack_lsp.core.syntax import reuse
+from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, SequenceNode, walk
 from paths import NO_SHARED, ROOT, SHARED
 from tree_facts import tree_facts
 

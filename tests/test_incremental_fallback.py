@@ -6,10 +6,10 @@ import logging
 
 import pytest
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.incremental import INCREMENTAL, Fallback, reanalyze
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.incremental import INCREMENTAL, Fallback, reanalyze
 
-LOGGER = "pack_lsp.core.incremental"
+LOGGER = "pack_lsp.core.checks.incremental"
 BASE = "id: a\nprompts:\n  p:\n    x: 1\n"
 
 

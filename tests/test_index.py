@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from language_support import analysis_of, load, offset, span_of, texts
-from pack_lsp.core.language import navigation
-from pack_lsp.core.language.index import Kind, Role, SymbolId, index_for, name_span
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.ide import navigation
+from pack_lsp.core.ide.index import Kind, Role, SymbolId, index_for, name_span
 
 TEXT = load("support.promptpack.yaml")
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pack_lsp.cli.check import check_file
-from pack_lsp.core.config import Config
+from pack_lsp.core.model.config import Config
 from pack_lsp.render import json_format, sarif_format
 from pack_lsp.render.jsontext import dumps
 

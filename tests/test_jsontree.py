@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.jsontree import is_json_path, json_problem
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.syntax.jsontree import is_json_path, json_problem
 
 VALID = '{"id": "demo", "name": "D\\u00e9mo \\ud83d\\ude00", "version": "1.0.0"}'
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from pack_lsp.cli import main
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.manifest.check import update_index
-from pack_lsp.core.manifest.files import index_files, read_manifest
-from pack_lsp.core.manifest.model import build_manifest
-from pack_lsp.core.manifest.workspace import ManifestIndex, affected
-from pack_lsp.core.recognize import detect
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.base import kinds
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.manifest.check import update_index
+from pack_lsp.core.model.discover import find_packs
+from pack_lsp.core.model.manifest.files import index_files, read_manifest
+from pack_lsp.core.model.manifest.model import build_manifest
+from pack_lsp.core.model.manifest.workspace import ManifestIndex, affected
+from pack_lsp.core.model.recognize import detect
+from pack_lsp.core.syntax.yamltree import parse
 from paths import HERE, SHARED
 
 WORKSPACE = HERE / "fixtures" / "manifests" / "workspace"

@@ -6,18 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.language.manifest_features import (
-    complete_ids,
-    definition,
-    hover,
-    references,
-    rename,
-)
-from pack_lsp.core.language.rename import apply_edits
-from pack_lsp.core.manifest.files import index_files
-from pack_lsp.core.manifest.workspace import ManifestIndex
+from pack_lsp.core.base import kinds
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.ide.manifest_features import complete_ids, definition, hover, references, rename
+from pack_lsp.core.ide.rename import apply_edits
+from pack_lsp.core.model.manifest.files import index_files
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from paths import HERE
 
 WORKSPACE = HERE / "fixtures" / "manifests" / "workspace"

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from pack_lsp.cli import main
-from pack_lsp.core import vocabulary
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.language import callhierarchy, links, terms
-from pack_lsp.core.language.governance import GovernanceError, governance_preview
-from pack_lsp.core.language.index import Kind, SymbolId
-from pack_lsp.core.language.inlayhints import inlay_hints
-from pack_lsp.core.language.render import RenderError, estimate_tokens, render
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.ide import callhierarchy, links, terms
+from pack_lsp.core.ide.governance import GovernanceError, governance_preview
+from pack_lsp.core.ide.index import Kind, SymbolId
+from pack_lsp.core.ide.inlayhints import inlay_hints
+from pack_lsp.core.ide.render import RenderError, estimate_tokens, render
+from pack_lsp.core.model import vocabulary
 from paths import SHARED, needs_shared
 
 HEAD = """\
@@ -409,7 +409,7 @@ prompts:
 
 
 def test_links_of_a_kubernetes_manifest() -> None:
-    from pack_lsp.core import kinds
+    from pack_lsp.core.base import kinds
     from paths import ROOT
 
     folder = ROOT / "tests" / "golden" / "kubernetes"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pack_lsp.core import analyze
-from pack_lsp.core.model import Pack
+from pack_lsp.core.model.pack import Pack
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")

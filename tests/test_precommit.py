@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from pre_commit.clientlib import load_manifest
 
-from pack_lsp.core.kinds import kind_from_name
+from pack_lsp.core.base.kinds import kind_from_name
 from samples import MINIMAL_PACK
 
 ROOT = Path(__file__).resolve().parents[1]

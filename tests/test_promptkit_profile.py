@@ -21,11 +21,11 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
-from pack_lsp.core import versions
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping, split_profile
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.profiles import profile_schema, promptkit_differences
+from pack_lsp.core.base import versions
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model.config import Config, ConfigError, Profile, from_mapping, split_profile
+from pack_lsp.core.model.profiles import profile_schema, promptkit_differences
 from paths import SHARED, needs_shared
 
 EMBEDDED = SHARED / "reference" / "promptpack" / "promptkit-embedded-v1.5.0_promptpack.schema.json"

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import hosts, kinds
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.recognize import HEAD_LIMIT, PARSE_LIMIT, recognize
+from pack_lsp.core.base import kinds
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model import hosts
+from pack_lsp.core.model.discover import find_packs
+from pack_lsp.core.model.recognize import HEAD_LIMIT, PARSE_LIMIT, recognize
 
 PACK_YAML = """\
 id: demo
@@ -279,8 +280,8 @@ def test_helm_templates_named_explicitly_say_why_they_are_not_checked(tmp_path: 
 def test_documents_of_a_stream_are_those_of_a_parse_at_their_place() -> None:
     # Each document is parsed alone and moved to its offset (one with aliases is
     # parsed in a blanked shadow instead): the same nodes as parsing it in place.
-    from pack_lsp.core.reuse import tree_facts
-    from pack_lsp.core.yamltree import parse
+    from pack_lsp.core.syntax.reuse import tree_facts
+    from pack_lsp.core.syntax.yamltree import parse
 
     text = (
         "# a stream\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"

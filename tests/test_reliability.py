@@ -130,8 +130,8 @@ def _cpu() -> float:
 
 def child(name: str) -> None:
     """Run one case in this process and print its measurement as JSON."""
-    from pack_lsp.core.analysis import analyze
-    from pack_lsp.core.source import decode
+    from pack_lsp.core.base.source import decode
+    from pack_lsp.core.checks.analysis import analyze
 
     if name in CASES:
         text = CASES[name][0]()
@@ -197,7 +197,7 @@ def test_hostile_bytes(name: str) -> None:
 
 
 def test_nul_is_located_where_it_is() -> None:
-    from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.checks.analysis import analyze
 
     text = _prompt('"Hi\x00"')
     (diag,) = analyze(text, path="x.promptpack.yaml").diagnostics
@@ -288,7 +288,7 @@ def test_fifty_megabyte_pack_is_refused(tmp_path: Path) -> None:
 
 
 def test_size_limit_is_configurable(tmp_path: Path) -> None:
-    from pack_lsp.core.source import SourceError, read_source
+    from pack_lsp.core.base.source import SourceError, read_source
 
     path = tmp_path / "p.promptpack.yaml"
     path.write_text(MINIMAL_PACK, encoding="utf-8")
@@ -302,7 +302,7 @@ def test_size_limit_is_configurable(tmp_path: Path) -> None:
 
 
 def test_skills_path_longer_than_the_file_system_allows(tmp_path: Path) -> None:
-    from pack_lsp.core.analysis import analyze
+    from pack_lsp.core.checks.analysis import analyze
 
     text = MINIMAL_PACK + "skills:\n  - path: " + "a" * 5000 + "\n  - path: missing\n"
     analysis = analyze(text, path=tmp_path / "p.promptpack.yaml")
@@ -313,9 +313,9 @@ def test_skills_path_longer_than_the_file_system_allows(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("required", ["{q: 1}", "[{q: 1}, q]", "7"])
 def test_hover_and_completion_with_any_required(required: str) -> None:
-    from pack_lsp.core.analysis import analyze
-    from pack_lsp.core.language.completion import complete
-    from pack_lsp.core.language.hover import hover
+    from pack_lsp.core.checks.analysis import analyze
+    from pack_lsp.core.ide.completion import complete
+    from pack_lsp.core.ide.hover import hover
 
     text = (
         HEAD + "prompts:\n  support: {id: support, name: S, version: 1.0.0, "

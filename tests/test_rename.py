@@ -7,15 +7,9 @@ import re
 import pytest
 
 from language_support import analysis_of, load, offset
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.language.rename import (
-    Edit,
-    RenameError,
-    apply_edits,
-    prepare_rename,
-    rename,
-)
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.ide.rename import Edit, RenameError, apply_edits, prepare_rename, rename
 
 TEXT = load("support.promptpack.yaml")
 

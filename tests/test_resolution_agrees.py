@@ -1,5 +1,5 @@
 """Every reference of the corpus and of the golden cases means the same thing to the
-resolver (core/resolve.py), to go-to-definition and to the diagnostics.
+resolver (core/model/resolve.py), to go-to-definition and to the diagnostics.
 
 - A prompt's tools item: PP301/PP302 fire exactly where go-to-definition finds
   nothing (runtime-provided names and members without a prompt aside, which have no
@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from golden_support import GOLDEN, case_config, cases
-from pack_lsp.core import resolve
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.cards.topology import build
-from pack_lsp.core.config import Config, Profile
-from pack_lsp.core.language import navigation
-from pack_lsp.core.language.index import Kind, Role, SymbolId, index_for, name_span
-from pack_lsp.core.resolve import ToolSettings
-from pack_lsp.core.rules.tools import through_alias
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.rules.tools import through_alias
+from pack_lsp.core.ide import navigation
+from pack_lsp.core.ide.index import Kind, Role, SymbolId, index_for, name_span
+from pack_lsp.core.model import resolve
+from pack_lsp.core.model.cards.topology import build
+from pack_lsp.core.model.config import Config, Profile
+from pack_lsp.core.model.resolve import ToolSettings
 from paths import SHARED
 
 CORPUS = SHARED / "corpus"

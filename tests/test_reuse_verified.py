@@ -13,15 +13,16 @@ from types import ModuleType
 
 import pytest
 
-from pack_lsp.core import analysis, registry, reuse
-from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
-from pack_lsp.core.context import CheckContext
-from pack_lsp.core.diagnostics import Diagnostic, make
-from pack_lsp.core.incremental import INCREMENTAL, reanalyze
-from pack_lsp.core.model import Prompt
-from pack_lsp.core.registry import MODULE_CHECKS, ModuleChecks
-from pack_lsp.core.rules.tools import UNDEFINED_TOOL, UNUSED_TOOL
-from pack_lsp.core.summary import PromptContext
+from pack_lsp.core.base.diagnostics import Diagnostic, make
+from pack_lsp.core.checks import analysis, registry
+from pack_lsp.core.checks.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
+from pack_lsp.core.checks.incremental import INCREMENTAL, reanalyze
+from pack_lsp.core.checks.registry import MODULE_CHECKS, ModuleChecks
+from pack_lsp.core.checks.rules.tools import UNDEFINED_TOOL, UNUSED_TOOL
+from pack_lsp.core.model.context import CheckContext
+from pack_lsp.core.model.pack import Prompt
+from pack_lsp.core.model.summary import PromptContext
+from pack_lsp.core.syntax import reuse
 from test_rule_units import PACK
 
 RENAME = ("  lookup:\n    name: lookup", "  finder:\n    name: lookup")
@@ -133,7 +134,7 @@ def test_a_per_prompt_check_cannot_reach_the_pack() -> None:
 
 
 def test_a_module_declaring_an_interface_is_refused() -> None:
-    module = ModuleType("pack_lsp.core.rules.declared")
+    module = ModuleType("pack_lsp.core.checks.rules.declared")
     module.check = lambda ctx: ()  # type: ignore[attr-defined]
     module.pack_interface = lambda ctx: ()  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="recorded, not declared"):
@@ -155,7 +156,7 @@ def test_verify_mode_fails_loudly_on_a_wrong_per_prompt_reuse(
     with pytest.raises(reuse.ReuseMismatch) as caught:
         reanalyze(previous, PACK.replace(*RENAME, 1))
     message = str(caught.value)
-    assert "per-prompt results of pack_lsp.core.rules.tools on prompt `" in message
+    assert "per-prompt results of pack_lsp.core.checks.rules.tools on prompt `" in message
     assert "reused only:" in message and "recomputed only:" in message
     assert "lookup" in message
 
@@ -165,12 +166,12 @@ def test_verify_mode_fails_loudly_on_a_wrong_pack_wide_reuse(
 ) -> None:
     monkeypatch.setattr(analysis, "fingerprint", lambda *args: ("always the same",))
     previous = analyze(PACK)
-    with pytest.raises(reuse.ReuseMismatch, match=r"pack-wide results of pack_lsp\.core\.rules"):
+    with pytest.raises(reuse.ReuseMismatch, match=r"pack-wide results of pack_lsp\.core\.checks\.rules"):
         reanalyze(previous, PACK.replace(*RENAME, 1))
 
 
 def test_verify_mode_checks_the_spliced_parse(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pack_lsp.core import incremental
+    from pack_lsp.core.checks import incremental
 
     real = incremental._splice
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.model.config import Config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rfc0007"
 

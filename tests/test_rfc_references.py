@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from language_support import analysis_of, offset, span_of, texts
-from pack_lsp.core.language import navigation
-from pack_lsp.core.language.completion import complete
-from pack_lsp.core.language.hover import hover
-from pack_lsp.core.language.index import Kind, SymbolId, index_for
-from pack_lsp.core.language.rename import RenameError, apply_edits, rename
-from pack_lsp.core.language.symbols import SymbolKind, document_symbols
+from pack_lsp.core.ide import navigation
+from pack_lsp.core.ide.completion import complete
+from pack_lsp.core.ide.hover import hover
+from pack_lsp.core.ide.index import Kind, SymbolId, index_for
+from pack_lsp.core.ide.rename import RenameError, apply_edits, rename
+from pack_lsp.core.ide.symbols import SymbolKind, document_symbols
 
 PACK = """\
 id: demo

@@ -23,18 +23,19 @@ from types import MappingProxyType
 
 import pytest
 
-from pack_lsp.core import analysis, reuse
-from pack_lsp.core.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
-from pack_lsp.core.config import Config
-from pack_lsp.core.context import CheckContext, RuleEdit, RuleUnits
-from pack_lsp.core.diagnostics import Diagnostic, Related, Severity
-from pack_lsp.core.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
-from pack_lsp.core.model import Pack, build_pack
-from pack_lsp.core.recording import ENTRIES, SECTIONS
-from pack_lsp.core.registry import MODULE_CHECKS
-from pack_lsp.core.summary import PackSummary, PromptContext, same_after
-from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.base.diagnostics import Diagnostic, Related, Severity
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks import analysis
+from pack_lsp.core.checks.analysis import RULES_REUSED, RULES_REUSED_PACK, Analysis, analyze
+from pack_lsp.core.checks.incremental import INCREMENTAL, common_prefix, common_suffix, reanalyze
+from pack_lsp.core.checks.registry import MODULE_CHECKS
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.model.context import CheckContext, RuleEdit, RuleUnits
+from pack_lsp.core.model.pack import Pack, build_pack
+from pack_lsp.core.model.recording import ENTRIES, SECTIONS
+from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after
+from pack_lsp.core.syntax import reuse
+from pack_lsp.core.syntax.yamltree import parse
 
 PACK = """id: units
 name: Units

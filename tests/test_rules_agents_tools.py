@@ -16,16 +16,17 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pack_lsp.core import kinds, resolve
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config, Profile
-from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag, make
-from pack_lsp.core.model import build_pack
-from pack_lsp.core.profiles import PROFILE_SEVERITY, apply_profile, profile_schema
-from pack_lsp.core.resolve import ToolSettings, resolve_tool
-from pack_lsp.core.rules.agents import ENTRY_NOT_A_MEMBER, MEDIA_TYPE, media_type_replacement
-from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Diagnostic, Severity, Tag, make
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.rules.agents import ENTRY_NOT_A_MEMBER, MEDIA_TYPE, media_type_replacement
+from pack_lsp.core.model import resolve
+from pack_lsp.core.model.config import Config, Profile
+from pack_lsp.core.model.pack import build_pack
+from pack_lsp.core.model.profiles import PROFILE_SEVERITY, apply_profile, profile_schema
+from pack_lsp.core.model.resolve import ToolSettings, resolve_tool
+from pack_lsp.core.syntax.yamltree import parse
 from paths import SHARED
 
 HEAD = (
@@ -264,7 +265,7 @@ def test_profile_table_is_applied_before_user_overrides() -> None:
 
 
 def test_profile_table_names_only_registered_codes() -> None:
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.checks.registry import REGISTRY
 
     for table in PROFILE_SEVERITY.values():
         assert set(table) <= set(REGISTRY)

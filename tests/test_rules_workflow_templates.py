@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.model.config import Config
 
 HEAD = (
     'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'

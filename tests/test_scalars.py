@@ -16,9 +16,9 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from pack_lsp.core.scalars import ScalarMap, scalar_map, value_offsets
-from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref, parse
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.syntax.scalars import ScalarMap, scalar_map, value_offsets
+from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref, parse
 
 _SIMPLE_ESCAPES = {
     "0": "\0",

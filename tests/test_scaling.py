@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pack_lsp.core.analysis import analyze
+from pack_lsp.core.checks.analysis import analyze
 
 MAX_RATIO = 6.5
 FACTOR = 4

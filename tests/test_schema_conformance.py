@@ -27,7 +27,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
-from pack_lsp.core import versions
+from pack_lsp.core.base import versions
 
 REPO = Path(__file__).resolve().parents[1]
 OUR_SCHEMA_PATH = REPO / "schemas" / "promptpack.schema.json"

@@ -6,16 +6,16 @@ from typing import Literal
 
 import pytest
 
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config
-from pack_lsp.core.language import templates_for
-from pack_lsp.core.language.semantic_tokens import (
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.ide import templates_for
+from pack_lsp.core.ide.semantic_tokens import (
     TOKEN_TYPES,
     Token,
     placeholder_at,
     resolved_placeholders,
     tokens,
 )
+from pack_lsp.core.model.config import Config
 
 HEAD = (
     'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'

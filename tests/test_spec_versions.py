@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from pack_lsp.cli import main
-from pack_lsp.core import kinds, versions
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config, ConfigError, Profile, from_mapping
-from pack_lsp.core.diagnostics import Diagnostic, Severity, Tag
-from pack_lsp.core.language.codeactions import quick_fixes
-from pack_lsp.core.language.completion import complete
-from pack_lsp.core.language.hover import hover
-from pack_lsp.core.language.rename import apply_edits
-from pack_lsp.core.resources import load_schema
+from pack_lsp.core.base import kinds, versions
+from pack_lsp.core.base.diagnostics import Diagnostic, Severity, Tag
+from pack_lsp.core.base.resources import load_schema
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.ide.codeactions import quick_fixes
+from pack_lsp.core.ide.completion import complete
+from pack_lsp.core.ide.hover import hover
+from pack_lsp.core.ide.rename import apply_edits
+from pack_lsp.core.model.config import Config, ConfigError, Profile, from_mapping
 
 V14 = "https://promptpack.org/schema/v1.4.0/promptpack.schema.json"
 
@@ -483,7 +483,7 @@ CADENCES = {
 def test_every_version_compiles_with_both_validators(version: str) -> None:
     from jsonschema import Draft202012Validator
 
-    from pack_lsp.core.schema import promptpack_validator
+    from pack_lsp.core.model.schema import promptpack_validator
 
     validator = promptpack_validator(version)
     # jsonschema-rs compiles every unit (else the project would silently fall back
@@ -494,7 +494,7 @@ def test_every_version_compiles_with_both_validators(version: str) -> None:
 
 @pytest.mark.parametrize("version", RELEASED)
 def test_reviews_cadence_in_every_version(version: str) -> None:
-    from pack_lsp.core.schema import promptpack_validator
+    from pack_lsp.core.model.schema import promptpack_validator
 
     url = versions.schema_url(version)
     validator = promptpack_validator(version)

@@ -17,13 +17,13 @@ from lsp_helpers import diagnostics_for
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import Severity, Tag
-from pack_lsp.core.suppress import collect, find_comments
-from pack_lsp.core.text import LineIndex
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Severity, Tag
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.suppress import collect, find_comments
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.syntax.yamltree import parse
 from samples import MINIMAL_PACK
 
 HEAD = MINIMAL_PACK

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from language_support import analysis_of, load, offset, texts
-from pack_lsp.core.language import ranges, symbols
-from pack_lsp.core.language.symbols import SymbolKind, WorkspaceSymbols, matches
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.ide import ranges, symbols
+from pack_lsp.core.ide.symbols import SymbolKind, WorkspaceSymbols, matches
 
 TEXT = load("support.promptpack.yaml")
 

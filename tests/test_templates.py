@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pack_lsp.core.model import Pack, Template, build_pack
-from pack_lsp.core.templates import (
+from pack_lsp.core.model.pack import Pack, Template, build_pack
+from pack_lsp.core.model.templates import (
     DEFAULT_DELIMITERS,
     _placeholders_in,
     delimiters,
@@ -20,7 +20,7 @@ from pack_lsp.core.templates import (
     scan,
     unbalanced,
 )
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.syntax.yamltree import parse
 
 HEAD = (
     'id: demo\nname: Demo\nversion: 1.0.0\ntemplate_engine: {version: v1, syntax: "{{variable}}"}\n'

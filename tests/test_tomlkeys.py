@@ -1,9 +1,9 @@
-"""Finding where a configuration key is written, to rename it (``core/tomlkeys``)."""
+"""Finding where a configuration key is written, to rename it (``core/base/tomlkeys``)."""
 
 from __future__ import annotations
 
-from pack_lsp.core.language.rename import Edit, apply_edits
-from pack_lsp.core.tomlkeys import bare_or_quoted, rename_key
+from pack_lsp.core.base.tomlkeys import bare_or_quoted, rename_key
+from pack_lsp.core.ide.rename import Edit, apply_edits
 
 PATH = ("cards", "agents", "researchr")
 

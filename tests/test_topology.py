@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.cards.topology import build, render
-from pack_lsp.core.model import Pack
-from pack_lsp.core.resolve import ToolSettings
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model.cards.topology import build, render
+from pack_lsp.core.model.pack import Pack
+from pack_lsp.core.model.resolve import ToolSettings
 
 TEXT = """\
 id: crew

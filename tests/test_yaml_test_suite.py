@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pack_lsp.core.yamltree import parse
+from pack_lsp.core.syntax.yamltree import parse
 from paths import ROOT
 
 CASES = ROOT / "tests" / "data" / "yaml-test-suite" / "cases.json"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pack_lsp.core.yamltree import (
+from pack_lsp.core.syntax.yamltree import (
     AliasNode,
     MappingNode,
     ScalarNode,
@@ -19,7 +19,7 @@ from pack_lsp.core.yamltree import (
     resolve_plain,
     to_data,
 )
-from pack_lsp.core.yamltree.compose import Composer, compose
+from pack_lsp.core.syntax.yamltree.compose import Composer, compose
 from tree_facts import tree_facts
 
 

@@ -10,14 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from pack_lsp.core.text import Span
-from pack_lsp.core.yamltree import (
-    MappingNode,
-    parse,
-    shifted_copy,
-    shifted_pairs,
-    walk,
-)
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.syntax.yamltree import MappingNode, parse, shifted_copy, shifted_pairs, walk
 from tree_facts import tree_facts as _tree
 
 _TEXTS = [

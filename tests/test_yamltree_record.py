@@ -30,10 +30,10 @@ from pathlib import Path
 
 import pytest
 
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.jsontree import parse_json
-from pack_lsp.core.source import decode
-from pack_lsp.core.yamltree import (
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.source import decode
+from pack_lsp.core.syntax.jsontree import parse_json
+from pack_lsp.core.syntax.yamltree import (
     AliasNode,
     MappingNode,
     Node,

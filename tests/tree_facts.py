@@ -7,6 +7,6 @@ incremental analysis compares a spliced tree with a full parse by the same facts
 
 from __future__ import annotations
 
-from pack_lsp.core.reuse import node_facts, tree_facts
+from pack_lsp.core.syntax.reuse import node_facts, tree_facts
 
 __all__ = ["node_facts", "tree_facts"]

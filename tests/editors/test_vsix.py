@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pack_lsp import __version__
-from pack_lsp.core.config import Config
+from pack_lsp.core.model.config import Config
 from pack_lsp.server.app import SERVER_SETTINGS, SETTINGS_SECTION
 
 pytestmark = pytest.mark.editor

@@ -6,8 +6,8 @@ the server keeps answering; everything else is the real server.
 
 from __future__ import annotations
 
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.config import Config
+from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.model.config import Config
 from pack_lsp.server import start
 from pack_lsp.server.app import PackServer
 

@@ -31,10 +31,10 @@ from lsp_helpers import (
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from pack_lsp.core import reuse
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.config import load_for
-from pack_lsp.core.recognize import detect
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model.config import load_for
+from pack_lsp.core.model.recognize import detect
+from pack_lsp.core.syntax import reuse
 
 EDITS = 1000
 #: Generous guard for one version's diagnostics (they arrive within a few analyses,

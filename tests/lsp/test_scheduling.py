@@ -35,12 +35,12 @@ from lsprotocol import types
 from packs import PACK
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from pack_lsp.core import analysis as analysis_module
-from pack_lsp.core import context as context_module
-from pack_lsp.core.analysis import Analysis, analyze, run_rules
-from pack_lsp.core.language import completion as core_completion
-from pack_lsp.core.recognize import detect
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.checks import analysis as analysis_module
+from pack_lsp.core.checks.analysis import Analysis, analyze, run_rules
+from pack_lsp.core.ide import completion as core_completion
+from pack_lsp.core.model import context as context_module
+from pack_lsp.core.model.recognize import detect
 from pack_lsp.server import scheduling
 from pack_lsp.server.app import PackServer, create_server
 from pack_lsp.server.positions import PositionConverter

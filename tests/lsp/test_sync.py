@@ -11,9 +11,9 @@ from lsp_helpers import diagnostics_for, encoding_of, open_doc, units
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.recognize import detect
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.model.recognize import detect
 
 #: U+2028, U+2029 and NEL are line breaks for str.splitlines, not for LSP (and, unlike
 #: form feed, valid inside YAML text, so the pack stays analysable).

@@ -31,7 +31,7 @@ export interface AgentCardsParams extends TextDocumentParams {
 /** One agent's Agent Card: the JSON document the A2A version defines. */
 export type AgentCard = Record<string, unknown>;
 
-/** The cards of a pack (`pack_lsp.core.cards.describe`). */
+/** The cards of a pack (`pack_lsp.core.model.cards.describe`). */
 export interface AgentCardsDescription {
   /** The entry agent's key, if the pack names one. */
   entry: string | null;

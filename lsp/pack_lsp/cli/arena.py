@@ -20,11 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pack_lsp import __version__
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena.project import is_config_name, load_project, norm
-from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.registry import check_codes
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.registry import check_codes
+from pack_lsp.core.model.arena.project import is_config_name, load_project, norm
+from pack_lsp.core.model.config import Config, ConfigError, load_for
 from pack_lsp.render import FileResult, renderer
 
 
@@ -60,8 +60,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         what = "cannot be read" if not path.is_file() else "is not an arena config (kind: Arena)"
         print(f"pack-lsp: error: {args.compile} {what}", file=sys.stderr)
         return 2
-    from pack_lsp.core.arena.check import check_project
-    from pack_lsp.core.arena.compile import plain
+    from pack_lsp.core.checks.arena.check import check_project
+    from pack_lsp.core.model.arena.compile import plain
 
     stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     checked = check_project(
@@ -88,7 +88,7 @@ def _shown(path: str) -> str:
 
 
 def has_configs(directory: Path) -> bool:
-    from pack_lsp.core.arena.workspace import find_configs
+    from pack_lsp.core.checks.arena.workspace import find_configs
 
     return next(find_configs(directory), None) is not None
 
@@ -110,7 +110,7 @@ def results(
     directory = path.is_dir()
     if not directory and not (path.is_file() and is_config_name(path)):
         return []
-    from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
+    from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, find_configs
 
     if directory:
         try:

@@ -1,6 +1,6 @@
 """``--baseline FILE`` and ``--write-baseline FILE`` for ``pack-lsp --check``.
 
-The fingerprints and the file format are in ``core/language/baseline.py``. With
+The fingerprints and the file format are in ``core/ide/baseline.py``. With
 ``--write-baseline`` the run records every problem found and exits 0 (2 on a usage
 or read problem); with ``--baseline`` (or ``baseline =`` in the configuration of
 the current directory) it reports only the problems the file does not hold, and
@@ -37,7 +37,7 @@ def apply(
 ) -> tuple[list[FileResult], int | None]:
     """Write the baseline (and say the run is done: its status) or filter ``results``
     by it (``None``: go on and report them)."""
-    from pack_lsp.core.language.baseline import (
+    from pack_lsp.core.ide.baseline import (
         BaselineError,
         Entry,
         Matcher,

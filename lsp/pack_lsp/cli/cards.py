@@ -22,12 +22,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pack_lsp.core import versions
-from pack_lsp.core.cards.names import A2A_VERSIONS, LOCAL_URL
-from pack_lsp.core.config import ConfigError, Profile, load_for, split_profile
+from pack_lsp.core.base import versions
+from pack_lsp.core.model.cards.names import A2A_VERSIONS, LOCAL_URL
+from pack_lsp.core.model.config import ConfigError, Profile, load_for, split_profile
 
 if TYPE_CHECKING:
-    from pack_lsp.core.analysis import Analysis
+    from pack_lsp.core.checks.analysis import Analysis
 
 # The analysis, card and topology modules are imported where they are used: building
 # the parser for `--check` must not load them.
@@ -85,22 +85,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(path_text: str) -> tuple[Analysis, str]:
-    from pack_lsp.core import kinds
-    from pack_lsp.core.analysis import analyze
-    from pack_lsp.core.recognize import recognize
-    from pack_lsp.core.source import decode
+    from pack_lsp.core.base import kinds
+    from pack_lsp.core.base.source import decode
+    from pack_lsp.core.checks.analysis import analyze
+    from pack_lsp.core.model.recognize import recognize
 
     path = Path(path_text)
     raw = path.read_bytes()
     text, pre = decode(raw)
     config = load_for(path)
     found = recognize(str(path), text, config.manifests, explicit=True)
-    from pack_lsp.core.arena.workspace import declares_arena
+    from pack_lsp.core.checks.arena.workspace import declares_arena
 
     if path.suffix in (".yaml", ".yml") and declares_arena(path):
         # An arena config: the cards and topology of the pack it compiles to.
-        from pack_lsp.core.arena.check import check_project
-        from pack_lsp.core.arena.project import load_project
+        from pack_lsp.core.checks.arena.check import check_project
+        from pack_lsp.core.model.arena.project import load_project
 
         project = load_project(path)
         if project is not None:
@@ -158,11 +158,11 @@ def _analysis(path_text: str) -> tuple[Analysis | None, int]:
 
 
 def _cards(args: argparse.Namespace) -> int:
-    from pack_lsp.core.cards.api import cards_for
-    from pack_lsp.core.cards.problems import validate
-    from pack_lsp.core.cards.settings import CardsConfigError
-    from pack_lsp.core.diagnostics import Severity
-    from pack_lsp.core.registry import rule
+    from pack_lsp.core.base.diagnostics import Severity
+    from pack_lsp.core.checks.registry import rule
+    from pack_lsp.core.model.cards.api import cards_for
+    from pack_lsp.core.model.cards.problems import validate
+    from pack_lsp.core.model.cards.settings import CardsConfigError
 
     analysis, status = _analysis(args.card)
     if analysis is None:
@@ -222,8 +222,8 @@ def _cards(args: argparse.Namespace) -> int:
 
 
 def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from pack_lsp.core.cards.topology import FORMATS, build, render
-    from pack_lsp.core.resolve import ToolSettings
+    from pack_lsp.core.model.cards.topology import FORMATS, build, render
+    from pack_lsp.core.model.resolve import ToolSettings
 
     fmt = args.format or "mermaid"
     if fmt not in FORMATS:
@@ -244,10 +244,10 @@ def _topology(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _manifest_topology(directory: str, fmt: str) -> int:
-    from pack_lsp.core.cards.topology import render
-    from pack_lsp.core.discover import find_packs
-    from pack_lsp.core.manifest.files import index_files
-    from pack_lsp.core.manifest.topology import build_manifest_topology
+    from pack_lsp.core.model.cards.topology import render
+    from pack_lsp.core.model.discover import find_packs
+    from pack_lsp.core.model.manifest.files import index_files
+    from pack_lsp.core.model.manifest.topology import build_manifest_topology
 
     """The extension graph of the manifests under ``directory``."""
     root = Path(directory)

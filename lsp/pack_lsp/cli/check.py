@@ -24,17 +24,17 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pack_lsp.cli.arena import has_configs
 from pack_lsp.cli.arena import results as arena_results
-from pack_lsp.core import kinds, versions
-from pack_lsp.core.analysis import analyze
-from pack_lsp.core.arena.project import norm
-from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.diagnostics import Severity
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.manifest.files import index_files
-from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.recognize import recognize
-from pack_lsp.core.registry import check_codes, unknown_selector
-from pack_lsp.core.source import check_regular, decode, file_size_setting, read_source
+from pack_lsp.core.base import kinds, versions
+from pack_lsp.core.base.diagnostics import Severity
+from pack_lsp.core.base.source import check_regular, decode, file_size_setting, read_source
+from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.registry import check_codes, unknown_selector
+from pack_lsp.core.model.arena.project import norm
+from pack_lsp.core.model.config import Config, ConfigError, load_for
+from pack_lsp.core.model.discover import find_packs
+from pack_lsp.core.model.manifest.files import index_files
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
+from pack_lsp.core.model.recognize import recognize
 from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
@@ -569,7 +569,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         results = _check_all(slots, problems, kept)
     if args.baseline or args.write_baseline or (cwd_config and cwd_config.baseline):
         from pack_lsp.cli import baseline
-        from pack_lsp.core.language.baseline import configured
+        from pack_lsp.core.ide.baseline import configured
 
         file = args.baseline or configured(cwd_config) or ""
         results, done = baseline.apply(results, problems, args, file)

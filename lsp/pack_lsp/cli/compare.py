@@ -5,7 +5,7 @@ packs found there in the working tree; default: the current directory) is read a
 ``BASE`` with ``git show BASE:./PATH`` and at ``HEAD`` the same way, or from the
 working tree when there is no ``..HEAD``.
 ``--compare OLD_FILE NEW_FILE`` compares two files instead. The changes are found by
-``core/language/compare.py``; exit 1 when one is breaking and the pack's
+``core/ide/compare.py``; exit 1 when one is breaking and the pack's
 ``version`` did not get a major bump, 2 on a usage or read problem.
 """
 
@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 # The analysis and the comparison are imported when the mode runs: building the
 # command line's parser (for every mode, --check included) does not load them.
 if TYPE_CHECKING:
-    from pack_lsp.core.analysis import Analysis
-    from pack_lsp.core.language.compare import Change
+    from pack_lsp.core.checks.analysis import Analysis
+    from pack_lsp.core.ide.compare import Change
 
 FORMATS = ("text", "json", "sarif")
 
@@ -55,14 +55,14 @@ class Compared:
 
 
 def _analyse(text: str, name: str) -> Analysis:
-    from pack_lsp.core import kinds
-    from pack_lsp.core.analysis import analyze
-    from pack_lsp.core.config import ConfigError, load_for
+    from pack_lsp.core.base import kinds
+    from pack_lsp.core.checks.analysis import analyze
+    from pack_lsp.core.model.config import ConfigError, load_for
 
     try:
         config = load_for(Path(name))
     except ConfigError:
-        from pack_lsp.core.config import Config
+        from pack_lsp.core.model.config import Config
 
         config = Config()
     return analyze(text, path=Path(name), config=config, kind=kinds.PROMPTPACK)
@@ -72,7 +72,7 @@ def _git_show(revision: str, path: str) -> str | None:
     """The text of ``path`` at ``revision`` (None: the file does not exist there)."""
     import subprocess
 
-    from pack_lsp.core.source import decode
+    from pack_lsp.core.base.source import decode
 
     spec = f"{revision}:./{Path(path).as_posix()}" if not Path(path).is_absolute() else None
     if spec is None:
@@ -92,7 +92,7 @@ def _git_show(revision: str, path: str) -> str | None:
 
 
 def _read(path: str) -> str | None:
-    from pack_lsp.core.source import decode, read_source
+    from pack_lsp.core.base.source import decode, read_source
 
     try:
         return decode(read_source(Path(path)))[0]
@@ -103,7 +103,7 @@ def _read(path: str) -> str | None:
 
 
 def compare_texts(path: str, base: str, head: str, base_name: str = "") -> Compared:
-    from pack_lsp.core.language.compare import compare, major_bump
+    from pack_lsp.core.ide.compare import compare, major_bump
 
     old, new = _analyse(base, path), _analyse(head, path)
     return Compared(path, base_name or path, old, new, compare(old, new), major_bump(old, new))
@@ -119,7 +119,7 @@ def _pairs(args: argparse.Namespace) -> list[tuple[str, str, str | None, str | N
     base_rev, dots, head_rev = spec.partition("..")
     if not base_rev or (dots and not head_rev):
         raise CompareError(f"--compare expects BASE or BASE..HEAD, got {spec!r}")
-    from pack_lsp.core.discover import find_packs
+    from pack_lsp.core.model.discover import find_packs
 
     paths: list[str] = []
     for given in args.paths or ["."]:
@@ -170,7 +170,7 @@ def _where(item: Compared, change: Change, in_head: bool = False) -> tuple[int, 
     """The change's range: in BASE for a removal, else in HEAD; ``in_head`` gives a
     removal's place in HEAD (the nearest enclosing key still there), for a report
     that can only point into the files of HEAD (SARIF)."""
-    from pack_lsp.core.language.compare import span_of
+    from pack_lsp.core.ide.compare import span_of
 
     analysis = item.base if change.in_base and not in_head else item.head
     r = analysis.lines.range(span_of(analysis, change.path))
@@ -220,7 +220,7 @@ def _json(results: list[Compared]) -> dict[str, Any]:
 
 def _sarif(results: list[Compared]) -> dict[str, Any]:
     from pack_lsp import __version__
-    from pack_lsp.core.language.compare import KINDS
+    from pack_lsp.core.ide.compare import KINDS
 
     kinds_used = sorted({c.kind for item in results for c in item.changes})
     index = {k: i for i, k in enumerate(kinds_used)}

@@ -1,7 +1,7 @@
 """``pack-lsp --check --fix``: apply the safe quick fixes, and fixes as text edits.
 
 ``--fix`` writes each checked file with its safe fixes applied (see
-``core/language/fixall.py`` and ``core/language/fixsafety.py``), then reports what
+``core/ide/fixall.py`` and ``core/ide/fixsafety.py``), then reports what
 is left as ``--check`` does; ``--unsafe-fixes`` applies the other fixes too;
 ``--diff`` prints a unified diff of what ``--fix`` would change and writes nothing
 (exit 1 when there is something to change). The edits are those the language
@@ -29,8 +29,8 @@ from pack_lsp.render.result import FileResult, FixText, TextEdit
 # command line, --check without --fix included, which should not pay for it.
 if TYPE_CHECKING:
     from pack_lsp.cli.check import Pending
-    from pack_lsp.core.analysis import Analysis
-    from pack_lsp.core.language.fixall import FixRun
+    from pack_lsp.core.checks.analysis import Analysis
+    from pack_lsp.core.ide.fixall import FixRun
 
 BOM = b"\xef\xbb\xbf"
 
@@ -60,8 +60,8 @@ def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
     """Each diagnostic's quick fixes as text edits (``FileResult.fixes``)."""
     if not any(d.fixes for d in analysis.diagnostics):
         return ()  # nothing to compute, nor the quick fixes to import
-    from pack_lsp.core.language.codeactions import quick_fixes
-    from pack_lsp.core.text import LineIndex
+    from pack_lsp.core.base.text import LineIndex
+    from pack_lsp.core.ide.codeactions import quick_fixes
 
     out: list[tuple[FixText, ...]] = []
     others: dict[str, LineIndex] = {}
@@ -84,8 +84,8 @@ def fix_file(
 ) -> FixRun:
     """Analyse ``path`` with ``check_text`` (``cli.check``'s) and apply its fixes
     (nothing written)."""
-    from pack_lsp.core.language.fixall import FixRun, fix_document
-    from pack_lsp.core.source import read_source
+    from pack_lsp.core.base.source import read_source
+    from pack_lsp.core.ide.fixall import FixRun, fix_document
 
     keep: list[Any] = []
     check_text(

@@ -36,7 +36,7 @@ INLINE_NAME = "inline.promptpack.yaml"
 
 def _source(path: str | None, text: str | None, name: str | None) -> tuple[bytes, str, bool]:
     """(bytes, shown name, on disk) of a tool's input: a file or inline text."""
-    from pack_lsp.core.source import read_source
+    from pack_lsp.core.base.source import read_source
 
     if (path is None) == (text is None):
         raise ValueError("give either `path` (a file) or `text` (the pack's content)")
@@ -48,7 +48,7 @@ def _source(path: str | None, text: str | None, name: str | None) -> tuple[bytes
 
 def _config(name: str, on_disk: bool) -> Any:
     from pack_lsp.cli.check import load_config
-    from pack_lsp.core.config import Config
+    from pack_lsp.core.model.config import Config
 
     return load_config(Path(name)) if on_disk else Config()
 
@@ -78,7 +78,7 @@ def fix(
     fixes applied and the diagnostics left."""
     from pack_lsp.cli.check import check_text
     from pack_lsp.cli.fix import _encoded, write_atomically
-    from pack_lsp.core.language.fixall import fix_document
+    from pack_lsp.core.ide.fixall import fix_document
     from pack_lsp.render.json_format import document
     from pack_lsp.render.result import FileResult
 
@@ -111,7 +111,7 @@ def fix(
 def explain_rule(code: str) -> dict[str, Any]:
     """The documentation of a diagnostic code such as `PP301`: what it means, an
     example that triggers it, how to fix it, and the quick fixes offered."""
-    from pack_lsp.core.registry import REGISTRY
+    from pack_lsp.core.checks.registry import REGISTRY
 
     rule = REGISTRY.get(code.strip().upper())
     if rule is None:
@@ -129,9 +129,9 @@ def explain_rule(code: str) -> dict[str, Any]:
 
 
 def _pack(path: str | None, text: str | None, name: str | None) -> Any:
-    from pack_lsp.core import kinds
-    from pack_lsp.core.analysis import analyze
-    from pack_lsp.core.source import decode
+    from pack_lsp.core.base import kinds
+    from pack_lsp.core.base.source import decode
+    from pack_lsp.core.checks.analysis import analyze
 
     raw, shown, on_disk = _source(path, text, name)
     analysis = analyze(
@@ -150,7 +150,7 @@ def cards(
 ) -> dict[str, Any]:
     """The A2A Agent Cards derived from a pack's agents (RFC 0007), with the entry
     agent and which fields come from configuration rather than from the pack."""
-    from pack_lsp.core.cards.api import cards_for, describe
+    from pack_lsp.core.model.cards.api import cards_for, describe
 
     analysis = _pack(path, text, name)
     return describe(cards_for(analysis.pack, analysis.config))
@@ -160,9 +160,9 @@ def topology(
     path: str | None = None, text: str | None = None, name: str | None = None
 ) -> dict[str, Any]:
     """The graph of agent-to-agent calls of a pack (nodes and edges), as JSON."""
-    from pack_lsp.core.cards.topology import build, render
-    from pack_lsp.core.config import Profile
-    from pack_lsp.core.resolve import ToolSettings
+    from pack_lsp.core.model.cards.topology import build, render
+    from pack_lsp.core.model.config import Profile
+    from pack_lsp.core.model.resolve import ToolSettings
 
     analysis = _pack(path, text, name)
     profile = analysis.config.profile
@@ -183,7 +183,7 @@ def render_prompt(
     include path of each), variables filled from `variables`, then their defaults, then
     their examples (unfilled ones listed); its size in characters and an offline token
     estimate."""
-    from pack_lsp.core.language.render import render
+    from pack_lsp.core.ide.render import render
 
     analysis = _pack(path, text, name)
     result: dict[str, Any] = render(analysis, prompt, variables or {}).to_json()
@@ -199,7 +199,7 @@ def compare(
     """What changed for the callers of a pack's agents from BASE to HEAD (files or
     texts): each change with its kind and whether it breaks callers."""
     from pack_lsp.cli.compare import _json, compare_texts
-    from pack_lsp.core.source import decode
+    from pack_lsp.core.base.source import decode
 
     def text_of(path: str | None, text: str | None, which: str) -> str:
         if (path is None) == (text is None):
@@ -248,7 +248,7 @@ def build_server() -> Any:
     @server.resource("pack-lsp://docs/rules.md", mime_type="text/markdown")
     def rules_reference() -> str:
         """The reference of every rule pack-lsp checks (docs/rules.md)."""
-        from pack_lsp.core.rulesdoc import render
+        from pack_lsp.core.checks.rulesdoc import render
 
         return render()
 

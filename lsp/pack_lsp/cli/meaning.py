@@ -22,7 +22,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pack_lsp.core.analysis import Analysis
+    from pack_lsp.core.checks.analysis import Analysis
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +90,7 @@ def _analysis(path: str) -> tuple[Analysis | None, int]:
 
 
 def _render(path: str, key: str, values: dict[str, str], fmt: str) -> int:
-    from pack_lsp.core.language.render import RenderError, render
+    from pack_lsp.core.ide.render import RenderError, render
 
     analysis, status = _analysis(path)
     if analysis is None:
@@ -107,7 +107,7 @@ def _render(path: str, key: str, values: dict[str, str], fmt: str) -> int:
 
 
 def _governance(path: str, agent: str | None) -> int:
-    from pack_lsp.core.language.governance import GovernanceError, governance_preview
+    from pack_lsp.core.ide.governance import GovernanceError, governance_preview
 
     analysis, status = _analysis(path)
     if analysis is None:

@@ -4,7 +4,7 @@
 the language server are two renderers of it.
 
 The names below are loaded on first use (PEP 562): importing a small module such as
-``pack_lsp.core.text`` runs this file first, and must not pull in the schema
+``pack_lsp.core.base.text`` runs this file first, and must not pull in the schema
 validator, pydantic and every rule with it.
 """
 
@@ -12,30 +12,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pack_lsp.core.lazy import lazy_exports
+from pack_lsp.core.base.lazy import lazy_exports
+from pack_lsp.core.base.moved import install_moved_aliases
 
 if TYPE_CHECKING:
-    from pack_lsp.core.analysis import Analysis, analyze
-    from pack_lsp.core.config import Config, ConfigError, load_for
-    from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
-    from pack_lsp.core.registry import REGISTRY
-    from pack_lsp.core.text import LineIndex, Position, Range, Span
+    from pack_lsp.core.base.diagnostics import Diagnostic, Related, Rule, Severity
+    from pack_lsp.core.base.text import LineIndex, Position, Range, Span
+    from pack_lsp.core.checks.analysis import Analysis, analyze
+    from pack_lsp.core.checks.registry import REGISTRY
+    from pack_lsp.core.model.config import Config, ConfigError, load_for
 
 _EXPORTS = {
-    "Analysis": "analysis",
-    "analyze": "analysis",
-    "Config": "config",
-    "ConfigError": "config",
-    "load_for": "config",
-    "Diagnostic": "diagnostics",
-    "Related": "diagnostics",
-    "Rule": "diagnostics",
-    "Severity": "diagnostics",
-    "REGISTRY": "registry",
-    "LineIndex": "text",
-    "Position": "text",
-    "Range": "text",
-    "Span": "text",
+    "Analysis": "checks.analysis",
+    "analyze": "checks.analysis",
+    "Config": "model.config",
+    "ConfigError": "model.config",
+    "load_for": "model.config",
+    "Diagnostic": "base.diagnostics",
+    "Related": "base.diagnostics",
+    "Rule": "base.diagnostics",
+    "Severity": "base.diagnostics",
+    "REGISTRY": "checks.registry",
+    "LineIndex": "base.text",
+    "Position": "base.text",
+    "Range": "base.text",
+    "Span": "base.text",
 }
 
 __all__ = [
@@ -56,3 +57,6 @@ __all__ = [
 ]
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)
+
+# The module paths from before the layer folders keep importing for one release.
+install_moved_aliases()

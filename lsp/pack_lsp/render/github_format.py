@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from pack_lsp.core.diagnostics import Severity
+from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.render.result import FileResult
 
 COMMANDS = {

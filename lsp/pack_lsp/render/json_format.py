@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pack_lsp.core.text import Range
+from pack_lsp.core.base.text import Range
 from pack_lsp.render import jsontext
 from pack_lsp.render.result import FileResult, FixText, OtherFiles, summarize
 

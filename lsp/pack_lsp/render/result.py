@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pack_lsp.core.diagnostics import Diagnostic, Severity
-from pack_lsp.core.source import decode, read_source
-from pack_lsp.core.text import LineIndex, Range
+from pack_lsp.core.base.diagnostics import Diagnostic, Severity
+from pack_lsp.core.base.source import decode, read_source
+from pack_lsp.core.base.text import LineIndex, Range
 
 
 @dataclass(frozen=True, slots=True)

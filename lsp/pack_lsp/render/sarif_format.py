@@ -18,9 +18,9 @@ from typing import Any
 from urllib.parse import quote
 
 from pack_lsp import HOMEPAGE, RULES_URL, __version__
-from pack_lsp.core.diagnostics import Diagnostic, Related, Rule, Severity
-from pack_lsp.core.registry import REGISTRY
-from pack_lsp.core.text import Range
+from pack_lsp.core.base.diagnostics import Diagnostic, Related, Rule, Severity
+from pack_lsp.core.base.text import Range
+from pack_lsp.core.checks.registry import REGISTRY
 from pack_lsp.render import jsontext
 from pack_lsp.render.result import FileResult, FixText, OtherFiles
 

@@ -22,16 +22,16 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.arena import navigation
-from pack_lsp.core.arena.check import ProjectCheck
-from pack_lsp.core.arena.project import Project, norm
-from pack_lsp.core.arena.workspace import ArenaWorkspace, find_configs
-from pack_lsp.core.config import Config
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.rules.arena_project import complete
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.arena.check import ProjectCheck
+from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, find_configs
+from pack_lsp.core.checks.rules.arena_project import complete
+from pack_lsp.core.ide.arena import navigation
+from pack_lsp.core.model.arena.project import Project, norm
+from pack_lsp.core.model.config import Config
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.rechecks import recheck, text_of
 from pack_lsp.server.snapshot import DocumentSnapshot

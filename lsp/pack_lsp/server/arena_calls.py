@@ -17,10 +17,10 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from pack_lsp.core.arena import callhierarchy as core
-from pack_lsp.core.arena.check import ProjectCheck
-from pack_lsp.core.language.index import Kind, SymbolId
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.arena.check import ProjectCheck
+from pack_lsp.core.ide.arena import callhierarchy as core
+from pack_lsp.core.ide.index import Kind, SymbolId
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.arena import ServerArena
 from pack_lsp.server.snapshot import DocumentSnapshot

@@ -16,9 +16,9 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from pack_lsp.core.diagnostics import Diagnostic
-from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from pack_lsp.server.positions import PositionConverter
 
 log = logging.getLogger(__name__)

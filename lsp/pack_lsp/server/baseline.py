@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.language.baseline import BaselineError, Entry, Matcher, configured, load
+from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.ide.baseline import BaselineError, Entry, Matcher, configured, load
 
 MODES = ("hint", "hidden")
 _HINT = 4  # LSP DiagnosticSeverity.Hint

@@ -13,8 +13,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from pack_lsp.core.language import callhierarchy as core
-from pack_lsp.core.language.index import Kind
+from pack_lsp.core.ide import callhierarchy as core
+from pack_lsp.core.ide.index import Kind
 from pack_lsp.server import arena_calls
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot

@@ -3,7 +3,7 @@
 - ``promptpack/agentCards`` with ``{"textDocument": {"uri"}}`` (optionally
   ``"a2aVersion"`` and ``"profile"``) answers ``{"entry", "cards": {key: card},
   "a2aVersion", "profile", "discoveryPath", "localDefault", "configured"}`` (see
-  ``pack_lsp.core.cards.describe``); with an unusable ``cards`` configuration,
+  ``pack_lsp.core.model.cards.describe``); with an unusable ``cards`` configuration,
   ``cards`` is empty and ``error`` says why.
 - ``promptpack/topology`` with ``{"textDocument": {"uri"}}`` answers the call
   graph as JSON (``entry``, ``nodes``, ``edges``) plus its Mermaid and dot text.
@@ -22,9 +22,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from pack_lsp.core.cards import CardsConfigError, cards_for, describe
-from pack_lsp.core.cards.topology import build, to_dot, to_mermaid
-from pack_lsp.core.resolve import ToolSettings
+from pack_lsp.core.model.cards import CardsConfigError, cards_for, describe
+from pack_lsp.core.model.cards.topology import build, to_dot, to_mermaid
+from pack_lsp.core.model.resolve import ToolSettings
 from pack_lsp.server import arena
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot

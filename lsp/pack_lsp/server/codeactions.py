@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from pack_lsp.core.language import codeactions
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.ide import codeactions
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.edits import file_edit, workspace_edit
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot

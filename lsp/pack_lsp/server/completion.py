@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from pack_lsp.core.language import completion as core_completion
-from pack_lsp.core.language import manifest_features, terms
-from pack_lsp.core.language.completion import CompletionKind
+from pack_lsp.core.ide import completion as core_completion
+from pack_lsp.core.ide import manifest_features, terms
+from pack_lsp.core.ide.completion import CompletionKind
 from pack_lsp.server import manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.markup import markup

@@ -12,9 +12,9 @@ from lsprotocol.converters import get_converter
 from pygls.capabilities import get_capability
 from pygls.uris import to_fs_path
 
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.diagnostics import Diagnostic, Related, Severity, Tag
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base.diagnostics import Diagnostic, Related, Severity, Tag
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.server import baseline
 from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.protocol import PackProtocol

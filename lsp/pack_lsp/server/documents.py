@@ -17,19 +17,19 @@ from dataclasses import dataclass
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.config import Config
-from pack_lsp.core.incremental import reanalyze
-from pack_lsp.core.recognize import detect, still_a_pack
-from pack_lsp.core.source import (
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.source import (
     DEFAULT_MAX_FILE_SIZE,
     decode,
     file_size_setting,
     format_size,
     read_source,
 )
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.incremental import reanalyze
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.model.recognize import detect, still_a_pack
 from pack_lsp.server.settings import SettingsMixin
 
 

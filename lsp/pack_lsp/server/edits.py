@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from pack_lsp.core.language.codeactions import OtherFile
-from pack_lsp.core.language.rename import Edit
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.ide.codeactions import OtherFile
+from pack_lsp.core.ide.rename import Edit
 from pack_lsp.server.snapshot import DocumentSnapshot
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from pack_lsp.core.language.links import document_links
+from pack_lsp.core.ide.links import document_links
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 

@@ -25,14 +25,14 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis, analyze
-from pack_lsp.core.discover import find_packs
-from pack_lsp.core.manifest.check import update_index
-from pack_lsp.core.manifest.files import index_files
-from pack_lsp.core.manifest.workspace import ManifestIndex
-from pack_lsp.core.recognize import detect
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.manifest.check import update_index
+from pack_lsp.core.model.discover import find_packs
+from pack_lsp.core.model.manifest.files import index_files
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
+from pack_lsp.core.model.recognize import detect
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.rechecks import recheck, text_of
 from pack_lsp.server.snapshot import DocumentSnapshot

@@ -19,10 +19,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from pack_lsp.core.language.governance import GovernanceError, governance_preview
-from pack_lsp.core.language.inlayhints import KINDS, inlay_hints
-from pack_lsp.core.language.render import RenderError, render
-from pack_lsp.core.text import Span
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.ide.governance import GovernanceError, governance_preview
+from pack_lsp.core.ide.inlayhints import KINDS, inlay_hints
+from pack_lsp.core.ide.render import RenderError, render
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot, PositionOutsideDocument
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from pack_lsp.core.language import manifest_features, navigation
+from pack_lsp.core.ide import manifest_features, navigation
 from pack_lsp.server import arena, manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from pack_lsp.core.text import LineIndex, Position, Span
+from pack_lsp.core.base.text import LineIndex, Position, Span
 
 
 class PositionConverter:

@@ -15,8 +15,8 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.source import decode, read_source, strip_bom
+from pack_lsp.core.base.source import decode, read_source, strip_bom
+from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.server.app import PackServer
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.uris import from_fs_path, to_fs_path
 
-from pack_lsp.core.language import manifest_features, rename
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.ide import manifest_features, rename
 from pack_lsp.server import arena, manifests
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.edits import document_changes, workspace_edit

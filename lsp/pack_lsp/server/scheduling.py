@@ -46,10 +46,10 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from pack_lsp.core.analysis import Analysis, structure_listener
-from pack_lsp.core.config import Config
-from pack_lsp.core.reuse import ReuseMismatch
-from pack_lsp.core.text import LineIndex
+from pack_lsp.core.base.text import LineIndex
+from pack_lsp.core.checks.analysis import Analysis, structure_listener
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.syntax.reuse import ReuseMismatch
 from pack_lsp.server.documents import DocumentStore
 from pack_lsp.server.memory import trim
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from pack_lsp.core.language import semantic_tokens as core_tokens
+from pack_lsp.core.ide import semantic_tokens as core_tokens
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 

@@ -10,8 +10,8 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp import RULES_URL
-from pack_lsp.core.config import Config, ConfigError, load_for
-from pack_lsp.core.registry import check_codes, code_problems
+from pack_lsp.core.checks.registry import check_codes, code_problems
+from pack_lsp.core.model.config import Config, ConfigError, load_for
 from pack_lsp.server import baseline
 from pack_lsp.server.base import ServerBase
 

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from pack_lsp.core import kinds
-from pack_lsp.core.analysis import Analysis
-from pack_lsp.core.text import LineIndex, Span
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.server.positions import PositionConverter
 
 if TYPE_CHECKING:

@@ -1,101 +1,62 @@
-"""A typed model of a PromptPack, built from the YAML tree.
+"""Layer 3, model: what a document says.
 
-Every entity keeps the span of its key and of its value, and every reference
-(tool names, agent entry/members, workflow targets, ...) keeps the span of the
-string that names it. The builder never rejects input: a field of the wrong type is
-simply absent from the model (the schema validation reports it), so a document
-that is mid-edit still yields every part that can be read.
+``pack/`` is the PromptPack model (entities and builder), ``manifest/``, ``arena/`` and
+``cards/`` the models of agent-extension manifests, arena projects and derived Agent
+Cards; beside them recognition (``recognize``), the Kubernetes hosts of embedded packs
+(``hosts``), name resolution (``resolve``), templates, configuration, schemas and
+profiles.
 
-``entities`` holds the entities (frozen dataclasses), ``build`` the builder
-(``build_pack`` and its parts); this package re-exports both.
+The names of the pack model stay importable from here for one release (this package was
+the pack model before the layer folders); new code imports them from
+``pack_lsp.core.model.pack``. They load on first use, so importing ``model.config`` does
+not build the pack model's classes.
 """
 
 from __future__ import annotations
 
-from pack_lsp.core.model.build import (
-    TERM_FIELDS,
-    build_agents,
-    build_compositions,
-    build_evals,
-    build_governance,
-    build_pack,
-    build_prompt,
-    build_providers,
-    build_skills,
-    build_state,
-    build_step,
-    build_variable,
-    build_workflow,
-)
-from pack_lsp.core.model.entities import (
-    Agents,
-    Artifact,
-    Composition,
-    Control,
-    Entry,
-    Eval,
-    Fragment,
-    Governance,
-    Located,
-    Member,
-    ModelOverride,
-    Obligation,
-    Pack,
-    Prompt,
-    ProviderRequirement,
-    Review,
-    Skill,
-    State,
-    Step,
-    Template,
-    TemplateEngine,
-    Tool,
-    ToolPolicy,
-    Transition,
-    ValidatorDef,
-    Variable,
-    Workflow,
-)
+from pack_lsp.core.base.lazy import lazy_exports
 
-__all__ = [
-    "TERM_FIELDS",
-    "Agents",
-    "Artifact",
-    "Composition",
-    "Control",
-    "Entry",
-    "Eval",
-    "Fragment",
-    "Governance",
-    "Located",
-    "Member",
-    "ModelOverride",
-    "Obligation",
-    "Pack",
-    "Prompt",
-    "ProviderRequirement",
-    "Review",
-    "Skill",
-    "State",
-    "Step",
-    "Template",
-    "TemplateEngine",
-    "Tool",
-    "ToolPolicy",
-    "Transition",
-    "ValidatorDef",
-    "Variable",
-    "Workflow",
-    "build_agents",
-    "build_compositions",
-    "build_evals",
-    "build_governance",
-    "build_pack",
-    "build_prompt",
-    "build_providers",
-    "build_skills",
-    "build_state",
-    "build_step",
-    "build_variable",
-    "build_workflow",
-]
+_EXPORTS = {
+    "Agents": "pack",
+    "Artifact": "pack",
+    "Composition": "pack",
+    "Control": "pack",
+    "Entry": "pack",
+    "Eval": "pack",
+    "Fragment": "pack",
+    "Governance": "pack",
+    "Located": "pack",
+    "Member": "pack",
+    "ModelOverride": "pack",
+    "Obligation": "pack",
+    "Pack": "pack",
+    "Prompt": "pack",
+    "ProviderRequirement": "pack",
+    "Review": "pack",
+    "Skill": "pack",
+    "State": "pack",
+    "Step": "pack",
+    "TERM_FIELDS": "pack",
+    "Template": "pack",
+    "TemplateEngine": "pack",
+    "Tool": "pack",
+    "ToolPolicy": "pack",
+    "Transition": "pack",
+    "ValidatorDef": "pack",
+    "Variable": "pack",
+    "Workflow": "pack",
+    "build_agents": "pack",
+    "build_compositions": "pack",
+    "build_evals": "pack",
+    "build_governance": "pack",
+    "build_pack": "pack",
+    "build_prompt": "pack",
+    "build_providers": "pack",
+    "build_skills": "pack",
+    "build_state": "pack",
+    "build_step": "pack",
+    "build_variable": "pack",
+    "build_workflow": "pack",
+}
+
+__getattr__ = lazy_exports(__name__, _EXPORTS)

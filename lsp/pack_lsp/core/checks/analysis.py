@@ -1,0 +1,703 @@
+"""``analyze()``: the one entry point the CLI and the server both call.
+
+text → YAML tree with spans → data → schema diagnostics → pack model → semantic
+checks → configuration (select/ignore/severity) → sorted, frozen diagnostics.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Diagnostic, make
+from pack_lsp.core.base.problems.document import INTERNAL_ERROR, NOT_A_PACK
+from pack_lsp.core.base.source import strip_bom
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.checks.manifest.check import analyze_manifest
+from pack_lsp.core.checks.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
+from pack_lsp.core.checks.rules import kubernetes
+from pack_lsp.core.checks.suppress import apply_suppressions
+from pack_lsp.core.model import hosts
+from pack_lsp.core.model.arena.documents import ArenaDocument, check_document
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.model.context import (
+    CheckContext,
+    Derived,
+    PackUnit,
+    PromptUnit,
+    RuleEdit,
+    RuleUnits,
+)
+from pack_lsp.core.model.manifest.model import Manifest
+from pack_lsp.core.model.manifest.workspace import ManifestIndex
+from pack_lsp.core.model.pack import Pack, Prompt, build_pack
+from pack_lsp.core.model.profiles import apply_profile, schema_units
+from pack_lsp.core.model.recognize import Recognition, recognize
+from pack_lsp.core.model.recording import TARGET, TEMPLATE_CONTEXT, Reads, fingerprint
+from pack_lsp.core.model.schema import merge_units
+from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after, summarize
+from pack_lsp.core.syntax import reuse
+from pack_lsp.core.syntax.jsontree import is_json_path, parse_json
+from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, to_data
+
+log = logging.getLogger(__name__)
+
+_UNSET: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything known about one version of one document."""
+
+    text: str
+    lines: LineIndex
+    kind: str | None
+    root: Node | None
+    data: Any
+    pack: Pack | None
+    diagnostics: tuple[Diagnostic, ...]
+    config: Config
+    derived: Derived
+    """Data computed from this analysis on first use (templates, symbol index)."""
+    syntax_error: bool = False
+    path: Path | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    manifest: Manifest | None = None  # for an agent-extension manifest
+    parse_diagnostics: tuple[Diagnostic, ...] = ()
+    """The problems the parser found (before configuration), for incremental analysis."""
+    plain_tree: bool | None = None
+    """Known to hold no anchor, alias, tag or merge key (``None``: not looked at)."""
+    schema_units: tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None = None
+    """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
+    rule_units: RuleUnits | None = None
+    """Per-prompt rule results and their interface fingerprint, for incremental analysis."""
+    embedded: tuple[Embedded, ...] = ()
+    """For a Kubernetes manifest: the packs its ConfigMaps hold (``core.hosts``)."""
+    arena: ArenaDocument | None = None
+    """For a document of an arena project: the PromptKit kind it declares."""
+
+    def at(self, offset: int) -> Analysis | None:
+        """The analysis that answers requests at ``offset``: this one for a pack or a
+        manifest, the embedded pack written there for a Kubernetes manifest (None
+        outside every embedded pack)."""
+        if self.kind != kinds.KUBERNETES:
+            return self
+        for part in self.embedded:
+            if part.analysis is not None and part.span.start <= offset <= part.span.end:
+                return part.analysis
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """A pack held by a ConfigMap entry of a Kubernetes manifest.
+
+    ``analysis`` is the pack's analysis at the host's offsets (its text is the host
+    text with everything else blanked: spans, lines and columns are the host's), or
+    None when the entry is not written verbatim and its problems are shown on the
+    entry's key.
+    """
+
+    span: Span
+    key: str
+    analysis: Analysis | None
+
+
+#: Called by ``complete`` with a PromptPack's structure before its schema and rules.
+_structure_listener: ContextVar[Callable[[Analysis], None] | None] = ContextVar(
+    "structure_listener", default=None
+)
+
+
+@contextmanager
+def structure_listener(listener: Callable[[Analysis], None]) -> Iterator[None]:
+    """Hand every analysis's structure to ``listener`` as soon as it is known.
+
+    Within this context (in the current thread), ``complete`` calls ``listener``
+    once the pack model of a PromptPack without syntax errors is built, with an
+    ``Analysis`` that has everything but the diagnostics (``diagnostics`` is empty,
+    ``schema_units`` None): the text, tree, data, pack and derived data that editor
+    features read. The server answers requests from it while schema validation and
+    the rules still run; the call blocks the analysis for as long as it lasts.
+    """
+    token = _structure_listener.set(listener)
+    try:
+        yield
+    finally:
+        _structure_listener.reset(token)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector.
+
+    An analysis allocates many small objects that all stay alive until it ends, so
+    collections during it only cost time (about a quarter of it on large packs).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@_gc_paused()
+def analyze(
+    text: str,
+    *,
+    path: str | Path | None = None,
+    config: Config | None = None,
+    kind: str | None = None,
+    pre_diagnostics: list[Diagnostic] | None = None,
+    workspace: ManifestIndex | None = None,
+    previous_derived: Derived | None = None,
+    recognition: Recognition | None = None,
+) -> Analysis:
+    """Analyse one document.
+
+    ``kind`` forces the document kind (otherwise it is detected from the file name
+    and content; an explicitly checked file defaults to PromptPack).
+    ``pre_diagnostics`` are problems found before parsing (such as bad bytes).
+    ``workspace`` is the index of agent-extension manifests a manifest's ids are
+    looked up in (cross-file rules run only with one; this document's entry in it
+    is brought up to date). ``previous_derived`` is the derived data of the
+    document's previous version, whose unchanged template scans are reused.
+    ``recognition`` is how the file was recognised, when the caller has it (it says
+    what a ``NOT_A_PACK`` file is).
+    """
+    config = config or Config()
+    stripped = strip_bom(text)
+    # A recognition of the text before its BOM was removed has other offsets.
+    same_text = stripped is text
+    text = stripped
+    file_path = Path(path) if path is not None else None
+    if kind is None:
+        recognition = recognize(str(path) if path is not None else None, text, config.manifests)
+        kind = recognition.kind
+    if kind == kinds.NOT_A_PACK:
+        if recognition is None or recognition.kind != kinds.NOT_A_PACK:
+            recognition = recognize(
+                str(path) if path is not None else None, text, config.manifests, explicit=True
+            )
+        return _not_a_pack(text, recognition, config, file_path, pre_diagnostics)
+    if kind == kinds.KUBERNETES:
+        stream = recognition.stream if recognition is not None and same_text else None
+        if stream is None:
+            stream = hosts.read_stream(text)
+        if stream is not None:
+            return _analyze_host(text, stream, config, file_path, pre_diagnostics)
+        kind = kinds.PROMPTPACK
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    known = recognition.parsed if recognition is not None and same_text else None
+    if is_json_path(file_path):
+        parsed = parse_json(text)
+    elif known is not None and recognition is not None and recognition.kind == kind:
+        parsed = known  # recognition parsed the text already, as YAML
+    else:
+        parsed = parse(text)
+    timings["parse"] = time.perf_counter() - t0
+    return complete(
+        parsed,
+        kind=kind,
+        config=config,
+        file_path=file_path,
+        timings=timings,
+        pre_diagnostics=pre_diagnostics,
+        workspace=workspace,
+        reused=Reuse(previous_derived=previous_derived),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Reuse:
+    """What ``complete`` may take from the previous version of the document instead
+    of computing it again.
+
+    ``data`` is the plain data of ``parsed.root`` when the caller already has it
+    (incremental analysis splices it from the previous one); ``plain_tree`` whether
+    the tree is known to hold no anchor, alias, tag or merge key; ``known_schema``
+    the schema diagnostics of prompts whose data did not change; ``prompts`` the
+    models of prompts whose nodes are the very same objects; ``previous_derived``
+    the derived data of the previous version (see ``derive``); ``rule_edit`` what the
+    edit changed and the previous per-prompt rule results (see ``run_rules``).
+    """
+
+    data: Any = _UNSET
+    plain_tree: bool | None = None
+    known_schema: Mapping[str, Sequence[Diagnostic]] | None = None
+    prompts: Mapping[str, Prompt] | None = None
+    previous_derived: Derived | None = None
+    rule_edit: RuleEdit | None = None
+
+
+#: Nothing to reuse: a full analysis.
+NO_REUSE = Reuse()
+
+
+def derive(
+    pack: Pack | None, text: str, config: Config, previous: Derived | None = None
+) -> Derived:
+    """The derived data of one analysis; every ``Derived`` is made here.
+
+    ``previous`` is the derived data of the document's previous version: what of it
+    is provably unchanged (template scans) is reused, nothing else is kept.
+    """
+    return Derived(pack, text, config, previous)
+
+
+def complete(
+    parsed: ParseResult,
+    *,
+    kind: str | None,
+    config: Config,
+    file_path: Path | None,
+    timings: dict[str, float],
+    pre_diagnostics: list[Diagnostic] | None = None,
+    workspace: ManifestIndex | None = None,
+    reused: Reuse = NO_REUSE,
+) -> Analysis:
+    """Every stage after parsing: data and model, schema, rules, then the profile,
+    configuration and suppressions.
+
+    ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
+    differ between them. ``reused`` is what the previous version of the document
+    provides (see ``Reuse``); ``PACK_LSP_INCREMENTAL`` (``core.reuse``) may turn it
+    off or have every reused part verified.
+    """
+    text = parsed.text
+    data = reused.data
+    plain_tree = reused.plain_tree
+    known_schema = reused.known_schema
+    reuse_prompts = reused.prompts
+    previous_derived = reused.previous_derived
+    rule_edit = reused.rule_edit
+    verifying = False
+    if (
+        known_schema is not None
+        or reuse_prompts
+        or previous_derived is not None
+        or rule_edit is not None
+    ):
+        current = reuse.mode()
+        verifying = current == reuse.VERIFY
+        if current == reuse.OFF:
+            known_schema = reuse_prompts = previous_derived = rule_edit = None
+    diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
+    pack: Pack | None = None
+    manifest: Manifest | None = None
+    units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
+    derived: Derived | None = None
+    rule_units: RuleUnits | None = None
+    arena: ArenaDocument | None = None
+    if kind == kinds.ARENA and parsed.root is not None:
+        data = to_data(parsed.root)
+        arena, found = check_document(parsed.root, data, schema=not parsed.syntax_error)
+        diagnostics.extend(found)
+    elif kind == kinds.MANIFEST and parsed.root is not None:
+        data = to_data(parsed.root)
+        manifest, found = analyze_manifest(
+            parsed.root,
+            data,
+            str(file_path) if file_path is not None else None,
+            workspace,
+            schema=not parsed.syntax_error,
+        )
+        diagnostics.extend(found)
+    elif parsed.root is not None:
+        t0 = time.perf_counter()
+        if data is _UNSET:
+            data = to_data(parsed.root)
+        pack = build_pack(parsed.root, reuse_prompts) if kind == kinds.PROMPTPACK else None
+        if verifying and reuse_prompts and pack is not None:
+            _verify_models(pack, build_pack(parsed.root))
+        derived = derive(pack, text, config, previous_derived)
+        timings["model"] = time.perf_counter() - t0
+        listener = _structure_listener.get()
+        if listener is not None and pack is not None and not parsed.syntax_error:
+            listener(
+                Analysis(
+                    text=text,
+                    lines=parsed.lines,
+                    kind=kind,
+                    root=parsed.root,
+                    data=data,
+                    pack=pack,
+                    diagnostics=(),
+                    config=config,
+                    derived=derived,
+                    path=file_path,
+                    plain_tree=plain_tree,
+                )
+            )
+        if derived is not None:
+            # Scanned now, after the hand-over: requests answered from the
+            # structure without the templates need not wait for the scan.
+            t0 = time.perf_counter()
+            derived.templates  # noqa: B018
+            timings["templates"] = time.perf_counter() - t0
+        # With a syntax error the recovered tree is incomplete: only the YAML
+        # problem is reported, so the user is not flooded with follow-on errors.
+        if kind == kinds.PROMPTPACK and not parsed.syntax_error:
+            t0 = time.perf_counter()
+            units = schema_units(config, parsed.root, data, known_schema)
+            if verifying and known_schema:
+                fresh = dict(schema_units(config, parsed.root, data))
+                for key, kept in units:
+                    if key in known_schema:
+                        reuse.verify("schema diagnostics", f"prompt `{key}`", kept, fresh[key])
+            diagnostics.extend(merge_units(units))
+            timings["schema"] = time.perf_counter() - t0
+            if pack is not None:
+                t0 = time.perf_counter()
+                found, rule_units = run_rules(
+                    pack, parsed, data, config, file_path, derived, rule_edit, timings, verifying
+                )
+                diagnostics.extend(found)
+                timings["rules"] = time.perf_counter() - t0
+    else:
+        data = None
+    if derived is None:
+        derived = derive(None, text, config, previous_derived)
+    t0 = time.perf_counter()
+    final = config.apply(apply_profile(config.profile, diagnostics))
+    final = apply_suppressions(final, parsed, config, file_path)
+    final.sort(key=Diagnostic.sort_key)
+    timings["finish"] = time.perf_counter() - t0
+    return Analysis(
+        text=text,
+        lines=parsed.lines,
+        kind=kind,
+        root=parsed.root,
+        data=data,
+        pack=pack,
+        diagnostics=tuple(final),
+        config=config,
+        syntax_error=parsed.syntax_error,
+        path=file_path,
+        timings=timings,
+        derived=derived,
+        manifest=manifest,
+        parse_diagnostics=tuple(parsed.diagnostics),
+        plain_tree=plain_tree,
+        schema_units=tuple(units) if units is not None else None,
+        rule_units=rule_units,
+        arena=arena,
+    )
+
+
+def _verify_models(pack: Pack, fresh: Pack | None) -> None:
+    """Raise ``ReuseMismatch`` when ``pack`` (built reusing prompt models) is not the
+    pack built from scratch."""
+    if pack == fresh:
+        return
+    for key, prompt in pack.prompts.items():
+        built = fresh.prompts.get(key) if fresh is not None else None
+        reuse.verify("prompt model", f"prompt `{key}`", prompt, built)
+    reuse.verify("pack model", "the pack", pack, fresh)
+
+
+def _finish(
+    text: str,
+    kind: str,
+    diagnostics: list[Diagnostic],
+    config: Config,
+    file_path: Path | None,
+    embedded: tuple[Embedded, ...] = (),
+) -> Analysis:
+    """The analysis of a document that is not a pack itself (nothing to navigate)."""
+    final = config.apply(diagnostics)
+    final.sort(key=Diagnostic.sort_key)
+    return Analysis(
+        text=text,
+        lines=LineIndex(text),
+        kind=kind,
+        root=None,
+        data=None,
+        pack=None,
+        diagnostics=tuple(final),
+        config=config,
+        derived=derive(None, text, config),
+        path=file_path,
+        embedded=embedded,
+    )
+
+
+def _not_a_pack(
+    text: str,
+    recognition: Recognition,
+    config: Config,
+    file_path: Path | None,
+    pre: list[Diagnostic] | None,
+) -> Analysis:
+    span = recognition.span or Span(0, 0)
+    what = recognition.what or "this file is not a PromptPack"
+    diag = make(NOT_A_PACK, f"Not a PromptPack: {what}", span)
+    return _finish(text, kinds.NOT_A_PACK, [*(pre or ()), diag], config, file_path)
+
+
+def _analyze_host(
+    text: str,
+    stream: hosts.Stream,
+    config: Config,
+    file_path: Path | None,
+    pre: list[Diagnostic] | None,
+) -> Analysis:
+    """A Kubernetes manifest: each embedded pack with every rule, at its place in the
+    file, plus the manifest's own references (``rules.kubernetes``)."""
+    diagnostics: list[Diagnostic] = list(pre or ())
+    parts: list[Embedded] = []
+    token = _structure_listener.set(None)  # an embedded pack's structure is not the file's
+    try:
+        for entry in stream.embedded:
+            if entry.shadow is not None:
+                sub = _analyze_embedded(entry.shadow, entry.json, config, file_path)
+                diagnostics.extend(sub.diagnostics)
+                parts.append(Embedded(entry.content, entry.key, sub))
+            else:
+                sub = _analyze_embedded(entry.value, entry.json, config, file_path)
+                diagnostics.extend(_on_key(entry, sub))
+                parts.append(Embedded(entry.content, entry.key, None))
+    finally:
+        _structure_listener.reset(token)
+    own = stream.config_maps
+    siblings = None
+    if file_path is not None and any(ref.name not in own for ref in stream.refs):
+        siblings = hosts.sibling_config_maps(file_path)
+    diagnostics.extend(kubernetes.check_refs(stream, siblings, file_path))
+    resources = stream.pack_resources
+    if (
+        not stream.embedded
+        and resources
+        and file_path is not None
+        and kinds.kind_from_name(str(file_path))
+    ):
+        refs = ", ".join(f"`{ref.name}`" for ref in stream.refs) or "named in `spec.source`"
+        diagnostics.append(
+            make(
+                NOT_A_PACK,
+                f"Not a PromptPack: this is a Kubernetes `PromptPack` resource; its pack is "
+                f"checked from its ConfigMap {refs}",
+                resources[0].kind_span,
+            )
+        )
+    return _finish(text, kinds.KUBERNETES, diagnostics, config, file_path, tuple(parts))
+
+
+def _analyze_embedded(text: str, is_json: bool, config: Config, file_path: Path | None) -> Analysis:
+    parsed = parse_json(text) if is_json else parse(text)
+    return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
+
+
+def _on_key(entry: hosts.EmbeddedPack, sub: Analysis) -> Iterator[Diagnostic]:
+    """The diagnostics of a pack that is not written verbatim in the host, shown on
+    its entry's key with their place in the pack's own text."""
+    for diag in sub.diagnostics:
+        at = sub.lines.position(diag.span.start)
+        yield replace(
+            diag,
+            message=f"{diag.message} (line {at.line + 1}, column {at.character + 1} of the "
+            f"`{entry.key}` entry's text)",
+            span=entry.key_span,
+            related=(),
+            data={},
+        )
+
+
+#: Keys of ``Analysis.timings`` (present when the rules ran): how many prompts took
+#: their per-prompt rule results from the previous version, and how many modules
+#: their pack-wide results.
+RULES_REUSED = "rules-reused"
+RULES_REUSED_PACK = "rules-reused-pack"
+
+
+def run_rules(
+    pack: Pack,
+    parsed: ParseResult,
+    data: Any,
+    config: Config,
+    file_path: Path | None,
+    derived: Derived,
+    edit: RuleEdit | None = None,
+    timings: dict[str, float] | None = None,
+    verifying: bool = False,
+) -> tuple[list[Diagnostic], RuleUnits | None]:
+    """Every semantic check of ``MODULE_CHECKS`` on one pack; a failing check is reported.
+
+    Returns the diagnostics and what a next version may reuse (``None`` when a
+    check failed: nothing is reused from such a version). For each module, its
+    per-prompt part's results come first (prompt by prompt, in the pack's order),
+    then its pack-wide part's: one order whether results are computed or reused.
+    With ``edit`` (incremental analysis), a prompt other than the edited one keeps
+    its previous results, moved, when the pack's summary (``core.summary``) is the
+    same after the edit and none of them points into the edited block; a pack-wide
+    part keeps its results while what it read last time is unchanged
+    (``core.recording``). ``verifying``: compute every reused result again and raise
+    ``reuse.ReuseMismatch`` when it differs.
+    """
+    ctx = CheckContext(
+        pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
+    )
+    failed: set[str] = set()
+    templates = derived.templates
+    summary: PackSummary | None = None
+    try:
+        assert templates is not None  # a pack has templates
+        summary = summarize(pack, config, templates)
+    except Exception:  # a broken summary must not hide the pack-wide rules
+        log.exception("the summary of the pack failed")
+        failed.update(m.name for m in PROMPT_CHECKS)
+    previous = edit.previous if edit is not None and not failed else None
+    if (
+        previous is None
+        or edit is None
+        or previous.summary is None
+        or summary is None
+        or not same_after(previous.summary, summary, *edit.compared())
+    ):
+        previous = None
+    units: dict[str, PromptUnit] = {}
+    reused = 0
+    for key, prompt in pack.prompts.items():
+        unit: PromptUnit | None = None
+        if previous is not None and edit is not None and key != edit.edited:
+            before = previous.prompts.get(key)
+            unit = edit.moved(before) if before is not None else None
+        if unit is None or verifying:
+            scope = (
+                PromptContext(summary, tuple(templates.of_prompt(key)))
+                if summary is not None and templates is not None
+                else None
+            )
+            fresh = tuple(_prompt_part(m, scope, prompt, failed) for m in PROMPT_CHECKS)
+            if unit is None:
+                unit = fresh
+            else:
+                for m, kept, found in zip(PROMPT_CHECKS, unit, fresh, strict=True):
+                    reuse.verify("per-prompt results", f"{m.name} on prompt `{key}`", kept, found)
+                reused += 1
+        else:
+            reused += 1
+        units[key] = unit
+    out: list[Diagnostic] = []
+    pack_units: dict[str, PackUnit] = {}
+    reused_parts: list[str] = []
+    values: dict[str, Callable[[], object]] = {
+        TEMPLATE_CONTEXT: ctx.template_context,
+        TARGET: ctx.target_value,
+    }
+    index = 0
+    for m in MODULE_CHECKS:
+        reported = False
+        if m.check_prompt is not None:
+            for unit in units.values():
+                out.extend(unit[index])
+            index += 1
+            if m.name in failed:
+                out.append(_internal_error(m.name))
+                reported = True
+        if m.check is not None:
+            part = _pack_part(m, ctx, edit, failed, pack_units, reused_parts, values, verifying)
+            if part is not None:
+                out.extend(part)
+            elif not reported:
+                out.append(_internal_error(m.name))
+    if timings is not None:
+        timings[RULES_REUSED] = float(reused)
+        timings[RULES_REUSED_PACK] = float(len(reused_parts))
+    if failed:
+        return out, None
+    return out, RuleUnits(summary, units, MappingProxyType(pack_units))
+
+
+def _pack_part(
+    m: ModuleChecks,
+    ctx: CheckContext,
+    edit: RuleEdit | None,
+    failed: set[str],
+    pack_units: dict[str, PackUnit],
+    reused: list[str],
+    values: Mapping[str, Callable[[], object]],
+    verifying: bool,
+) -> tuple[Diagnostic, ...] | None:
+    """The pack-wide part of ``m``: its previous results, moved, when what it read
+    last time is unchanged and none of them points into the edited block; else
+    computed with its reads recorded (``None`` when it fails). Adds what a next
+    version may reuse to ``pack_units`` and the names of the modules whose results
+    were reused to ``reused``."""
+    assert m.check is not None
+    pack, data = ctx.pack, ctx.data
+    before = edit.previous.pack.get(m.name) if edit is not None else None
+    if edit is not None and before is not None and before[1] is not None:
+        reads, fingerprint_before, results = before
+        try:
+            now = fingerprint(reads, pack, data, values)
+        except Exception:
+            log.exception("the fingerprint of what %s read failed", m.name)
+            now = None
+        same = now is not None and same_after(fingerprint_before, now, *edit.compared())
+        moved = edit.moved((results,)) if same else None
+        if moved is not None:
+            if verifying:
+                fresh = _run_pack_part(m, ctx, failed, Reads())
+                reuse.verify("pack-wide results", m.name, moved[0], fresh)
+            pack_units[m.name] = (reads, now, moved[0])
+            reused.append(m.name)
+            return moved[0]
+    recorder = Reads()
+    found = _run_pack_part(m, ctx, failed, recorder)
+    if found is None:
+        return None
+    frozen = recorder.frozen()
+    try:
+        pack_units[m.name] = (frozen, fingerprint(frozen, pack, data, values), found)
+    except Exception:
+        log.exception("the fingerprint of what %s read failed", m.name)
+    return found
+
+
+def _run_pack_part(
+    m: ModuleChecks, ctx: CheckContext, failed: set[str], reads: Reads
+) -> tuple[Diagnostic, ...] | None:
+    assert m.check is not None
+    try:
+        return tuple(m.check(ctx.recording(reads)))
+    except Exception:  # a broken rule must not hide the others
+        log.exception("rule %s failed", m.name)
+        failed.add(m.name)
+        return None
+
+
+def _prompt_part(
+    m: ModuleChecks, scope: PromptContext | None, prompt: Prompt, failed: set[str]
+) -> tuple[Diagnostic, ...]:
+    """The per-prompt part of ``m`` on ``prompt`` (nothing when it fails: the module's
+    failure is reported once, after its results)."""
+    assert m.check_prompt is not None
+    if m.name in failed or scope is None:
+        return ()
+    try:
+        return tuple(m.check_prompt(scope, prompt))
+    except Exception:  # a broken rule must not hide the others
+        log.exception("rule %s failed on prompt %s", m.name, prompt.key)
+        failed.add(m.name)
+        return ()
+
+
+def _internal_error(module: str) -> Diagnostic:
+    return make(
+        INTERNAL_ERROR,
+        f"pack-lsp internal error in {module}; please report it",
+        Span(0, 0),
+    )

@@ -1,0 +1,1 @@
+"""Checks of agent-extension manifests, one manifest with its workspace."""
