@@ -24,6 +24,7 @@ from pack_lsp.core.checks.rules import (
     manifest,
     pack,
     providers,
+    targets,
     templates,
     tools,
     workflow,
@@ -52,6 +53,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     arena_project,
     arena_documents,
     yaml11,
+    targets,
 )
 
 

@@ -1,0 +1,1070 @@
+"""PT0xx — deploy targets: what the runtime that loads a pack will refuse or misread.
+
+Reported only for the targets a pack is checked for (``targets`` in the
+configuration, ``--target``; ``omnia`` by default for a pack embedded in a
+Kubernetes ConfigMap): a pack with no target gets none of these. Each message names
+the runtime and what it will do; an error when the runtime refuses the pack (it does
+not load, or a prompt never renders), a warning when it loads the pack and reads it
+differently from the specification. The facts and the commit each was read at are
+in ``core/model/targets.py`` (docs/rules.md prints a table per target).
+
+PT001–PT019 are Omnia's, PT020–PT039 promptpack-python's, PT040–PT059
+promptpack-langchainjs'. The ``promptkit`` target is the ``promptkit`` profile and
+has no code of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from pack_lsp.core.base.diagnostics import Diagnostic, ExampleKind, Rule, Severity, make
+from pack_lsp.core.base.text import Span
+from pack_lsp.core.model import targets as facts
+from pack_lsp.core.model.context import CheckContext
+from pack_lsp.core.model.hosts import Stream
+from pack_lsp.core.model.targets import LANGCHAINJS, OMNIA, PYTHON, Mismatch
+from pack_lsp.core.model.templates import Placeholder, TemplateInfo
+from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref
+
+CATEGORY = "Deploy targets"
+
+
+def _pack(extra: Mapping[str, Any] | None = None, **prompt: Any) -> str:
+    """A rule's example: the smallest valid pack, with ``extra`` top-level keys and
+    ``prompt`` keys added to its one prompt, as JSON."""
+    data: dict[str, Any] = {
+        "id": "support",
+        "name": "Support",
+        "version": "1.0.0",
+        "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+        "prompts": {
+            "support": {
+                "id": "support",
+                "name": "Support",
+                "version": "1.0.0",
+                "system_template": "Help",
+                **prompt,
+            }
+        },
+    }
+    data.update(extra or {})
+    return json.dumps(data, indent=2) + "\n"
+
+
+_YAML_PACK = (
+    "id: support\n"
+    "name: Support\n"
+    "version: 1.0.0\n"
+    'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    "prompts:\n"
+    "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+)
+
+
+def _config(target: str, extra: str = "") -> str:
+    return f'targets = ["{target}"]\n{extra}'
+
+
+_VALIDATOR_SCHEMA = "https://promptpack.org/schema/v1.6.0/promptpack.schema.json"
+
+# ---------------------------------------------------------------------------- Omnia
+
+OMNIA_CONFIGMAP_WITHOUT_PACK_JSON = Rule(
+    "PT001",
+    "omnia-configmap-without-pack-json",
+    Severity.ERROR,
+    "A ConfigMap holds a pack under a data key other than `pack.json`, and has no "
+    '`pack.json` entry. Omnia\'s operator reads only `data["pack.json"]` and refuses the '
+    "`PromptPack` resource that points at this ConfigMap.",
+    (
+        "apiVersion: v1\n"
+        "kind: ConfigMap\n"
+        "metadata: {name: support-pack}\n"
+        "data:\n"
+        "  support.json: |\n"
+        '    {"id": "support", "name": "Support", "version": "1.0.0",\n'
+        '     "template_engine": {"version": "v1", "syntax": "{{variable}}"},\n'
+        '     "prompts": {"support": {"id": "support", "name": "Support",\n'
+        '       "version": "1.0.0", "system_template": "Help"}}}\n'
+    ),
+    "Rename the data key to `pack.json` (one pack per ConfigMap).",
+    CATEGORY,
+    example_kind=ExampleKind.KUBERNETES,
+)
+
+OMNIA_PACK_NOT_JSON = Rule(
+    "PT002",
+    "omnia-pack-not-json",
+    Severity.ERROR,
+    "The pack is YAML. Omnia reads a ConfigMap's `pack.json` as JSON (the operator's "
+    "schema gate, every readiness probe, the PromptKit SDK that runs it): a YAML pack "
+    "never loads.",
+    _YAML_PACK,
+    "Deploy the JSON form of the pack (`packc` compiles one) under `pack.json`.",
+    CATEGORY,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_FALLBACK_UNKNOWN_KEY = Rule(
+    "PT003",
+    "omnia-fallback-unknown-key",
+    Severity.ERROR,
+    "A key Omnia's embedded fallback schema (labelled 1.3.1, every object closed) does not "
+    "have. Omnia validates the pack against the schema its `$schema` names, fetched at run "
+    "time, and silently falls back to that copy when promptpack.org cannot be reached: the "
+    "operator then marks the pack invalid and the readiness probe fails.",
+    _pack(provider="default"),
+    "Leave the key out of packs deployed where promptpack.org may be unreachable, or make "
+    "sure Omnia can fetch the schema.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_FALLBACK_CLOSED_VALUE = Rule(
+    "PT004",
+    "omnia-fallback-closed-value",
+    Severity.ERROR,
+    "A value outside a closed list of Omnia's fallback schema: a validator `type` beyond "
+    "the nine of 1.0, a variable `type` beyond string, number, boolean, object and array, "
+    "a media format outside its lists, an eval `trigger`, a state's `persistence` or "
+    "`orchestration`, a template feature. Refused whenever Omnia falls back to that schema.",
+    _pack(
+        system_template="Show {{count}} orders",
+        variables=[{"name": "count", "type": "integer", "required": True}],
+    ),
+    "Use a value of the closed list (`number` for an integer), or make sure Omnia can "
+    "fetch the schema the pack names.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_FALLBACK_MISSING_KEY = Rule(
+    "PT005",
+    "omnia-fallback-missing-key",
+    Severity.ERROR,
+    "An object lacks a key Omnia's fallback schema requires where the specification does "
+    "not: a validator's `enabled`, a workflow state's `prompt_task` and `on_event` (so a "
+    "terminal state is refused). Refused whenever Omnia falls back to that schema.",
+    _pack(validators=[{"type": "max_length", "params": {"max_characters": 500}}]),
+    "Write the key (`enabled: true`).",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_FALLBACK_MEDIA = Rule(
+    "PT006",
+    "omnia-fallback-media",
+    Severity.ERROR,
+    "A prompt has `media`. Omnia's fallback schema matches every lower-case key of `media` "
+    "(`enabled` too) against its media-type configurations, which are objects, so any "
+    "`media` block is refused whenever Omnia falls back to that schema.",
+    _pack(media={"enabled": True}),
+    "Make sure Omnia can fetch the schema the pack names; the fallback refuses every "
+    "`media` block.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_FORMAT = Rule(
+    "PT007",
+    "omnia-format",
+    Severity.ERROR,
+    "A string that breaks the `format` its schema gives it: Omnia's validator "
+    "(gojsonschema v1.2.0) enforces formats, with the fetched schema as with the fallback: "
+    "a tested model's `date` must be a full date (YYYY-MM-DD), a media reference's `url` an "
+    "absolute URL, `compilation.created_at` an RFC 3339 time.",
+    _pack(tested_models=[{"provider": "openai", "model": "gpt-4o", "date": "2025-10"}]),
+    "Write the value in its format (`2025-10-01`).",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_SCHEMA_UNCOMPILABLE = Rule(
+    "PT008",
+    "omnia-schema-uncompilable",
+    Severity.ERROR,
+    "The pack's `$schema` names v1.8.0. Omnia fetches that schema and compiles it with "
+    "Go's regular expressions, which have no look-ahead: a pattern of v1.8.0 (a review's "
+    '`cadence`) does not compile ("pattern must be a valid regex"), so every pack naming '
+    "it is refused.",
+    _pack({"$schema": "https://promptpack.org/schema/v1.8.0/promptpack.schema.json"}),
+    "Name v1.8.1, which fixes the pattern, or a later version.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_NO_ENTRY_PROMPT = Rule(
+    "PT009",
+    "omnia-no-entry-prompt",
+    Severity.ERROR,
+    "Omnia opens a pack at `workflow.entry`, else `agents.entry`, else its only prompt, "
+    "else the prompt named `default` (the operator's default prompt name): a pack with "
+    "several prompts, no entry and no `default` prompt fails to open unless its "
+    "AgentRuntime names a prompt.",
+    json.dumps(
+        {
+            "id": "support",
+            "name": "Support",
+            "version": "1.0.0",
+            "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+            "prompts": {
+                "billing": {
+                    "id": "billing",
+                    "name": "Billing",
+                    "version": "1.0.0",
+                    "system_template": "Bill",
+                },
+                "support": {
+                    "id": "support",
+                    "name": "Support",
+                    "version": "1.0.0",
+                    "system_template": "Help",
+                },
+            },
+        },
+        indent=2,
+    )
+    + "\n",
+    "Name the entry prompt `default`, or declare a `workflow` or `agents` entry.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+OMNIA_AGENT_CARD_FROM_RESOURCE = Rule(
+    "PT010",
+    "omnia-agent-card-from-resource",
+    Severity.WARNING,
+    "The pack declares `agents`. Omnia builds the Agent Card it serves from the "
+    "AgentRuntime resource's `a2a` card settings, not from the pack: the members' "
+    "descriptions, tags and modes are not what clients see.",
+    _pack(
+        {
+            "agents": {
+                "entry": "support",
+                "members": {"support": {"description": "Answers order questions"}},
+            }
+        }
+    ),
+    "Write the card in the AgentRuntime resource as well.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(OMNIA),
+)
+
+# ------------------------------------------------------------------ promptpack-python
+
+PYTHON_PACK_NOT_JSON = Rule(
+    "PT020",
+    "python-pack-not-json",
+    Severity.ERROR,
+    "The pack is YAML. promptpack-python parses a pack with `json.loads`: a YAML pack is "
+    "refused (`PromptPackParseError: Invalid JSON`).",
+    _YAML_PACK,
+    "Load the JSON form of the pack (`packc` compiles one).",
+    CATEGORY,
+    example_config=_config(PYTHON),
+)
+
+PYTHON_UNKNOWN_KEY = Rule(
+    "PT021",
+    "python-unknown-key",
+    Severity.ERROR,
+    "A key promptpack-python's models do not have. They copy the 1.0 schema and forbid "
+    "unknown keys, so `agents`, `evals`, `workflow`, `skills`, `compositions`, `requires`, a "
+    "prompt's `provider` or `extensions`, a tool's `action_scope`, a variable's `binding`, "
+    "a validator's `id` or `message` make it refuse the whole pack.",
+    _pack(provider="default"),
+    "Leave the key out of packs loaded by promptpack-python.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(PYTHON),
+)
+
+PYTHON_CLOSED_VALUE = Rule(
+    "PT022",
+    "python-closed-value",
+    Severity.ERROR,
+    "A value outside one of promptpack-python's closed lists (those of 1.0): a variable "
+    "`type` beyond string, number, boolean, object and array (`integer` too), a validator "
+    "`type` beyond the nine of 1.0, a media format outside its lists (`ogg`, `heic`), a "
+    "template feature. It refuses the pack.",
+    _pack(
+        system_template="Show {{count}} orders",
+        variables=[{"name": "count", "type": "integer", "required": True}],
+    ),
+    "Use a value of the closed list (`number` for an integer).",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(PYTHON),
+)
+
+PYTHON_MISSING_KEY = Rule(
+    "PT023",
+    "python-missing-key",
+    Severity.ERROR,
+    "A validator without `enabled`: promptpack-python requires it (the specification "
+    "defaults it to true) and refuses the pack.",
+    _pack(
+        {"$schema": _VALIDATOR_SCHEMA},
+        validators=[
+            {"type": "max_length", "fail_on_violation": True, "params": {"max_characters": 500}}
+        ],
+    ),
+    "Write `enabled: true`.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(PYTHON),
+)
+
+PYTHON_LITERAL_PLACEHOLDER = Rule(
+    "PT024",
+    "python-literal-placeholder",
+    Severity.WARNING,
+    "A placeholder promptpack-python leaves in the prompt as written. Its one pattern is "
+    "`{{name}}` or `{{fragment:name}}`, without spaces, whatever `template_engine.syntax` "
+    "says: `{{fragments.name}}`, `${name}`, `{{ name }}`, blocks and filters reach the "
+    "model verbatim.",
+    _pack({"fragments": {"tone": "Be kind."}}, system_template="Help. {{fragments.tone}}"),
+    "Write `{{fragment:name}}` for a fragment and `{{name}}` for a variable.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(PYTHON),
+)
+
+PYTHON_TOOL_DROPPED = Rule(
+    "PT025",
+    "python-tool-dropped",
+    Severity.WARNING,
+    "A prompt's `tools` names a tool that is not in the pack's `tools` (a runtime "
+    "namespace such as `mcp__`): promptpack-python looks each name up among the pack's "
+    "tools and silently drops the ones it does not find, so the model never gets it.",
+    _pack(tools=["mcp__docs__search"]),
+    "Declare the tool in the pack's `tools`, or give it to the model outside the pack.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(PYTHON),
+)
+
+PYTHON_VALIDATOR_NOT_BLOCKING = Rule(
+    "PT026",
+    "python-validator-not-blocking",
+    Severity.WARNING,
+    "An enabled validator promptpack-python does not enforce: it blocks a reply only with "
+    "`fail_on_violation: true` (RFC 0015 enforces every triggered validator), and it runs "
+    "only `banned_words`, `max_length`, `min_length` and `regex_match`.",
+    _pack(validators=[{"type": "max_length", "enabled": True, "params": {"max_characters": 500}}]),
+    "Write `fail_on_violation: true` for promptpack-python, or enforce the check in "
+    "the application.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(PYTHON),
+)
+
+# ------------------------------------------------------------- promptpack-langchainjs
+
+LANGCHAINJS_PACK_NOT_JSON = Rule(
+    "PT040",
+    "langchainjs-pack-not-json",
+    Severity.ERROR,
+    "The pack is YAML. promptpack-langchainjs parses a pack with `JSON.parse` (a directory "
+    "load skips every file not named `.json`): a YAML pack is refused.",
+    _YAML_PACK,
+    "Load the JSON form of the pack (`packc` compiles one).",
+    CATEGORY,
+    example_config=_config(LANGCHAINJS),
+)
+
+LANGCHAINJS_IGNORED_KEY = Rule(
+    "PT041",
+    "langchainjs-ignored-key",
+    Severity.WARNING,
+    "A key promptpack-langchainjs never reads: it knows the keys of 1.0 and ignores the "
+    "others (`agents`, `workflow`, `evals`, `requires`, a prompt's `provider`, a "
+    "validator's `message`, ...), so what they say does not happen.",
+    _pack(provider="default"),
+    "Do what the key says in the application, or deploy where it is read.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS),
+)
+
+LANGCHAINJS_LITERAL_PLACEHOLDER = Rule(
+    "PT042",
+    "langchainjs-literal-placeholder",
+    Severity.WARNING,
+    "A placeholder promptpack-langchainjs leaves in the prompt as written. It builds one "
+    "pattern from `template_engine.syntax` (a name of letters, digits and underscores in "
+    "place of `variable`) and substitutes fragments by that same bare name: "
+    "`{{fragments.name}}`, `{{fragment:name}}`, `{{ name }}` and blocks reach the model "
+    "verbatim.",
+    _pack({"fragments": {"tone": "Be kind."}}, system_template="Help. {{fragments.tone}}"),
+    "Write a fragment as `{{name}}` for promptpack-langchainjs.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS),
+)
+
+LANGCHAINJS_FRAGMENT_SHADOWS_VARIABLE = Rule(
+    "PT043",
+    "langchainjs-fragment-shadows-variable",
+    Severity.WARNING,
+    "A placeholder names both a fragment and a variable of the prompt. "
+    "promptpack-langchainjs substitutes fragments first, by bare name, so the fragment's "
+    "text takes the variable's place.",
+    _pack(
+        {"fragments": {"name": "Ada"}},
+        system_template="Hello {{name}}",
+        variables=[{"name": "name", "type": "string", "required": True}],
+    ),
+    "Rename the fragment or the variable.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS, 'fragment_dialect = "spec"\n'),
+)
+
+LANGCHAINJS_OPTIONAL_VARIABLE_THROWS = Rule(
+    "PT044",
+    "langchainjs-optional-variable-throws",
+    Severity.WARNING,
+    "A prompt uses an optional variable that has no `default`. promptpack-langchainjs "
+    "throws (`Variable 'name' is not defined`) when the caller leaves it out, instead of "
+    "rendering without it.",
+    _pack(
+        system_template="Help in a {{tone}} tone",
+        variables=[{"name": "tone", "type": "string", "required": False}],
+    ),
+    "Give the variable a `default` (an empty string renders nothing).",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS),
+)
+
+LANGCHAINJS_FRAGMENT_DEPTH = Rule(
+    "PT045",
+    "langchainjs-fragment-depth",
+    Severity.ERROR,
+    "Fragments nest nine deep (or include themselves) under a prompt. "
+    'promptpack-langchainjs substitutes them in at most ten passes and throws "Maximum '
+    'fragment substitution depth exceeded" after the tenth, even with no cycle: the '
+    "prompt never renders.",
+    _pack(
+        {
+            "fragments": {
+                **{f"f{i}": f"Part {i}. {{{{f{i + 1}}}}}" for i in range(1, 9)},
+                "f9": "Part 9.",
+            }
+        },
+        system_template="{{f1}}",
+    ),
+    "Nest fragments at most eight deep.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS, 'fragment_dialect = "promptkit"\n'),
+)
+
+LANGCHAINJS_VALIDATOR_NOT_BLOCKING = Rule(
+    "PT046",
+    "langchainjs-validator-not-blocking",
+    Severity.WARNING,
+    "A validator promptpack-langchainjs does not enforce: it skips a validator without "
+    "`enabled: true` (the specification defaults it to true), runs only `banned_words`, "
+    "`max_length`, `min_length` and `regex_match` (any other type passes), and blocks "
+    "only with `fail_on_violation: true` (RFC 0015 enforces every triggered validator).",
+    _pack(validators=[{"type": "max_length", "params": {"max_characters": 500}}]),
+    "Write `enabled: true` and `fail_on_violation: true` for promptpack-langchainjs.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS),
+)
+
+LANGCHAINJS_INTEGER_UNCHECKED = Rule(
+    "PT047",
+    "langchainjs-integer-unchecked",
+    Severity.WARNING,
+    "A variable of `type: integer`: promptpack-langchainjs checks only string, number, "
+    "boolean, object and array, so any value passes.",
+    _pack(
+        system_template="Show {{count}} orders",
+        variables=[{"name": "count", "type": "integer", "required": True}],
+    ),
+    "Check the value in the application, or use `number` with a `validation`.",
+    CATEGORY,
+    example_kind=ExampleKind.PACK_JSON,
+    example_config=_config(LANGCHAINJS),
+)
+
+RULES = (
+    OMNIA_CONFIGMAP_WITHOUT_PACK_JSON,
+    OMNIA_PACK_NOT_JSON,
+    OMNIA_FALLBACK_UNKNOWN_KEY,
+    OMNIA_FALLBACK_CLOSED_VALUE,
+    OMNIA_FALLBACK_MISSING_KEY,
+    OMNIA_FALLBACK_MEDIA,
+    OMNIA_FORMAT,
+    OMNIA_SCHEMA_UNCOMPILABLE,
+    OMNIA_NO_ENTRY_PROMPT,
+    OMNIA_AGENT_CARD_FROM_RESOURCE,
+    PYTHON_PACK_NOT_JSON,
+    PYTHON_UNKNOWN_KEY,
+    PYTHON_CLOSED_VALUE,
+    PYTHON_MISSING_KEY,
+    PYTHON_LITERAL_PLACEHOLDER,
+    PYTHON_TOOL_DROPPED,
+    PYTHON_VALIDATOR_NOT_BLOCKING,
+    LANGCHAINJS_PACK_NOT_JSON,
+    LANGCHAINJS_IGNORED_KEY,
+    LANGCHAINJS_LITERAL_PLACEHOLDER,
+    LANGCHAINJS_FRAGMENT_SHADOWS_VARIABLE,
+    LANGCHAINJS_OPTIONAL_VARIABLE_THROWS,
+    LANGCHAINJS_FRAGMENT_DEPTH,
+    LANGCHAINJS_VALIDATOR_NOT_BLOCKING,
+    LANGCHAINJS_INTEGER_UNCHECKED,
+)
+
+
+#: Where Omnia's embedded fallback schema was read (docs and messages).
+_FALLBACK = "Omnia's fallback schema (embedded, labelled 1.3.1)"
+_FALLBACK_EFFECT = (
+    "the operator marks the pack invalid and the readiness probe fails whenever "
+    "promptpack.org cannot be reached"
+)
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Every PT finding of the pack for the targets ``ctx.config`` names."""
+    targets = facts.deploy_targets(ctx.config.targets)
+    if not any(t in targets for t in (OMNIA, PYTHON, LANGCHAINJS)):
+        return  # nothing read: the result is reused like any other
+    root = deref(ctx.root)
+    as_json = _written_as_json(ctx.text, ctx.path is not None and ctx.path.suffix == ".json")
+    first = _first_key(root, ctx.text)
+    if OMNIA in targets:
+        yield from _omnia(ctx, root, as_json, first)
+    if PYTHON in targets:
+        yield from _python(ctx, root, as_json, first)
+    if LANGCHAINJS in targets:
+        yield from _langchainjs(ctx, root, as_json, first)
+
+
+def _written_as_json(text: str, json_path: bool) -> bool:
+    """Whether a JSON reader takes the text (a ``.json`` file is JSON: its own syntax
+    errors are reported by the parser)."""
+    if json_path:
+        return True
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _first_key(root: Node | None, text: str) -> Span:
+    if isinstance(root, MappingNode) and root.pairs:
+        return root.pairs[0].key.span
+    start = len(text) - len(text.lstrip())
+    return Span(start, min(len(text), start + 1))
+
+
+def _at(node: MappingNode | None, *path: str) -> Node | None:
+    current: Node | None = node
+    for key in path:
+        if not isinstance(current, MappingNode):
+            return None
+        current = current.get(key)
+    return current
+
+
+def _items(node: Node | None) -> Iterator[tuple[str, MappingNode]]:
+    if isinstance(node, MappingNode):
+        for key, pair in node.items():
+            value = deref(pair.value)
+            if isinstance(value, MappingNode):
+                yield key, value
+
+
+def _list(node: Node | None) -> Iterator[MappingNode]:
+    if isinstance(node, SequenceNode):
+        for item in node.values():
+            if isinstance(item, MappingNode):
+                yield item
+
+
+def _string(node: Node | None) -> str | None:
+    if isinstance(node, ScalarNode) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _validators(root: Node | None) -> Iterator[tuple[str, MappingNode]]:
+    """Each prompt's validators, with the prompt's key."""
+    for key, prompt in _items(_at(root if isinstance(root, MappingNode) else None, "prompts")):
+        for validator in _list(prompt.get("validators")):
+            yield key, validator
+
+
+def _where(m: Mismatch) -> str:
+    return m.what
+
+
+# ------------------------------------------------------------------------- Omnia
+
+
+def _omnia(
+    ctx: CheckContext, root: Node | None, as_json: bool, first: Span
+) -> Iterator[Diagnostic]:
+    data = {"target": OMNIA}
+    if not as_json:
+        yield make(
+            OMNIA_PACK_NOT_JSON,
+            "Omnia reads `pack.json` as JSON: this pack is YAML, so the operator's schema "
+            "gate and the readiness probe refuse it",
+            first,
+            data=data,
+        )
+    mapping = root if isinstance(root, MappingNode) else None
+    schema = _at(mapping, "$schema")
+    url = _string(schema)
+    if schema is not None and url is not None and _V180.search(url):
+        yield make(
+            OMNIA_SCHEMA_UNCOMPILABLE,
+            "Omnia fetches this v1.8.0 schema and cannot compile it (Go's regular "
+            'expressions have no look-ahead: "pattern must be a valid regex"), so it '
+            "refuses every pack that names it; name v1.8.1 or later",
+            schema.span,
+            data=data,
+        )
+    for m in facts.mismatches(root, facts.OMNIA_SHAPES, facts.OMNIA_FORMATS):
+        yield _omnia_mismatch(m)
+    for key, prompt in _items(_at(mapping, "prompts")):
+        pair = prompt.pair("media")
+        if pair is not None:
+            yield make(
+                OMNIA_FALLBACK_MEDIA,
+                f"{_FALLBACK} refuses the `media` of prompt `{key}` (every lower-case key of "
+                f"`media`, `enabled` too, must there be a media-type object): {_FALLBACK_EFFECT}",
+                pair.key.span,
+                data=data,
+            )
+    yield from _omnia_entry(ctx, mapping)
+    agents = mapping.pair("agents") if mapping is not None else None
+    if agents is not None:
+        yield make(
+            OMNIA_AGENT_CARD_FROM_RESOURCE,
+            "Omnia serves the Agent Card built from the AgentRuntime resource's card "
+            "settings, not from `agents`: write the card there too",
+            agents.key.span,
+            data=data,
+        )
+
+
+_V180 = re.compile(r"(?:^|/)v?1\.8\.0(?:/|$)")
+
+
+def _omnia_mismatch(m: Mismatch) -> Diagnostic:
+    data = {"target": OMNIA, "where": m.shape, "key": m.key}
+    if m.kind == "key":
+        return make(
+            OMNIA_FALLBACK_UNKNOWN_KEY,
+            f"{_FALLBACK} refuses `{m.key}` in {m.what}: {_FALLBACK_EFFECT}",
+            m.span,
+            data=data,
+        )
+    if m.kind == "value":
+        allowed = ", ".join(m.allowed)
+        return make(
+            OMNIA_FALLBACK_CLOSED_VALUE,
+            f"{_FALLBACK} refuses `{m.found}` as the `{m.key}` of {m.what} (it takes "
+            f"{allowed}): {_FALLBACK_EFFECT}",
+            m.span,
+            data={**data, "value": m.found},
+        )
+    if m.kind == "missing":
+        return make(
+            OMNIA_FALLBACK_MISSING_KEY,
+            f"{_FALLBACK} requires `{m.key}` in {m.what}: {_FALLBACK_EFFECT}",
+            m.span,
+            data=data,
+        )
+    fmt = m.allowed[0] if m.allowed else ""
+    wanted = {
+        "date": "a full date (YYYY-MM-DD)",
+        "uri": "an absolute URL",
+        "date-time": "an RFC 3339 time",
+    }.get(fmt, fmt)
+    return make(
+        OMNIA_FORMAT,
+        f"Omnia's schema validator (gojsonschema) enforces `format: {fmt}` on the `{m.key}` "
+        f"of {m.what}: `{m.found}` is not {wanted}, so the pack is refused",
+        m.span,
+        data={**data, "format": fmt},
+    )
+
+
+def _omnia_entry(ctx: CheckContext, mapping: MappingNode | None) -> Iterator[Diagnostic]:
+    pack = ctx.pack
+    if len(pack.prompts) < 2 or "default" in pack.prompts:
+        return
+    for section in ("workflow", "agents"):
+        if _string(_at(mapping, section, "entry")):
+            return
+    pair = mapping.pair("prompts") if mapping is not None else None
+    if pair is None:
+        return
+    yield make(
+        OMNIA_NO_ENTRY_PROMPT,
+        f"Omnia opens this pack at the prompt `default` (it has {len(pack.prompts)} prompts, "
+        "no `workflow.entry`, no `agents.entry`, no `default` prompt): it fails to open "
+        "unless the AgentRuntime names a prompt (`OMNIA_PROMPT_NAME`)",
+        pair.key.span,
+        data={"target": OMNIA},
+    )
+
+
+def check_configmaps(stream: Stream, targets: Iterable[str]) -> Iterator[Diagnostic]:
+    """PT001 and PT002 on the ConfigMaps of a Kubernetes manifest, for the ``omnia``
+    target: a pack under another key than `pack.json` in a ConfigMap that has none,
+    and a `pack.json` entry holding YAML (which no pack analysis sees: its key says
+    JSON)."""
+    if OMNIA not in targets:
+        return
+    data = {"target": OMNIA}
+    for obj in stream.objects:
+        if obj.kind != "ConfigMap":
+            continue
+        entries = obj.root.get("data")
+        if not isinstance(entries, MappingNode):
+            continue
+        pack_json = entries.pair("pack.json")
+        if pack_json is None:
+            for entry in stream.embedded:
+                if entry.config_map == obj.name and obj.root.span.covers(entry.key_span):
+                    yield make(
+                        OMNIA_CONFIGMAP_WITHOUT_PACK_JSON,
+                        f"Omnia reads only the `pack.json` entry of ConfigMap "
+                        f"`{obj.name}`: this pack under `{entry.key}` is never read, and "
+                        f'the operator refuses a PromptPack pointing here ("does not '
+                        f"contain required 'pack.json' key\")",
+                        entry.key_span,
+                        data=data,
+                    )
+            continue
+        value = deref(pack_json.value)
+        text = value.text if isinstance(value, ScalarNode) else None
+        if text is not None and not _written_as_json(text, False) and _yaml_pack(text):
+            yield make(
+                OMNIA_PACK_NOT_JSON,
+                "Omnia reads `pack.json` as JSON: this entry holds a YAML pack, so the "
+                "operator's schema gate and the readiness probe refuse it",
+                pack_json.key.span,
+                data=data,
+            )
+
+
+def _yaml_pack(text: str) -> bool:
+    from pack_lsp.core.model.hosts import is_pack_text
+
+    return is_pack_text(text, False, named=True)
+
+
+# ------------------------------------------------------------- promptpack-python
+
+
+def _python(
+    ctx: CheckContext, root: Node | None, as_json: bool, first: Span
+) -> Iterator[Diagnostic]:
+    data = {"target": PYTHON}
+    if not as_json:
+        yield make(
+            PYTHON_PACK_NOT_JSON,
+            "promptpack-python parses a pack with `json.loads`: it refuses this YAML pack",
+            first,
+            data=data,
+        )
+    for m in facts.mismatches(root, facts.V1_SHAPES):
+        where = {**data, "where": m.shape, "key": m.key}
+        if m.kind == "key":
+            yield make(
+                PYTHON_UNKNOWN_KEY,
+                f"promptpack-python refuses the pack: its model of {m.what} has no "
+                f"`{m.key}` and forbids unknown keys",
+                m.span,
+                data=where,
+            )
+        elif m.kind == "value":
+            yield make(
+                PYTHON_CLOSED_VALUE,
+                f"promptpack-python refuses `{m.found}` as the `{m.key}` of {m.what} (it takes "
+                f"{', '.join(m.allowed)})",
+                m.span,
+                data={**where, "value": m.found},
+            )
+        elif m.kind == "missing":
+            yield make(
+                PYTHON_MISSING_KEY,
+                f"promptpack-python refuses {m.what} without `{m.key}`",
+                m.span,
+                data=where,
+            )
+    templates = ctx.templates
+    for info in templates.templates:
+        if not _rendered_template(info):
+            continue
+        for p in info.placeholders:
+            written = info.template.text[p.start : p.end]
+            if facts.PYTHON_PLACEHOLDER.fullmatch(written):
+                continue
+            yield make(
+                PYTHON_LITERAL_PLACEHOLDER,
+                f"promptpack-python leaves `{written}` as written: {_python_why(p, written)}",
+                p.span,
+                data={**data, "placeholder": written},
+            )
+    pack = ctx.pack
+    namespaces = ctx.config.tool_namespaces
+    for key, prompt in pack.prompts.items():
+        for item in prompt.tools:
+            name = item.value
+            if not isinstance(name, str) or name in pack.tools:
+                continue
+            if any(name.startswith(ns) for ns in namespaces):
+                yield make(
+                    PYTHON_TOOL_DROPPED,
+                    f"promptpack-python drops `{name}` from prompt `{key}` without a word: it "
+                    "gives the model only tools declared in the pack's `tools`",
+                    item.span,
+                    data={**data, "tool": name},
+                )
+    for key, validator in _validators(root):
+        reason = _not_enforced(validator, python=True)
+        if reason is not None:
+            span = _validator_span(validator)
+            yield make(
+                PYTHON_VALIDATOR_NOT_BLOCKING,
+                f"promptpack-python does not enforce this validator of prompt `{key}`: {reason}",
+                span,
+                data=data,
+            )
+
+
+def _rendered_template(info: TemplateInfo) -> bool:
+    """Whether a runtime of 1.0 renders this template: a prompt's `system_template`
+    and the fragments (model overrides are left to the caller)."""
+    return info.owner == "fragment" or info.template.field == "system_template"
+
+
+def _python_why(p: Placeholder, written: str) -> str:
+    if p.syntax == "fragments.":
+        return f"it includes a fragment only as `{{{{fragment:{p.name}}}}}`"
+    if not written.startswith("{{"):
+        return "it ignores `template_engine.syntax` and reads only `{{name}}`"
+    if p.syntax in ("bare", "fragment:") and p.name:
+        spelled = p.name if p.syntax == "bare" else f"fragment:{p.name}"
+        return f"it reads no spaces inside the braces (write `{{{{{spelled}}}}}`)"
+    return "it has no blocks, paths, filters or expressions, only `{{name}}`"
+
+
+_IMPLEMENTED = frozenset({"banned_words", "max_length", "min_length", "regex_match"})
+
+
+def _not_enforced(validator: MappingNode, *, python: bool) -> str | None:
+    """Why promptpack-python (or -langchainjs) does not enforce ``validator``, or None."""
+    enabled = validator.get("enabled")
+    enabled_value = enabled.value if isinstance(enabled, ScalarNode) else None
+    if enabled_value is False:
+        return None  # switched off: nobody enforces it
+    reasons = []
+    if not python and enabled_value is not True:
+        reasons.append("it skips a validator without `enabled: true`")
+    kind = _string(validator.get("type"))
+    if kind is not None and kind not in _IMPLEMENTED:
+        reasons.append(
+            f"it does not run `{kind}` (only banned_words, max_length, min_length, regex_match)"
+        )
+    fail = validator.get("fail_on_violation")
+    if not (isinstance(fail, ScalarNode) and fail.value is True):
+        reasons.append(
+            "it blocks a reply only with `fail_on_violation: true` (RFC 0015 enforces every "
+            "triggered validator)"
+        )
+    return "; ".join(reasons) if reasons else None
+
+
+def _validator_span(validator: MappingNode) -> Span:
+    kind = validator.get("type")
+    if kind is not None:
+        return kind.span
+    return validator.pairs[0].key.span if validator.pairs else validator.span
+
+
+# -------------------------------------------------------- promptpack-langchainjs
+
+
+def _langchainjs(
+    ctx: CheckContext, root: Node | None, as_json: bool, first: Span
+) -> Iterator[Diagnostic]:
+    data = {"target": LANGCHAINJS}
+    if not as_json:
+        yield make(
+            LANGCHAINJS_PACK_NOT_JSON,
+            "promptpack-langchainjs parses a pack with `JSON.parse` (and a directory load "
+            "skips files not named `.json`): it refuses this YAML pack",
+            first,
+            data=data,
+        )
+    for m in facts.mismatches(root, facts.V1_SHAPES):
+        if m.kind == "key":
+            yield make(
+                LANGCHAINJS_IGNORED_KEY,
+                f"promptpack-langchainjs never reads `{m.key}` in {m.what}: what it says "
+                "does not happen",
+                m.span,
+                data={**data, "where": m.shape, "key": m.key},
+            )
+        elif m.kind == "value" and m.shape == "variable" and m.found == "integer":
+            yield make(
+                LANGCHAINJS_INTEGER_UNCHECKED,
+                "promptpack-langchainjs does not check a variable of `type: integer`: any "
+                "value passes",
+                m.span,
+                data=data,
+            )
+    pack = ctx.pack
+    syntax = pack.template_engine.syntax if pack.template_engine is not None else None
+    pattern = facts.langchainjs_pattern(
+        syntax.value if syntax is not None and isinstance(syntax.value, str) else "{{variable}}"
+    )
+    templates = ctx.templates
+    for info in templates.templates:
+        if not _rendered_template(info):
+            continue
+        for p in info.placeholders:
+            written = info.template.text[p.start : p.end]
+            if pattern is not None and pattern.fullmatch(written):
+                continue
+            yield make(
+                LANGCHAINJS_LITERAL_PLACEHOLDER,
+                f"promptpack-langchainjs leaves `{written}` as written: "
+                f"{_langchainjs_why(p, written, syntax)}",
+                p.span,
+                data={**data, "placeholder": written},
+            )
+    if pattern is None:
+        return
+    fragments = {
+        key: f.template.text for key, f in pack.fragments.items() if f.template is not None
+    }
+    for key, prompt in pack.prompts.items():
+        yield from _langchainjs_prompt(ctx, key, pattern, fragments)
+    for key, validator in _validators(root):
+        reason = _not_enforced(validator, python=False)
+        if reason is not None:
+            yield make(
+                LANGCHAINJS_VALIDATOR_NOT_BLOCKING,
+                f"promptpack-langchainjs does not enforce this validator of prompt `{key}`: "
+                f"{reason}",
+                _validator_span(validator),
+                data=data,
+            )
+
+
+def _langchainjs_why(p: Placeholder, written: str, syntax: Any) -> str:
+    if p.syntax == "fragments.":
+        return f"it includes a fragment by its bare name (`{{{{{p.name}}}}}`)"
+    if p.syntax == "fragment:":
+        return f"it includes a fragment by its bare name (`{{{{{p.name}}}}}`)"
+    shown = syntax.value if syntax is not None else "{{variable}}"
+    return f"it substitutes only `{shown}` with a name of letters, digits and underscores"
+
+
+def _langchainjs_prompt(
+    ctx: CheckContext, key: str, pattern: re.Pattern[str], fragments: Mapping[str, str]
+) -> Iterator[Diagnostic]:
+    data = {"target": LANGCHAINJS}
+    prompt = ctx.pack.prompts[key]
+    own = [
+        info for info in ctx.templates.of_prompt(key) if info.template.field == "system_template"
+    ]
+    if prompt.system_template is None or not own:
+        return
+    info = own[0]
+    chain = facts.fragment_chain(info.template.text, fragments, pattern)
+    if facts.chain_throws(chain):
+        span = _placeholder_named(info, chain[0], pattern) or info.template.span
+        shape = " > ".join(chain)
+        yield make(
+            LANGCHAINJS_FRAGMENT_DEPTH,
+            f'promptpack-langchainjs throws "Maximum fragment substitution depth exceeded" '
+            f"rendering prompt `{key}`: its fragments nest {len(chain)} deep ({shape})",
+            span,
+            data={**data, "chain": list(chain)},
+        )
+    declared = {
+        v.name.value: v
+        for v in prompt.variables
+        if v.name is not None and isinstance(v.name.value, str)
+    }
+    infos = [info]
+    for name in _included(info.template.text, fragments, pattern):
+        infos.extend(ctx.templates.of_fragment(name))
+    for t in infos:
+        for p in t.placeholders:
+            m = pattern.fullmatch(t.template.text[p.start : p.end])
+            if m is None or not m.groups() or m.group(1) not in declared:
+                continue
+            name = m.group(1)
+            variable = declared[name]
+            if name in fragments:
+                yield make(
+                    LANGCHAINJS_FRAGMENT_SHADOWS_VARIABLE,
+                    f"promptpack-langchainjs puts fragment `{name}` here, not variable "
+                    f"`{name}` of prompt `{key}` (it substitutes fragments first, by bare name)",
+                    p.span,
+                    data={**data, "name": name},
+                )
+            elif (
+                variable.required is not None
+                and variable.required.value is False
+                and variable.default is None
+            ):
+                yield make(
+                    LANGCHAINJS_OPTIONAL_VARIABLE_THROWS,
+                    f"promptpack-langchainjs throws \"Variable '{name}' is not defined\" "
+                    f"rendering prompt `{key}` when the caller leaves out `{name}` (optional, "
+                    "no `default`)",
+                    p.span,
+                    data={**data, "name": name},
+                )
+
+
+def _included(text: str, fragments: Mapping[str, str], pattern: re.Pattern[str]) -> list[str]:
+    """The fragments promptpack-langchainjs substitutes into ``text``, at any depth."""
+    seen: dict[str, None] = {}
+    queue = [text]
+    while queue:
+        for m in pattern.finditer(queue.pop()):
+            name = m.group(1) if m.groups() else None
+            if name is not None and name in fragments and name not in seen:
+                seen[name] = None
+                queue.append(fragments[name])
+    return list(seen)
+
+
+def _placeholder_named(info: TemplateInfo, name: str, pattern: re.Pattern[str]) -> Span | None:
+    for p in info.placeholders:
+        written = info.template.text[p.start : p.end]
+        m = pattern.fullmatch(written)
+        if m is not None and m.groups() and m.group(1) == name:
+            return p.span
+    return None
