@@ -26,12 +26,13 @@ table per runtime from ``FACTS``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from pack_lsp.core.base.text import Span
@@ -104,6 +105,7 @@ class Shape:
     """
 
     what: str  # "a validator"
+    spec: str  # where the specification's schema defines it: "$defs/Validator"
     keys: frozenset[str] | None = None
     children: Mapping[str, tuple[Container, str]] = field(default_factory=dict)
     values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -146,47 +148,62 @@ def _common(media_keys: frozenset[str] | None) -> dict[str, Shape]:
     """The objects Omnia's fallback schema and the 1.0 runtimes close alike."""
     return {
         "template_engine": Shape(
-            "`template_engine`", _keys("version syntax features"), values={"features": FEATURES}
+            "`template_engine`",
+            "$defs/TemplateEngine",
+            _keys("version syntax features"),
+            values={"features": FEATURES},
         ),
         "variable": Shape(
             "a variable",
+            "$defs/Variable",
             _keys("name type required default description example validation"),
             {"validation": ("one", "validation")},
             values={"type": VARIABLE_TYPES},
         ),
         "validation": Shape(
             "a variable's `validation`",
+            "$defs/Validation",
             _keys("pattern min_length max_length minimum maximum enum"),
         ),
-        "tool": Shape("a tool", _keys("name description parameters")),
+        "tool": Shape("a tool", "$defs/Tool", _keys("name description parameters")),
         "tool_policy": Shape(
-            "`tool_policy`", _keys("tool_choice max_rounds max_tool_calls_per_turn blocklist")
+            "`tool_policy`",
+            "$defs/ToolPolicy",
+            _keys("tool_choice max_rounds max_tool_calls_per_turn blocklist"),
         ),
         "pipeline": Shape(
-            "`pipeline`", _keys("stages middleware"), {"middleware": ("list", "middleware")}
+            "`pipeline`",
+            "$defs/PipelineConfig",
+            _keys("stages middleware"),
+            {"middleware": ("list", "middleware")},
         ),
-        "middleware": Shape("a middleware", _keys("type config")),
+        "middleware": Shape("a middleware", "$defs/MiddlewareConfig", _keys("type config")),
         "parameters": Shape(
             "`parameters`",
+            "$defs/Parameters",
             _keys("temperature max_tokens top_p top_k frequency_penalty presence_penalty"),
         ),
         "validator": Shape(
             "a validator",
+            "$defs/Validator",
             _keys("type enabled fail_on_violation params"),
             values={"type": VALIDATOR_TYPES},
             required=("enabled",),
         ),
         "tested_model": Shape(
             "a tested model",
+            "$defs/TestedModel",
             _keys("provider model date success_rate avg_tokens avg_cost avg_latency_ms notes"),
         ),
         "model_override": Shape(
             "a model override",
+            "$defs/ModelOverride",
             _keys("system_template_prefix system_template_suffix system_template parameters"),
             {"parameters": ("one", "parameters")},
         ),
         "media": Shape(
             "`media`",
+            "$defs/MediaConfig",
             media_keys,
             {
                 "image": ("one", "image"),
@@ -197,25 +214,38 @@ def _common(media_keys: frozenset[str] | None) -> dict[str, Shape]:
         ),
         "image": Shape(
             "`media.image`",
+            "$defs/ImageConfig",
             _keys("max_size_mb allowed_formats default_detail require_caption max_images_per_msg"),
             values={"allowed_formats": IMAGE_FORMATS},
         ),
         "audio": Shape(
             "`media.audio`",
+            "$defs/AudioConfig",
             _keys("max_size_mb allowed_formats max_duration_sec require_metadata"),
             values={"allowed_formats": AUDIO_FORMATS},
         ),
         "video": Shape(
             "`media.video`",
+            "$defs/VideoConfig",
             _keys("max_size_mb allowed_formats max_duration_sec require_metadata"),
             values={"allowed_formats": VIDEO_FORMATS},
         ),
         "media_example": Shape(
-            "a media example", _keys("name description role parts"), {"parts": ("list", "part")}
+            "a media example",
+            "$defs/MultimodalExample",
+            _keys("name description role parts"),
+            {"parts": ("list", "part")},
         ),
-        "part": Shape("a content part", _keys("type text media"), {"media": ("one", "media_ref")}),
+        "part": Shape(
+            "a content part",
+            "$defs/ContentPart",
+            _keys("type text media"),
+            {"media": ("one", "media_ref")},
+        ),
         "media_ref": Shape(
-            "a media reference", _keys("file_path url base64 mime_type detail caption")
+            "a media reference",
+            "$defs/MediaReference",
+            _keys("file_path url base64 mime_type detail caption"),
         ),
     }
 
@@ -240,6 +270,7 @@ OMNIA_SHAPES: Mapping[str, Shape] = MappingProxyType(
         **_common(None),
         "root": Shape(
             "the pack",
+            "",
             _keys(_ROOT_KEYS + " evals workflow agents skills"),
             {
                 "template_engine": ("one", "template_engine"),
@@ -252,21 +283,27 @@ OMNIA_SHAPES: Mapping[str, Shape] = MappingProxyType(
         ),
         "prompt": Shape(
             "a prompt",
+            "$defs/Prompt",
             _keys(_PROMPT_KEYS + " evals"),
             {**_PROMPT_CHILDREN, "evals": ("list", "eval")},
         ),
         "eval": Shape(
             "an eval",
+            "$defs/Eval",
             _keys("id description type trigger sample_percentage enabled params metric"),
             values={
                 "trigger": ("every_turn", "on_session_complete", "sample_turns", "sample_sessions")
             },
         ),
         "workflow": Shape(
-            "`workflow`", _keys("version entry states engine"), {"states": ("map", "state")}
+            "`workflow`",
+            "$defs/WorkflowConfig",
+            _keys("version entry states engine"),
+            {"states": ("map", "state")},
         ),
         "state": Shape(
             "a workflow state",
+            "$defs/WorkflowState",
             _keys("prompt_task description on_event persistence orchestration skills"),
             values={
                 "persistence": ("transient", "persistent"),
@@ -274,8 +311,12 @@ OMNIA_SHAPES: Mapping[str, Shape] = MappingProxyType(
             },
             required=("prompt_task", "on_event"),
         ),
-        "agents": Shape("`agents`", _keys("entry members"), {"members": ("map", "member")}),
-        "member": Shape("an agents member", _keys("description tags input_modes output_modes")),
+        "agents": Shape(
+            "`agents`", "$defs/AgentsConfig", _keys("entry members"), {"members": ("map", "member")}
+        ),
+        "member": Shape(
+            "an agents member", "$defs/AgentDef", _keys("description tags input_modes output_modes")
+        ),
     }
 )
 
@@ -287,6 +328,7 @@ V1_SHAPES: Mapping[str, Shape] = MappingProxyType(
         **_common(None),
         "root": Shape(
             "the pack",
+            "",
             _keys(_ROOT_KEYS),
             {
                 "template_engine": ("one", "template_engine"),
@@ -296,11 +338,17 @@ V1_SHAPES: Mapping[str, Shape] = MappingProxyType(
                 "metadata": ("one", "metadata"),
             },
         ),
-        "prompt": Shape("a prompt", _keys(_PROMPT_KEYS), _PROMPT_CHILDREN),
-        "compilation": Shape("`compilation`", _keys("compiled_with created_at schema source")),
-        "metadata": Shape("`metadata`", None, {"cost_estimate": ("one", "cost_estimate")}),
+        "prompt": Shape("a prompt", "$defs/Prompt", _keys(_PROMPT_KEYS), _PROMPT_CHILDREN),
+        "compilation": Shape(
+            "`compilation`", "$defs/Compilation", _keys("compiled_with created_at schema source")
+        ),
+        "metadata": Shape(
+            "`metadata`", "$defs/Metadata", None, {"cost_estimate": ("one", "cost_estimate")}
+        ),
         "cost_estimate": Shape(
-            "`metadata.cost_estimate`", _keys("min_cost_usd max_cost_usd avg_cost_usd")
+            "`metadata.cost_estimate`",
+            "$defs/Metadata/properties/cost_estimate",
+            _keys("min_cost_usd max_cost_usd avg_cost_usd"),
         ),
     }
 )
@@ -314,6 +362,24 @@ OMNIA_FORMATS: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "compilation": {"created_at": "date-time"},
     }
 )
+
+
+def spec_keys(shape: Shape) -> frozenset[str]:
+    """The keys the specification's schema (any version) gives the object ``shape``
+    models: a key outside them is the schema's to report (PP102), not a target's."""
+    return _spec_keys(shape.spec)
+
+
+@functools.cache
+def _spec_keys(where: str) -> frozenset[str]:
+    from pack_lsp.core.base.resources import load_schema
+    from pack_lsp.core.model.schema import PROMPTPACK_SCHEMA
+
+    node: Any = load_schema(PROMPTPACK_SCHEMA)
+    for part in where.split("/") if where else ():
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+    properties = node.get("properties") if isinstance(node, dict) else None
+    return frozenset(properties) if isinstance(properties, dict) else frozenset()
 
 
 # ------------------------------------------------------------------------ the walk
@@ -371,7 +437,8 @@ def _walk(
     for key, pair in node.items():
         value = deref(pair.value)
         if shape is not None and shape.keys is not None and key not in shape.keys:
-            yield Mismatch("key", name, shape.what, key, pair.key.span)
+            if key in spec_keys(shape):  # else the schema reports it (PP102)
+                yield Mismatch("key", name, shape.what, key, pair.key.span)
             continue
         if shape is not None and key in shape.values:
             yield from _values(value, name, shape, key)

@@ -685,7 +685,7 @@ def _omnia_mismatch(m: Mismatch) -> Diagnostic:
         allowed = ", ".join(m.allowed)
         return make(
             OMNIA_FALLBACK_CLOSED_VALUE,
-            f"{_FALLBACK} refuses `{m.found}` as the `{m.key}` of {m.what} (it takes "
+            f"{_FALLBACK} refuses `{m.found}` in the `{m.key}` of {m.what} (it takes "
             f"{allowed}): {_FALLBACK_EFFECT}",
             m.span,
             data={**data, "value": m.found},
@@ -805,7 +805,7 @@ def _python(
         elif m.kind == "value":
             yield make(
                 PYTHON_CLOSED_VALUE,
-                f"promptpack-python refuses `{m.found}` as the `{m.key}` of {m.what} (it takes "
+                f"promptpack-python refuses `{m.found}` in the `{m.key}` of {m.what} (it takes "
                 f"{', '.join(m.allowed)})",
                 m.span,
                 data={**where, "value": m.found},
@@ -895,8 +895,8 @@ def _not_enforced(validator: MappingNode, *, python: bool) -> str | None:
     fail = validator.get("fail_on_violation")
     if not (isinstance(fail, ScalarNode) and fail.value is True):
         reasons.append(
-            "it blocks a reply only with `fail_on_violation: true` (RFC 0015 enforces every "
-            "triggered validator)"
+            "it blocks a reply only with `fail_on_violation: true` (deprecated by RFC 0015, "
+            "which enforces every triggered validator, but this runtime still needs it)"
         )
     return "; ".join(reasons) if reasons else None
 
