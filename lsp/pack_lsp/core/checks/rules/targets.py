@@ -22,12 +22,13 @@ from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, ExampleKind, Rule, Severity, make
 from pack_lsp.core.base.text import Span
-from pack_lsp.core.model import targets as facts
+from pack_lsp.core.model import runtimes
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.hosts import Stream
-from pack_lsp.core.model.targets import LANGCHAINJS, OMNIA, PYTHON, Mismatch
+from pack_lsp.core.model.runtimes import Mismatch
+from pack_lsp.core.model.targets import LANGCHAINJS, OMNIA, PYTHON, deploy_targets
 from pack_lsp.core.model.templates import Placeholder, TemplateInfo
-from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref
+from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, deref
 
 CATEGORY = "Deploy targets"
 
@@ -542,80 +543,20 @@ _FALLBACK_EFFECT = (
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     """Every PT finding of the pack for the targets ``ctx.config`` names."""
-    targets = facts.deploy_targets(ctx.config.targets)
+    targets = deploy_targets(ctx.config.targets)
     if not any(t in targets for t in (OMNIA, PYTHON, LANGCHAINJS)):
         return  # nothing read: the result is reused like any other
     root = deref(ctx.root)
-    as_json = _written_as_json(ctx.text, ctx.path is not None and ctx.path.suffix == ".json")
-    first = _first_key(root, ctx.text)
+    as_json = runtimes.written_as_json(
+        ctx.text, ctx.path is not None and ctx.path.suffix == ".json"
+    )
+    first = runtimes.first_key(root, ctx.text)
     if OMNIA in targets:
         yield from _omnia(ctx, root, as_json, first)
     if PYTHON in targets:
         yield from _python(ctx, root, as_json, first)
     if LANGCHAINJS in targets:
         yield from _langchainjs(ctx, root, as_json, first)
-
-
-def _written_as_json(text: str, json_path: bool) -> bool:
-    """Whether a JSON reader takes the text (a ``.json`` file is JSON: its own syntax
-    errors are reported by the parser)."""
-    if json_path:
-        return True
-    if not text.lstrip().startswith("{"):
-        return False
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _first_key(root: Node | None, text: str) -> Span:
-    if isinstance(root, MappingNode) and root.pairs:
-        return root.pairs[0].key.span
-    start = len(text) - len(text.lstrip())
-    return Span(start, min(len(text), start + 1))
-
-
-def _at(node: MappingNode | None, *path: str) -> Node | None:
-    current: Node | None = node
-    for key in path:
-        if not isinstance(current, MappingNode):
-            return None
-        current = current.get(key)
-    return current
-
-
-def _items(node: Node | None) -> Iterator[tuple[str, MappingNode]]:
-    if isinstance(node, MappingNode):
-        for key, pair in node.items():
-            value = deref(pair.value)
-            if isinstance(value, MappingNode):
-                yield key, value
-
-
-def _list(node: Node | None) -> Iterator[MappingNode]:
-    if isinstance(node, SequenceNode):
-        for item in node.values():
-            if isinstance(item, MappingNode):
-                yield item
-
-
-def _string(node: Node | None) -> str | None:
-    if isinstance(node, ScalarNode) and isinstance(node.value, str):
-        return node.value
-    return None
-
-
-def _validators(root: Node | None) -> Iterator[tuple[str, MappingNode]]:
-    """Each prompt's validators, with the prompt's key."""
-    for key, prompt in _items(_at(root if isinstance(root, MappingNode) else None, "prompts")):
-        for validator in _list(prompt.get("validators")):
-            yield key, validator
-
-
-def _where(m: Mismatch) -> str:
-    return m.what
 
 
 # ------------------------------------------------------------------------- Omnia
@@ -634,8 +575,8 @@ def _omnia(
             data=data,
         )
     mapping = root if isinstance(root, MappingNode) else None
-    schema = _at(mapping, "$schema")
-    url = _string(schema)
+    schema = runtimes.at(mapping, "$schema")
+    url = runtimes.string(schema)
     if schema is not None and url is not None and _V180.search(url):
         yield make(
             OMNIA_SCHEMA_UNCOMPILABLE,
@@ -645,9 +586,9 @@ def _omnia(
             schema.span,
             data=data,
         )
-    for m in facts.mismatches(root, facts.OMNIA_SHAPES, facts.OMNIA_FORMATS):
+    for m in runtimes.mismatches(root, runtimes.OMNIA_SHAPES, runtimes.OMNIA_FORMATS):
         yield _omnia_mismatch(m)
-    for key, prompt in _items(_at(mapping, "prompts")):
+    for key, prompt in runtimes.items(runtimes.at(mapping, "prompts")):
         pair = prompt.pair("media")
         if pair is not None:
             yield make(
@@ -717,7 +658,7 @@ def _omnia_entry(ctx: CheckContext, mapping: MappingNode | None) -> Iterator[Dia
     if len(pack.prompts) < 2 or "default" in pack.prompts:
         return
     for section in ("workflow", "agents"):
-        if _string(_at(mapping, section, "entry")):
+        if runtimes.string(runtimes.at(mapping, section, "entry")):
             return
     pair = mapping.pair("prompts") if mapping is not None else None
     if pair is None:
@@ -762,7 +703,7 @@ def check_configmaps(stream: Stream, targets: Iterable[str]) -> Iterator[Diagnos
             continue
         value = deref(pack_json.value)
         text = value.text if isinstance(value, ScalarNode) else None
-        if text is not None and not _written_as_json(text, False) and _yaml_pack(text):
+        if text is not None and not runtimes.written_as_json(text, False) and _yaml_pack(text):
             yield make(
                 OMNIA_PACK_NOT_JSON,
                 "Omnia reads `pack.json` as JSON: this entry holds a YAML pack, so the "
@@ -792,7 +733,7 @@ def _python(
             first,
             data=data,
         )
-    for m in facts.mismatches(root, facts.V1_SHAPES):
+    for m in runtimes.mismatches(root, runtimes.V1_SHAPES):
         where = {**data, "where": m.shape, "key": m.key}
         if m.kind == "key":
             yield make(
@@ -823,7 +764,7 @@ def _python(
             continue
         for p in info.placeholders:
             written = info.template.text[p.start : p.end]
-            if facts.PYTHON_PLACEHOLDER.fullmatch(written):
+            if runtimes.PYTHON_PLACEHOLDER.fullmatch(written):
                 continue
             yield make(
                 PYTHON_LITERAL_PLACEHOLDER,
@@ -846,10 +787,10 @@ def _python(
                     item.span,
                     data={**data, "tool": name},
                 )
-    for key, validator in _validators(root):
-        reason = _not_enforced(validator, python=True)
+    for key, validator in runtimes.validators(root):
+        reason = runtimes.not_enforced(validator, python=True)
         if reason is not None:
-            span = _validator_span(validator)
+            span = runtimes.validator_span(validator)
             yield make(
                 PYTHON_VALIDATOR_NOT_BLOCKING,
                 f"promptpack-python does not enforce this validator of prompt `{key}`: {reason}",
@@ -875,39 +816,6 @@ def _python_why(p: Placeholder, written: str) -> str:
     return "it has no blocks, paths, filters or expressions, only `{{name}}`"
 
 
-_IMPLEMENTED = frozenset({"banned_words", "max_length", "min_length", "regex_match"})
-
-
-def _not_enforced(validator: MappingNode, *, python: bool) -> str | None:
-    """Why promptpack-python (or -langchainjs) does not enforce ``validator``, or None."""
-    enabled = validator.get("enabled")
-    enabled_value = enabled.value if isinstance(enabled, ScalarNode) else None
-    if enabled_value is False:
-        return None  # switched off: nobody enforces it
-    reasons = []
-    if not python and enabled_value is not True:
-        reasons.append("it skips a validator without `enabled: true`")
-    kind = _string(validator.get("type"))
-    if kind is not None and kind not in _IMPLEMENTED:
-        reasons.append(
-            f"it does not run `{kind}` (only banned_words, max_length, min_length, regex_match)"
-        )
-    fail = validator.get("fail_on_violation")
-    if not (isinstance(fail, ScalarNode) and fail.value is True):
-        reasons.append(
-            "it blocks a reply only with `fail_on_violation: true` (deprecated by RFC 0015, "
-            "which enforces every triggered validator, but this runtime still needs it)"
-        )
-    return "; ".join(reasons) if reasons else None
-
-
-def _validator_span(validator: MappingNode) -> Span:
-    kind = validator.get("type")
-    if kind is not None:
-        return kind.span
-    return validator.pairs[0].key.span if validator.pairs else validator.span
-
-
 # -------------------------------------------------------- promptpack-langchainjs
 
 
@@ -923,7 +831,7 @@ def _langchainjs(
             first,
             data=data,
         )
-    for m in facts.mismatches(root, facts.V1_SHAPES):
+    for m in runtimes.mismatches(root, runtimes.V1_SHAPES):
         if m.kind == "key":
             yield make(
                 LANGCHAINJS_IGNORED_KEY,
@@ -942,7 +850,7 @@ def _langchainjs(
             )
     pack = ctx.pack
     syntax = pack.template_engine.syntax if pack.template_engine is not None else None
-    pattern = facts.langchainjs_pattern(
+    pattern = runtimes.langchainjs_pattern(
         syntax.value if syntax is not None and isinstance(syntax.value, str) else "{{variable}}"
     )
     templates = ctx.templates
@@ -965,16 +873,16 @@ def _langchainjs(
     fragments = {
         key: f.template.text for key, f in pack.fragments.items() if f.template is not None
     }
-    for key, prompt in pack.prompts.items():
+    for key in pack.prompts:
         yield from _langchainjs_prompt(ctx, key, pattern, fragments)
-    for key, validator in _validators(root):
-        reason = _not_enforced(validator, python=False)
+    for key, validator in runtimes.validators(root):
+        reason = runtimes.not_enforced(validator, python=False)
         if reason is not None:
             yield make(
                 LANGCHAINJS_VALIDATOR_NOT_BLOCKING,
                 f"promptpack-langchainjs does not enforce this validator of prompt `{key}`: "
                 f"{reason}",
-                _validator_span(validator),
+                runtimes.validator_span(validator),
                 data=data,
             )
 
@@ -999,8 +907,8 @@ def _langchainjs_prompt(
     if prompt.system_template is None or not own:
         return
     info = own[0]
-    chain = facts.fragment_chain(info.template.text, fragments, pattern)
-    if facts.chain_throws(chain):
+    chain = runtimes.fragment_chain(info.template.text, fragments, pattern)
+    if runtimes.chain_throws(chain):
         span = _placeholder_named(info, chain[0], pattern) or info.template.span
         shape = " > ".join(chain)
         yield make(
@@ -1016,7 +924,7 @@ def _langchainjs_prompt(
         if v.name is not None and isinstance(v.name.value, str)
     }
     infos = [info]
-    for name in _included(info.template.text, fragments, pattern):
+    for name in runtimes.langchainjs_includes(info.template.text, fragments, pattern):
         infos.extend(ctx.templates.of_fragment(name))
     for t in infos:
         for p in t.placeholders:
@@ -1046,19 +954,6 @@ def _langchainjs_prompt(
                     p.span,
                     data={**data, "name": name},
                 )
-
-
-def _included(text: str, fragments: Mapping[str, str], pattern: re.Pattern[str]) -> list[str]:
-    """The fragments promptpack-langchainjs substitutes into ``text``, at any depth."""
-    seen: dict[str, None] = {}
-    queue = [text]
-    while queue:
-        for m in pattern.finditer(queue.pop()):
-            name = m.group(1) if m.groups() else None
-            if name is not None and name in fragments and name not in seen:
-                seen[name] = None
-                queue.append(fragments[name])
-    return list(seen)
 
 
 def _placeholder_named(info: TemplateInfo, name: str, pattern: re.Pattern[str]) -> Span | None:
