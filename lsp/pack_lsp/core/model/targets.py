@@ -81,8 +81,11 @@ def parse_target(value: object) -> str:
     text = str(value).strip()
     name = text.partition("@")[0].strip()
     if name not in TARGET_NAMES:
+        from pack_lsp.core.base.suggest import did_you_mean
+
         known = ", ".join(f"`{n}`" for n in TARGET_NAMES)
-        raise ValueError(f"unknown target {text!r} (targets: {known})")
+        hint = did_you_mean(name, TARGET_NAMES)
+        raise ValueError(f"unknown target {text!r}{hint} (targets: {known})")
     if "@" in text and name != PROMPTKIT:
         raise ValueError(f"target {text!r}: only `promptkit` takes a release (`promptkit@1.5.11`)")
     return text
