@@ -95,9 +95,9 @@ def deploy_summary(analysis: Analysis) -> str:
         found = [d for d in analysis.diagnostics if d.data.get("target") == name]
         refused = sorted({d.code for d in found if d.severity is Severity.ERROR})
         misread = sorted({d.code for d in found if d.severity is not Severity.ERROR})
-        errors = sum(1 for d in found if d.severity is Severity.ERROR)
+        problems = sum(1 for d in found if d.severity is Severity.ERROR)
         if refused:
-            verdict = f"refuses it ({_count(errors, 'problem')}: {', '.join(refused)})"
+            verdict = f"refuses it ({_count(problems, 'problem')}: {', '.join(refused)})"
         elif misread:
             verdict = f"loads it, reading it differently ({', '.join(misread)})"
         else:
