@@ -416,3 +416,14 @@ def test_cli_target(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert "PT021" in capsys.readouterr().out
     assert main(["--render", str(file), "--prompt", "support", "--target", JS]) == 0
     assert "as promptpack-langchainjs renders it" in capsys.readouterr().out
+
+
+def test_every_code_is_in_a_target_table() -> None:
+    """docs/rules.md prints a table per target from ``FACTS``: every PT code is there."""
+    from pack_lsp.core.checks.registry import REGISTRY
+    from pack_lsp.core.model.runtimes import FACTS
+    from pack_lsp.core.model.targets import RUNTIMES
+
+    listed = {code for fact in FACTS for code in fact.codes}
+    assert listed == {code for code in REGISTRY if code.startswith("PT")}
+    assert {fact.target for fact in FACTS} == set(RUNTIMES)

@@ -641,3 +641,175 @@ def langchainjs_includes(
                 seen[name] = None
                 queue.append(fragments[name])
     return list(seen)
+
+
+# ----------------------------------------------------------------------------- facts
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing a runtime does with a pack, where it was read (a path at the commit
+    ``targets.RUNTIMES`` pins) and the PT codes that report it (none: not reported)."""
+
+    target: str
+    what: str
+    source: tuple[str, ...]
+    codes: tuple[str, ...] = ()
+
+
+FACTS: tuple[Fact, ...] = (
+    Fact(
+        "omnia",
+        'The operator reads a ConfigMap\'s `data["pack.json"]` only; a ConfigMap without it '
+        "is refused.",
+        ("internal/controller/promptpack_controller.go",),
+        ("PT001",),
+    ),
+    Fact(
+        "omnia",
+        "`pack.json` is parsed as JSON by the schema gate, the readiness probe and the "
+        "PromptKit SDK 1.5.5 that runs the pack.",
+        ("internal/schema/validator.go", "pkg/runtime/promptkit/health.go"),
+        ("PT002",),
+    ),
+    Fact(
+        "omnia",
+        "The schema gate (operator and every `/readyz`) validates with gojsonschema v1.2.0 "
+        "against the schema `$schema` names (`latest` if none), fetched with a 10 s timeout, "
+        "and falls back silently to the embedded schema labelled 1.3.1 when the fetch fails.",
+        ("internal/schema/validator.go", "go.mod"),
+        ("PT003", "PT004", "PT005", "PT006"),
+    ),
+    Fact(
+        "omnia",
+        "The embedded schema closes every object (the lists below); it requires a validator's "
+        "`enabled` and a state's `prompt_task` and `on_event`; its closed lists are those of "
+        "1.0 plus eval triggers, state persistence and orchestration.",
+        ("internal/schema/promptpack.schema.json",),
+        ("PT003", "PT004", "PT005"),
+    ),
+    Fact(
+        "omnia",
+        "The embedded schema's `MediaConfig.patternProperties` (`^[a-z0-9_]+$`) makes every "
+        "key of `media`, `enabled` included, a media-type object: every `media` is refused.",
+        ("internal/schema/promptpack.schema.json",),
+        ("PT006",),
+    ),
+    Fact(
+        "omnia",
+        "gojsonschema enforces `format` with either schema: `date` (Go `time.Parse` of "
+        "2006-01-02), `uri` (a scheme, no backslash), `date-time` (RFC 3339).",
+        ("xeipuuv/gojsonschema@v1.2.0 (82fcdeb2): format_checkers.go",),
+        ("PT007",),
+    ),
+    Fact(
+        "omnia",
+        "A pattern that Go's `regexp` cannot compile fails the schema: the published v1.8.0 "
+        "schema's review `cadence` uses look-ahead (fixed in 1.8.1).",
+        (
+            "xeipuuv/gojsonschema@v1.2.0: schema.go",
+            "pack-lsp: schemas/promptpack.schema.json, Review.cadence",
+        ),
+        ("PT008",),
+    ),
+    Fact(
+        "omnia",
+        "The runtime opens the pack at `workflow.entry`, else `agents.entry`, else its only "
+        "prompt, else `OMNIA_PROMPT_NAME` (the operator sets `default`).",
+        ("internal/runtime/pack_entry.go", "internal/controller/constants.go"),
+        ("PT009",),
+    ),
+    Fact(
+        "omnia",
+        "The Agent Card is built from the AgentRuntime resource, not from the pack.",
+        ("internal/facade/a2a/card_provider.go",),
+        ("PT010",),
+    ),
+    Fact(
+        "omnia",
+        "Every tool of the attached ToolRegistry is added to every prompt's `tools`; not "
+        "reported, as it depends on the cluster, not on the pack.",
+        ("internal/runtime/pack_tools.go",),
+    ),
+    Fact(
+        "promptpack-python",
+        "A pack is read with `json.loads` and validated by pydantic models.",
+        ("packages/promptpack/src/promptpack/parser.py",),
+        ("PT020",),
+    ),
+    Fact(
+        "promptpack-python",
+        'The models copy the 1.0 schema with `extra="forbid"` (`metadata`, `media` and tool '
+        "`parameters` allow more): the lists below; a validator's `enabled` is required.",
+        ("packages/promptpack/src/promptpack/types.py",),
+        ("PT021", "PT022", "PT023"),
+    ),
+    Fact(
+        "promptpack-python",
+        "The template engine reads `{{name}}` and `{{fragment:name}}` only, whatever "
+        "`template_engine.syntax`; the LangChain template renders with `strict=False`, so "
+        "anything else stays as written.",
+        (
+            "packages/promptpack/src/promptpack/template.py",
+            "packages/promptpack-langchain/src/promptpack_langchain/template.py",
+        ),
+        ("PT024",),
+    ),
+    Fact(
+        "promptpack-python",
+        "`get_tools_for_prompt` keeps only the names found in the pack's `tools`.",
+        ("packages/promptpack/src/promptpack/types.py",),
+        ("PT025",),
+    ),
+    Fact(
+        "promptpack-python",
+        "Validators run only when enabled, implement four types, and make a reply invalid "
+        "only with `fail_on_violation: true`.",
+        ("packages/promptpack-langchain/src/promptpack_langchain/validators.py",),
+        ("PT026",),
+    ),
+    Fact(
+        "promptpack-langchainjs",
+        "A pack is read with `JSON.parse`; a directory load skips names not ending `.json`; "
+        "`validate: true` checks six fields and nothing else is checked.",
+        ("src/registry.ts",),
+        ("PT040",),
+    ),
+    Fact(
+        "promptpack-langchainjs",
+        "Only the keys of its types (those of 1.0) are read; the others are ignored.",
+        ("src/types.ts",),
+        ("PT041",),
+    ),
+    Fact(
+        "promptpack-langchainjs",
+        "The placeholder pattern is `template_engine.syntax` escaped, with `variable` made a "
+        "name; fragments are substituted first by that pattern, ten passes at most (then it "
+        "throws), then variables (an undefined one throws).",
+        ("src/template-engine.ts",),
+        ("PT042", "PT043", "PT044", "PT045"),
+    ),
+    Fact(
+        "promptpack-langchainjs",
+        "Validators without `enabled` are skipped, unknown types pass, only "
+        "`fail_on_violation` throws; `integer` has no type check.",
+        ("src/validators.ts", "src/template-engine.ts"),
+        ("PT046", "PT047"),
+    ),
+)
+
+
+def closed_lists(shapes: Mapping[str, Shape]) -> list[tuple[str, str]]:
+    """(object, what is accepted) rows of a runtime's closed lists, for the docs."""
+    rows: list[tuple[str, str]] = []
+    for shape in shapes.values():
+        parts = []
+        if shape.keys is not None:
+            parts.append("keys " + ", ".join(f"`{k}`" for k in sorted(shape.keys)))
+        for key, allowed in shape.values.items():
+            parts.append(f"`{key}` one of " + ", ".join(f"`{v}`" for v in allowed))
+        if shape.required:
+            parts.append("requires " + ", ".join(f"`{k}`" for k in shape.required))
+        if parts:
+            rows.append((shape.what, "; ".join(parts)))
+    return rows
