@@ -28,10 +28,8 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from types import MappingProxyType
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, SequenceNode, deref
@@ -423,10 +421,13 @@ def _values(value: Node | None, name: str, shape: Shape, key: str) -> Iterator[M
             yield Mismatch("value", name, shape.what, key, item.span, item.value, allowed)
 
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _DATE_TIME = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
 )
+#: What Go's ``url.Parse`` takes as a scheme: a letter, then letters, digits, ``+-.``.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def conforms(text: str, fmt: str) -> bool:
@@ -434,31 +435,28 @@ def conforms(text: str, fmt: str) -> bool:
     ``time.Parse("2006-01-02")``, ``date-time`` RFC 3339, ``uri`` a URL with a scheme
     and no backslash (``format_checkers.go``)."""
     if fmt == "date":
-        return _DATE.fullmatch(text) is not None and _valid_date(text[:10])
+        m = _DATE.fullmatch(text)
+        return m is not None and _valid_date(m)
     if fmt == "date-time":
         m = _DATE_TIME.fullmatch(text)
         return (
             m is not None
-            and _valid_date(text[:10])
+            and _valid_date(m)
             and int(m.group(4)) < 24
             and int(m.group(5)) < 60
             and int(m.group(6)) < 60
         )
     if fmt == "uri":
-        try:
-            scheme = urlsplit(text).scheme
-        except ValueError:
-            return False
-        return bool(scheme) and "\\" not in text
+        return _SCHEME.match(text) is not None and "\\" not in text
     return True
 
 
-def _valid_date(text: str) -> bool:
-    try:
-        date.fromisoformat(text)
-    except ValueError:
+def _valid_date(m: re.Match[str]) -> bool:
+    year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if not 1 <= month <= 12 or day < 1:
         return False
-    return True
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return day <= (29 if month == 2 and leap else _DAYS[month - 1] if month != 2 else 28)
 
 
 # ---------------------------------------------------------------------- templates
