@@ -178,11 +178,14 @@ def test_check_of_a_directory_uses_it_as_the_workspace(
     shutil.rmtree(root / "kv")
     assert main(["--check", str(root)]) == 1
     out = capsys.readouterr().out
-    assert sorted(re.findall(r"(\w+)/manifest\.yaml:\d+:\d+: error (PM\d+)", out)) == [
-        ("builder_agent", "PM006"),
-        ("builder_agent", "PM006"),
-        ("code_reviewer", "PM006"),
-        ("code_reviewer", "PM006"),
+    # `depends_on: [kv]` stops yodoca's load (errors); `uses_tools: [kv]` is dropped
+    # without a message (warnings).
+    found = re.findall(r"(\w+)/manifest\.yaml:\d+:\d+: (\w+) (PM\d+)", out)
+    assert sorted(found) == [
+        ("builder_agent", "error", "PM006"),
+        ("builder_agent", "warning", "PM012"),
+        ("code_reviewer", "error", "PM006"),
+        ("code_reviewer", "warning", "PM012"),
     ]
 
 
@@ -219,10 +222,17 @@ def _adr_examples() -> list[str]:
     return [b for b in blocks if re.search(r"^id: ", b, re.M)]
 
 
+def prompt_path(text: str) -> str:
+    found = re.search(r"instructions: (\S+)", text)
+    assert found is not None
+    return found.group(1)
+
+
 def test_the_design_documents_examples_get_exactly_the_problems_a_reader_finds(
     tmp_path: Path,
 ) -> None:
-    """Each example repeats `description` and uses `file_manager`, which is not there."""
+    """Each example repeats `description`, names a prompt file in `instructions` (which
+    yodoca takes as the prompt text) and uses `file_manager`, which is not there."""
     examples = _adr_examples()
     assert len(examples) == 2
     paths: list[Path] = []
@@ -250,7 +260,8 @@ def test_the_design_documents_examples_get_exactly_the_problems_a_reader_finds(
             (d.code, analysis.text[d.span.start : d.span.end]) for d in analysis.diagnostics
         )
         assert problems == [
-            ("PM006", "file_manager"),
+            ("PM003", prompt_path(analysis.text)),
+            ("PM012", "file_manager"),
             ("PP005", "description"),
             ("PP005", "description"),
         ], path

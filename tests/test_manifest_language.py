@@ -123,12 +123,14 @@ def test_rename_changes_the_id_and_every_reference_in_every_file(index: Manifest
     }
     assert "id: key_value\n" in renamed[str(KV)]
     assert "depends_on: [key_value]" in renamed[str(WORKSPACE / "builder_agent" / "manifest.yaml")]
-    # The renamed workspace is as clean as before.
+    # The renamed workspace is as clean as before but for the folder of the renamed
+    # extension, which yodoca imports by the id: renaming folders is the user's move.
     after = ManifestIndex()
     for path, text in renamed.items():
         after.put(analyze(text, path=path).manifest)  # type: ignore[arg-type]
     for path, text in renamed.items():
-        assert analyze(text, path=path, workspace=after).diagnostics == ()
+        codes = [d.code for d in analyze(text, path=path, workspace=after).diagnostics]
+        assert codes == (["PM014"] if path == str(KV) else []), path
 
 
 def test_rename_keeps_quotes_and_rejects_bad_ids(index: ManifestIndex) -> None:

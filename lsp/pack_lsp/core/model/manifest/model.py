@@ -2,15 +2,32 @@
 
 Only what the rules and editor features need is kept: each value with the span
 that wrote it, so a diagnostic, a definition or a rename edit can point at it.
-Values of the wrong type are left out here; the schema reports them.
+Values of the wrong type are left out here; the schema reports them. What decides
+how yodoca treats the extension is read as yodoca reads it (``reading``): an empty
+or null ``entrypoint`` is no entrypoint, and ``enabled: no`` or ``enabled: "off"``
+disables the extension.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from pack_lsp.core.base.text import Span
-from pack_lsp.core.syntax.yamltree.nodes import MappingNode, Node, ScalarNode, SequenceNode, deref
+from pack_lsp.core.model.manifest.reading import lax_bool, yaml11_data
+from pack_lsp.core.syntax.yamltree.nodes import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    deref,
+)
+
+#: The id in ``uses_tools`` that names yodoca's built-in tools, not an extension.
+CORE_TOOLS = "core_tools"
+#: The one file name yodoca reads a manifest from (``manifest.yml`` is ignored).
+MANIFEST_FILE = "manifest.yaml"
+IGNORED_FILE = "manifest.yml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +66,7 @@ class Manifest:
     name: Value | None
     description: Value | None
     entrypoint: Value | None
-    has_entrypoint: bool
+    has_entrypoint: bool  # a non-empty entrypoint (yodoca treats "" and null as none)
     agent: AgentSection | None
     references: tuple[Reference, ...]
     anchor: Span  # where to report a problem of the manifest as a whole
@@ -74,6 +91,16 @@ class Manifest:
         own: it only offers itself to the orchestrator as an agent tool.
         """
         return self.has_entrypoint
+
+    @property
+    def ignored(self) -> bool:
+        """A ``manifest.yml``, which yodoca never reads."""
+        return self.path is not None and PurePath(self.path).name == IGNORED_FILE
+
+    @property
+    def loaded(self) -> bool:
+        """Whether yodoca takes the extension into its dependency resolution."""
+        return self.enabled and not self.ignored
 
     def uses(self, field: str) -> list[Reference]:
         return [r for r in self.references if r.field == field]
@@ -116,17 +143,24 @@ def build_manifest(root: Node | None, path: str | None) -> Manifest:
             has_instructions=agent_node.pair("instructions") is not None,
         )
         refs = _references(agent_node.get("uses_tools"), "uses_tools") + refs
-    enabled_node = deref(root.get("enabled"))
-    enabled = not (isinstance(enabled_node, ScalarNode) and enabled_node.value is False)
+    entrypoint = _string(root.get("entrypoint"))
     return Manifest(
         path=path,
         id=_string(root.get("id")),
         name=_string(root.get("name")),
         description=_string(root.get("description")),
-        entrypoint=_string(root.get("entrypoint")),
-        has_entrypoint=root.pair("entrypoint") is not None,
+        entrypoint=entrypoint,
+        has_entrypoint=entrypoint is not None and entrypoint.text != "",
         agent=agent,
         references=tuple(refs),
         anchor=anchor,
-        enabled=enabled,
+        enabled=_enabled(root.get("enabled")),
     )
+
+
+def _enabled(node: Node | None) -> bool:
+    """``enabled`` as yodoca reads it: PyYAML's YAML 1.1, then pydantic's lax ``bool``
+    (a value it refuses makes the schema fail; the extension counts as enabled)."""
+    if node is None:
+        return True
+    return lax_bool(yaml11_data(node)) is not False
