@@ -605,11 +605,12 @@ def _unknown_keys(
             inner = f"{path}.{key}" if path else key
             yield from _unknown_keys(pair.value, props[key], root, inner, False)
             continue
-        found = suggestions(key, known)
+        free = [k for k in known if k not in node.effective]  # no fix makes a duplicate
+        found = suggestions(key, free)
         if found:
             yield make(
                 MISSPELLED_KEY,
-                f"yodoca ignores `{key}`, which is not a key of {where}" + did_you_mean(key, known),
+                f"yodoca ignores `{key}`, which is not a key of {where}" + did_you_mean(key, free),
                 pair.key.span,
                 data={"kind": "misspelled-key", "key": key, "suggestions": found},
                 fixes=suggest(pair.key.span, found),
