@@ -371,8 +371,9 @@ def test_values_workstacean_skips_are_reported() -> None:
     assert len(messages) == 3
     assert "vetoTtlMs must be a number" in messages[0]
     assert "reviewer 'human' is not 'operator'" in messages[1]
-    assert "mode 'manual' is not one of autonomous, notification, veto, gated, compound" in (
-        messages[2]
+    assert (
+        "mode 'manual' is not one of autonomous, notification, veto, gated, compound"
+        in (messages[2])
     )
     assert [p.message for p in check_params(BLAST, {"skills": {"a": {"radius": "world"}}})] == [
         "blast-v1: skill 'a': radius 'world' is not one of self, project, repo, fleet, public"

@@ -75,8 +75,7 @@ AGENT_WITHOUT_INSTRUCTIONS = Rule(
         "agent:\n"
         "  model: gpt-4o-mini     # no instructions, and the folder has no prompt.jinja2\n"
     ),
-    "Write the prompt in `prompt.jinja2` next to the manifest, or inline in "
-    "`agent.instructions`.",
+    "Write the prompt in `prompt.jinja2` next to the manifest, or inline in `agent.instructions`.",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
@@ -416,6 +415,11 @@ RULES = (
     IGNORED_KEY,
 )
 
+#: PM010 (agent tool name `agent_<id>` equal to another id) is gone: yodoca has no
+#: `agent_<id>` tools (agents are reached through `delegate_task`). A configuration
+#: naming it stays valid.
+RETIRED = ("PM010",)
+
 _ENTRYPOINT = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)$")
 _PROMPT_FILE = re.compile(r"^[^\n]*\.(?:jinja2|jinja|j2|md|txt|prompt)$", re.IGNORECASE)
 #: The prompt file yodoca reads beside an agent's manifest.
@@ -597,9 +601,7 @@ def _unknown_keys(
     if not isinstance(node, MappingNode) or not isinstance(props, Mapping):
         return  # a scalar, or a free-form table such as `config`
     known = list(props)
-    where = (
-        "the manifest" if not path else f"an entry of `{path}`" if entry else f"`{path}`"
-    )
+    where = "the manifest" if not path else f"an entry of `{path}`" if entry else f"`{path}`"
     for key, pair in node.items():
         if key in props:
             inner = f"{path}.{key}" if path else key
