@@ -44,8 +44,21 @@ def test_uses_tools_offers_only_tool_providing_extensions(index: ManifestIndex) 
     analysis = _open(REVIEWER, index, text)
     offset = _offset(text, "    - \n") + len("    - ")
     labels = [c.label for c in complete_ids(analysis, offset, index)]
-    # kv is listed already; code_reviewer is this manifest; builder_agent has code.
-    assert labels == ["builder_agent"]
+    # yodoca's built-in tools first; kv is listed already; code_reviewer is this
+    # manifest; builder_agent has code.
+    assert labels == ["core_tools", "builder_agent"]
+
+
+def test_ids_yodoca_does_not_load_are_not_offered(index: ManifestIndex) -> None:
+    kv = WORKSPACE / "kv" / "manifest.yaml"
+    disabled = ManifestIndex(list(index))
+    text = kv.read_text(encoding="utf-8").replace("enabled: true", "enabled: false")
+    disabled.put(analyze(text, path=kv).manifest)  # type: ignore[arg-type]
+    path = WORKSPACE / "x" / "manifest.yaml"
+    text = "id: x\nname: X\nentrypoint: main:X\ndepends_on:\n  - \n"
+    analysis = analyze(text, path=path, workspace=disabled)
+    labels = [c.label for c in complete_ids(analysis, len(text) - 1, disabled)]
+    assert labels == ["builder_agent", "code_reviewer"]
 
 
 def test_depends_on_offers_every_other_id_with_its_description(index: ManifestIndex) -> None:
