@@ -213,8 +213,9 @@ DUPLICATE_EXTENSION_ID = Rule(
     "duplicate-extension-id",
     E,
     "Two enabled manifests of the workspace declare the same `id`. yodoca loads the "
-    "first one (folders in name order) and skips the others without a message. "
-    "Reported in each, with the others as related locations.",
+    "code of the first one (folders in name order) only, reads the settings of the last "
+    "one for it, and says nothing. Reported in each, with the others as related "
+    "locations.",
     (
         "id: kv\n"
         "name: Key-value store\n"
@@ -725,7 +726,7 @@ def _check_ids(m: Manifest, index: ManifestIndex) -> Iterator[Diagnostic]:
         yield make(
             DUPLICATE_EXTENSION_ID,
             f"Extension id `{m.id.text}` is declared by {len(others) + 1} enabled manifests: "
-            "yodoca loads the first by folder name and skips the others",
+            "yodoca loads the code of the first folder only, with the settings of the last",
             m.id.span,
             related=[_related(o, f"`{m.id.text}` is also declared here") for o in others],
         )
