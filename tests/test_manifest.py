@@ -421,3 +421,18 @@ def test_a_configuration_naming_the_retired_pm010_stays_valid() -> None:
     assert "PM010" not in REGISTRY
     assert unknown_selector("PM010") is None
     assert unknown_selector("PM019") is not None
+
+
+@pytest.mark.parametrize(
+    ("instructions", "flagged"),
+    [
+        ("prompts/x.jinja2", True),
+        ("reviewer.md", True),
+        ("Follow the rules in CONTRIBUTING.md", False),
+        ("|\n    Read notes.txt first.\n    Then answer.", False),
+    ],
+)
+def test_only_a_path_in_instructions_is_taken_for_one(instructions: str, flagged: bool) -> None:
+    text = f"id: a\nname: A\nagent:\n  instructions: {instructions}\n"
+    codes = [d.code for d in analyze(text, path="/w/a/manifest.yaml").diagnostics]
+    assert ("PM003" in codes) is flagged

@@ -84,7 +84,7 @@ INSTRUCTIONS_READ_AS_TEXT = Rule(
     "PM003",
     "instructions-read-as-text",
     W,
-    "`agent.instructions` reads as a file path (one line ending in a prompt-file "
+    "`agent.instructions` reads as a file path (one word ending in a prompt-file "
     "extension such as `.jinja2`, `.j2`, `.md` or `.txt`), but yodoca never opens a "
     "file named there: the text itself becomes the agent's prompt. The prompt file "
     "yodoca reads is `prompt.jinja2` beside the manifest.",
@@ -422,7 +422,8 @@ RULES = (
 RETIRED = ("PM010",)
 
 _ENTRYPOINT = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)$")
-_PROMPT_FILE = re.compile(r"^[^\n]*\.(?:jinja2|jinja|j2|md|txt|prompt)$", re.IGNORECASE)
+#: One word ending in a prompt-file extension: a path, not a sentence naming a file.
+_PROMPT_FILE = re.compile(r"^\S+\.(?:jinja2|jinja|j2|md|txt|prompt)$", re.IGNORECASE)
 #: The prompt file yodoca reads beside an agent's manifest.
 PROMPT_TEMPLATE = "prompt.jinja2"
 

@@ -88,7 +88,7 @@ class Manifest:
         A tool is provided by code that implements the tool-provider protocol. An
         extension with an ``entrypoint`` loads code, which may implement it (this
         cannot be known without running it); a declarative agent has no code of its
-        own: it only offers itself to the orchestrator as an agent tool.
+        own: the orchestrator reaches it through ``delegate_task``.
         """
         return self.has_entrypoint
 
