@@ -16,7 +16,7 @@ YAML problems (duplicate keys among them) the document rules' PP0xx, as for pack
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -565,21 +565,21 @@ def _check_file(m: Manifest) -> Iterator[Diagnostic]:
         )
 
 
-def _resolve(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
+def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
     """``schema`` with ``$ref`` followed and the object branch of an ``anyOf`` taken."""
     for _ in range(8):
-        if not isinstance(schema, Mapping):
+        if not isinstance(schema, dict):
             return {}
         ref = schema.get("$ref")
         if isinstance(ref, str):
             target: Any = root
             for part in ref.removeprefix("#/").split("/"):
-                target = target.get(part) if isinstance(target, Mapping) else None
+                target = target.get(part) if isinstance(target, dict) else None
             schema = target
             continue
         branches = schema.get("anyOf")
         if isinstance(branches, list):
-            objects = [b for b in branches if isinstance(b, Mapping) and "type" not in b]
+            objects = [b for b in branches if isinstance(b, dict) and "type" not in b]
             schema = objects[0] if objects else {}
             continue
         return schema
@@ -587,7 +587,7 @@ def _resolve(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _unknown_keys(
-    node: Node | None, schema: Any, root: Mapping[str, Any], path: str, entry: bool
+    node: Node | None, schema: Any, root: dict[str, Any], path: str, entry: bool
 ) -> Iterator[Diagnostic]:
     """PM017/PM018 below ``node``; ``path`` is its dotted path (empty: the manifest),
     ``entry`` whether it is an item of that list."""
@@ -595,12 +595,12 @@ def _unknown_keys(
     resolved = _resolve(schema, root)
     if isinstance(node, SequenceNode):
         items = resolved.get("items")
-        if isinstance(items, Mapping):
+        if isinstance(items, dict):
             for item in node.values():
                 yield from _unknown_keys(item, items, root, path, True)
         return
     props = resolved.get("properties")
-    if not isinstance(node, MappingNode) or not isinstance(props, Mapping):
+    if not isinstance(node, MappingNode) or not isinstance(props, dict):
         return  # a scalar, or a free-form table such as `config`
     known = list(props)
     where = "the manifest" if not path else f"an entry of `{path}`" if entry else f"`{path}`"
@@ -628,7 +628,7 @@ def _unknown_keys(
             )
 
 
-def check_keys(root: Node | None, schema: Mapping[str, Any]) -> Iterator[Diagnostic]:
+def check_keys(root: Node | None, schema: dict[str, Any]) -> Iterator[Diagnostic]:
     """PM017/PM018 for the keys of ``root`` that the manifest schema does not declare."""
     yield from _unknown_keys(root, schema, schema, "", False)
 

@@ -71,6 +71,7 @@ class Manifest:
     references: tuple[Reference, ...]
     anchor: Span  # where to report a problem of the manifest as a whole
     enabled: bool = True
+    ignored: bool = False  # a ``manifest.yml``, which yodoca never reads
 
     @property
     def ext_id(self) -> str | None:
@@ -91,11 +92,6 @@ class Manifest:
         own: the orchestrator reaches it through ``delegate_task``.
         """
         return self.has_entrypoint
-
-    @property
-    def ignored(self) -> bool:
-        """A ``manifest.yml``, which yodoca never reads."""
-        return self.path is not None and PurePath(self.path).name == IGNORED_FILE
 
     @property
     def loaded(self) -> bool:
@@ -127,7 +123,8 @@ def build_manifest(root: Node | None, path: str | None) -> Manifest:
     root = deref(root)
     if not isinstance(root, MappingNode):
         anchor = Span(0, 0) if root is None else Span(root.span.start, root.span.start)
-        return Manifest(path, None, None, None, None, False, None, (), anchor)
+        ignored = path is not None and PurePath(path).name == IGNORED_FILE
+        return Manifest(path, None, None, None, None, False, None, (), anchor, ignored=ignored)
     anchor = root.pairs[0].key.span if root.pairs else Span(root.span.start, root.span.start)
     refs = _references(root.get("depends_on"), "depends_on")
     agent: AgentSection | None = None
@@ -155,6 +152,7 @@ def build_manifest(root: Node | None, path: str | None) -> Manifest:
         references=tuple(refs),
         anchor=anchor,
         enabled=_enabled(root.get("enabled")),
+        ignored=path is not None and PurePath(path).name == IGNORED_FILE,
     )
 
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from pack_lsp.core.syntax.yamltree.nodes import (
     AliasNode,
@@ -151,36 +150,35 @@ def lax_int(value: Any) -> int | None:
     return None
 
 
-def _types(schema: Mapping[str, Any]) -> set[str]:
+def _types(schema: dict[str, Any]) -> tuple[str, ...]:
     kind = schema.get("type")
     if isinstance(kind, str):
-        return {kind}
-    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
+        return (kind,)
+    return tuple(k for k in kind if isinstance(k, str)) if isinstance(kind, list) else ()
 
 
-def _resolve(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
-    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
-        ref = cast(str, schema["$ref"])
+def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
         target: Any = root
-        for part in ref.removeprefix("#/").split("/"):
-            target = target.get(part) if isinstance(target, Mapping) else None
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
         schema = target
-    return schema if isinstance(schema, Mapping) else {}
+    return schema if isinstance(schema, dict) else {}
 
 
-def lax(data: Any, schema: Any, root: Mapping[str, Any]) -> Any:
+def lax(data: Any, schema: Any, root: dict[str, Any]) -> Any:
     """``data`` with the booleans and integers pydantic's lax mode would make of it,
     where ``schema`` (resolved in ``root``) declares a boolean or an integer field."""
     resolved = _resolve(schema, root)
     types = _types(resolved)
     if isinstance(data, dict):
         props = resolved.get("properties")
-        if not isinstance(props, Mapping):
+        if not isinstance(props, dict):
             return data
         return {k: lax(v, props[k], root) if k in props else v for k, v in data.items()}
     if isinstance(data, list):
         items = resolved.get("items")
-        return [lax(v, items, root) for v in data] if isinstance(items, Mapping) else data
+        return [lax(v, items, root) for v in data] if isinstance(items, dict) else data
     if "boolean" in types and not isinstance(data, bool):
         coerced_bool = lax_bool(data)
         return data if coerced_bool is None else coerced_bool
