@@ -153,6 +153,8 @@ def test_rename_keeps_quotes_and_rejects_bad_ids(index: ManifestIndex) -> None:
     edits = {e.path: e.edits for e in rename(analysis, text.index("kv"), "store", index)}
     assert apply_edits(text, edits[str(path)]) == text.replace('"kv"', '"store"')
     with pytest.raises(ValueError, match="not a valid extension id"):
-        rename(analysis, text.index("kv"), "key-value", index)
+        rename(analysis, text.index("kv"), "key.value", index)
+    # yodoca accepts hyphenated ids.
+    assert rename(analysis, text.index("kv"), "key-value", index)
     with pytest.raises(ValueError, match="no extension id"):
         rename(analysis, text.index("name"), "store", index)

@@ -20,7 +20,9 @@ from pack_lsp.core.model.manifest.model import CORE_TOOLS, Manifest
 from pack_lsp.core.model.manifest.workspace import ManifestIndex
 
 REFERENCE_FIELDS = ("uses_tools", "depends_on")
-_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: What a new id may be: a folder name yodoca can import the entrypoint from (hyphens
+#: are fine for ``importlib``; a dot or a space is not).
+_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _FLOW_ITEM = re.compile(r"^\s*(?:-\s+)?(uses_tools|depends_on)\s*:\s*\[[^\]#]*\Z")
 _DASH_ITEM = re.compile(r"^(\s*)-\s*[\w.-]*\Z")
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([\w-]+)\s*:\s*(?:#.*)?$")
@@ -204,7 +206,9 @@ def rename(analysis: Analysis, offset: int, new_id: str, index: ManifestIndex) -
     if found is None:
         raise ValueError("no extension id here")
     if not _ID.match(new_id):
-        raise ValueError(f"`{new_id}` is not a valid extension id (letters, digits, underscores)")
+        raise ValueError(
+            f"`{new_id}` is not a valid extension id (letters, digits, underscores, hyphens)"
+        )
     old = found[0]
     by_path: dict[str | None, list[Edit]] = {}
     for m in index.defining(old):
