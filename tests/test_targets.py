@@ -427,3 +427,17 @@ def test_every_code_is_in_a_target_table() -> None:
     listed = {code for fact in FACTS for code in fact.codes}
     assert listed == {code for code in REGISTRY if code.startswith("PT")}
     assert {fact.target for fact in FACTS} == set(RUNTIMES)
+
+
+def test_cli_promptkit_target_is_the_profile(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    file = tmp_path / "pack.promptpack.json"
+    file.write_text(json.dumps(pack(validators=[{"type": "max_length"}])))
+    assert main(["--check", str(file)]) == 0
+    assert main(["--check", "--target", "promptkit", str(file)]) == 1  # `enabled` required
+    assert "enabled" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        main(["--check", "--target", "promptkit", "--profile", "spec", str(file)])
+    assert refused.value.code == 2
+    assert "is the promptkit profile" in capsys.readouterr().err

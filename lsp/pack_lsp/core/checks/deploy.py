@@ -382,9 +382,7 @@ def _langchainjs(
 
 
 def _langchainjs_why(p: Placeholder, written: str, syntax: Any) -> str:
-    if p.syntax == "fragments.":
-        return f"it includes a fragment by its bare name (`{{{{{p.name}}}}}`)"
-    if p.syntax == "fragment:":
+    if p.syntax in ("fragments.", "fragment:"):
         return f"it includes a fragment by its bare name (`{{{{{p.name}}}}}`)"
     shown = syntax.value if syntax is not None else "{{variable}}"
     return f"it substitutes only `{shown}` with a name of letters, digits and underscores"
