@@ -438,10 +438,27 @@ def run_fresh_profile(page: Any, cs: dict[str, Any]) -> None:
     assert "Cancel notification for unknown message id" not in output_log(data)
 
 
+def go_to(page: Any, line: int, column: int) -> None:
+    """Put the cursor at a 1-based line and column of the active editor."""
+    page.locator(".editor-group-container.active .view-lines").first.click()
+    page.keyboard.press("Control+G")
+    page.locator(".quick-input-widget input").fill(f":{line}:{column}")
+    page.keyboard.press("Enter")
+
+
+def clean_shot(page: Any, name: str) -> None:
+    """A screenshot for the README: the pointer out of the way (no hover, no tooltip)."""
+    page.mouse.move(1490, 470)
+    page.screenshot(path=str(SCREENSHOTS / name))
+
+
 def run_walkthrough_example(page: Any, cs: dict[str, Any]) -> None:
     """The walkthrough's example pack: its PP301 on `billing`, its cards and its topology, and the
-    screenshots the README and the walkthrough show, taken of it."""
+    screenshots the README and the walkthrough show, taken of it alone."""
     palette(page, "View: Toggle Maximized Panel")  # the panel back to its size
+    palette(page, "View: Close All Editors")
+    palette(page, "View: Close Primary Side Bar")
+    palette(page, "View: Toggle Breadcrumbs")
     palette(page, "PromptPack: Open Example Pack")
     name = "example.promptpack.yaml"
     page.locator(".tab.active", has_text=name).wait_for(timeout=TIMEOUT * 1000)
@@ -454,31 +471,42 @@ def run_walkthrough_example(page: Any, cs: dict[str, Any]) -> None:
     wait_for("the example's PP301", lambda: any("PP301" in r for r in example_rows()))
     rows = example_rows()
     assert any("lookup_invoce" in r for r in rows), rows
-    page.screenshot(path=str(SCREENSHOTS / "vscode-example-problems.png"))
-
-    # Completion in billing's tools list, where the walkthrough's mistake is.
     text = (EXAMPLE).read_text(encoding="utf-8")
     lines = text.splitlines()
     line = next(i for i, row in enumerate(lines) if "lookup_invoce" in row)
     col = lines[line].index("lookup_invoce") + len("lookup_invoce") + 1
-    page.locator(".tab.active", has_text=name).click()
-    page.locator(".editor-group-container.active .view-lines").first.click()
-    page.keyboard.press("Control+G")
-    page.locator(".quick-input-widget input").fill(f":{line + 1}:{col}")
-    page.keyboard.press("Enter")
+    go_to(page, line + 1, col)
+    clean_shot(page, "vscode-example-problems.png")
+
+    # Completion in billing's tools list, where the walkthrough's mistake is.
     page.keyboard.type(", ")
     suggest = page.locator(".suggest-widget .monaco-list-row")
     wait_for("completion items", lambda: suggest.count() > 0)
     labels = suggest.all_inner_texts()
     assert any("lookup_invoice" in label for label in labels), labels
+    # A label cut short ("lookup_invoi…", the focused row's detail taking its room): the text of
+    # a row's label is wider than the box that shows it.
+    page.locator(".suggest-widget .monaco-list-row.focused").first.wait_for()
     truncated = page.evaluate(
-        """() => [...document.querySelectorAll('.suggest-widget .monaco-list-row .label-name')]
-            .filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)"""
+        """() => [...document.querySelectorAll(
+                '.suggest-widget .monaco-list-row .monaco-icon-label-container')]
+            .filter((box) => {
+                const text = document.createRange();
+                text.selectNodeContents(box);
+                return text.getBoundingClientRect().width > box.getBoundingClientRect().width + 0.5;
+            })
+            .map((box) => box.textContent)"""
     )
     assert truncated == [], f"completion labels cut short: {truncated}"
-    page.screenshot(path=str(SCREENSHOTS / "vscode-example-completion.png"))
+    clean_shot(page, "vscode-example-completion.png")
     page.keyboard.press("Escape")
-    page.keyboard.press("Control+Z")
+    page.keyboard.press("Backspace")  # remove the ", " typed above
+    page.keyboard.press("Backspace")
+    view = page.locator(".editor-group-container.active .view-lines").first
+    wait_for(
+        "the edit to be undone",
+        lambda: "[lookup_invoce]" in str(view.inner_text()).replace("\u00a0", " "),
+    )
 
     # The cards of the A2A version the setting names: only the agent is asked.
     palette(page, "PromptPack: Preview Agent Cards")
@@ -490,7 +518,7 @@ def run_walkthrough_example(page: Any, cs: dict[str, Any]) -> None:
         "the cards preview text",
         lambda: '"entry": "triage"' in str(preview.inner_text()).replace("\u00a0", " "),
     )
-    page.screenshot(path=str(SCREENSHOTS / "vscode-example-cards.png"))
+    clean_shot(page, "vscode-example-cards.png")
 
     # From the preview, which has the focus: the command runs on its pack.
     palette(page, "PromptPack: Preview Effective Governance")
@@ -501,13 +529,14 @@ def run_walkthrough_example(page: Any, cs: dict[str, Any]) -> None:
         lambda: "no governance to show" in str(governance.inner_text()).replace("\u00a0", " "),
     )
     assert toasts(page, "Open a PromptPack file").count() == 0
-
-    page.locator(".tab", has_text=name).first.click()
+    palette(page, "View: Close All Editors")  # the previews; the example opens again alone
+    palette(page, "PromptPack: Open Example Pack")
+    page.locator(".tab.active", has_text=name).wait_for(timeout=TIMEOUT * 1000)
     palette(page, "PromptPack: Show Agent Topology")
     frame = page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
     nodes = frame.locator("g.node")
     wait_for("topology nodes", lambda: nodes.count() == 3)
-    page.screenshot(path=str(SCREENSHOTS / "vscode-example-topology.png"))
+    clean_shot(page, "vscode-example-topology.png")
     # With the topology's webview focused, a command still knows the pack.
     frame.locator("svg").click()
     palette(page, "PromptPack: Preview Agent Cards")

@@ -9,6 +9,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { CARDS_SCHEME, CardsProvider, previewAgentCards } from "./cards";
+import { presentCompletion } from "./completion";
 import { type ClientHandle, ServerController } from "./controller";
 import { discoverServer, type ServerCommand } from "./discovery";
 import { VenvInstaller } from "./installer";
@@ -148,6 +149,15 @@ function createClient(
             item.section === "packLsp" ? packSettings(item.scopeUri) : values[i],
           );
         },
+      },
+      // A completion's kind beside its label, so that the label is never cut short.
+      provideCompletionItem: async (document, position, context, token, next) => {
+        const result = await next(document, position, context, token);
+        const items = Array.isArray(result) ? result : (result?.items ?? []);
+        for (const item of items) {
+          presentCompletion(item);
+        }
+        return result;
       },
       // The server's card lens runs a server command whose answer VS Code would drop: open the
       // preview instead.
