@@ -277,6 +277,25 @@ describe("the not-found notification and the install", () => {
     expect(ctl.status.tooltip).toContain("pip could not download");
   });
 
+  it("after a failed install, a pack opened shows the failure again, not a fresh offer", async () => {
+    state.infoChoice = "Install pack-lsp";
+    const installer = new FakeInstaller("pip found no wheel of ruamel.yaml.clib");
+    const { ctl } = make([nothing], { installer });
+    await ctl.start();
+    await tick();
+    await tick();
+    expect(ctl.state).toBe("failed");
+    expect(ctl.status.text).toBe("$(error) Install pack-lsp");
+    state.infoChoice = undefined;
+    ctl.packOpened();
+    await tick();
+    expect(calls.errors.map((e) => e.message)).toEqual([
+      "pip found no wheel of ruamel.yaml.clib",
+      "pip found no wheel of ruamel.yaml.clib",
+    ]);
+    expect(calls.infos).toHaveLength(1);
+  });
+
   it("upgrades the installed server when the extension brought another wheel", async () => {
     const { ctl, events, installer } = make([{ ...nothing, managed: "stale" }, managedServer]);
     await ctl.start();
