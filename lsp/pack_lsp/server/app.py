@@ -57,11 +57,11 @@ from pack_lsp.server.lifecycle import PARENT_POLL_INTERVAL as PARENT_POLL_INTERV
 from pack_lsp.server.lifecycle import ParentWatch, _register_lifecycle
 from pack_lsp.server.protocol import InvalidMessage as InvalidMessage
 from pack_lsp.server.protocol import PackProtocol
-from pack_lsp.server.scheduling import Track
 from pack_lsp.server.settings import CHANGE_DELAY, DEFAULT_RULES_URL
 from pack_lsp.server.settings import SERVER_SETTINGS as SERVER_SETTINGS
 from pack_lsp.server.settings import SETTINGS_SECTION as SETTINGS_SECTION
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot, PositionOutsideDocument
+from pack_lsp.server.track import Track
 from pack_lsp.server.transport import max_message_size, read_messages, stdio_reader
 
 log = logging.getLogger(__name__)
