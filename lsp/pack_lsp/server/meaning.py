@@ -31,10 +31,8 @@ GOVERNANCE = "promptpack/governance"
 SHOW_GOVERNANCE = "pack-lsp.showGovernance"
 
 
-def _hints(
-    ls: PackServer, snap: DocumentSnapshot, params: types.InlayHintParams
-) -> list[types.InlayHint]:
-    kinds = frozenset(KINDS) - ls.inlay_hints_off
+def _hints(snap: DocumentSnapshot, params: types.InlayHintParams) -> list[types.InlayHint]:
+    kinds = frozenset(KINDS) - snap.client.inlay_hints_off
     if not kinds:
         return []
     start = snap.offset(params.range.start)
@@ -54,7 +52,7 @@ def _hints(
     ]
 
 
-def _render(ls: PackServer, snap: DocumentSnapshot, args: tuple[str, dict[str, str]]) -> Any:
+def _render(snap: DocumentSnapshot, args: tuple[str, dict[str, str]]) -> Any:
     key, values = args
     try:
         rendered = render(snap.analysis, key, values)
@@ -65,14 +63,14 @@ def _render(ls: PackServer, snap: DocumentSnapshot, args: tuple[str, dict[str, s
     return out
 
 
-def _renderable(ls: PackServer, snap: DocumentSnapshot, params: None) -> Any:
+def _renderable(snap: DocumentSnapshot, params: None) -> Any:
     pack = snap.analysis.pack
     if pack is None:
         return {"prompts": [], "error": "the document is not a PromptPack"}
     return {"prompts": [k for k, p in pack.prompts.items() if p.system_template is not None]}
 
 
-def _governance(ls: PackServer, snap: DocumentSnapshot, agent: str | None) -> Any:
+def _governance(snap: DocumentSnapshot, agent: str | None) -> Any:
     try:
         return governance_preview(snap.analysis, agent)
     except GovernanceError as exc:
