@@ -39,14 +39,19 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from lsprotocol import types
 
 from pack_lsp.core.base.text import LineIndex
-from pack_lsp.core.checks.analysis import Analysis, structure_listener
+from pack_lsp.core.checks.analysis import (
+    RULES_REUSED,
+    RULES_REUSED_PACK,
+    Analysis,
+    structure_listener,
+)
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.syntax.reuse import ReuseMismatch
 from pack_lsp.server import collector
@@ -70,6 +75,18 @@ class StructureListener:
 
     listen: Callable[[Analysis], None]
     paused: float = 0.0
+
+
+def timings_text(timings: Mapping[str, float]) -> str:
+    """An analysis's ``timings`` for the log: each stage in milliseconds, and how many
+    prompts and modules took their rule results from the previous version."""
+    return ", ".join(
+        f"{key} {int(value)}" if key in _COUNTS else f"{key} {value * 1000:.1f} ms"
+        for key, value in timings.items()
+    )
+
+
+_COUNTS = frozenset({RULES_REUSED, RULES_REUSED_PACK})
 
 
 def _nothing() -> None:
@@ -364,7 +381,10 @@ class AnalysisScheduler(DocumentStore):
                 stack.enter_context(structure_listener(listener.listen))
             result = self._analyze(uri, text, previous, config)
         paused = listener.paused if listener is not None else 0.0
-        return result, time.perf_counter() - start - paused
+        cost = time.perf_counter() - start - paused
+        if result is not None and log.isEnabledFor(logging.DEBUG):
+            log.debug("analysed %s in %.1f ms: %s", uri, cost * 1000, timings_text(result.timings))
+        return result, cost
 
     def _stored(self) -> None:
         """After a new analysis replaced the older one of its document: the
