@@ -14,11 +14,12 @@ from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import AddMember, ReplaceValue, suggest
-from pack_lsp.core.base.suggest import hint_for, suggestions
+from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.checks.rules import tools
 from pack_lsp.core.model import resolve
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Member, Pack, Prompt
+from pack_lsp.core.model.resolve import Kind
 from pack_lsp.core.model.summary import PromptContext
 
 E = Severity.ERROR
@@ -388,8 +389,9 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
         return
     entry = agents.entry
     name = entry.value
-    if name not in pack.prompts:
-        found = suggestions(name, pack.prompts)
+    resolved = resolve.resolve_name(Kind.PROMPT, name, pack.prompts)
+    if isinstance(resolved, resolve.Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_ENTRY_AGENT,
             f"Entry agent `{name}` is not a prompt of the pack{hint_for(found)}",
@@ -401,7 +403,9 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
             },
             fixes=suggest(entry.span, found),
         )
-    elif agents.members and name not in agents.members:
+    elif agents.members and isinstance(
+        resolve.resolve_name(Kind.MEMBER, name, agents.members), resolve.Missing
+    ):
         yield make(
             ENTRY_NOT_A_MEMBER,
             f"Entry agent `{name}` is not listed in `agents.members`, so it gets no Agent "
@@ -469,11 +473,12 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
     agents = pack.agents
     if agents is None:
         return
-    prompts = list(pack.prompts)
     for key, member in agents.members.items():
-        prompt = pack.prompts.get(key)
-        if prompt is None:
-            found = suggestions(key, prompts)
+        # A member is the prompt of its key: resolved among the prompts.
+        resolved = resolve.resolve_name(Kind.PROMPT, key, pack.prompts)
+        prompt = pack.prompts[key] if isinstance(resolved, resolve.Defined) else None
+        if isinstance(resolved, resolve.Missing):
+            found = list(resolved.suggestions)
             yield make(
                 MEMBER_NOT_A_PROMPT,
                 f"Agent `{key}` is not a prompt of the pack{hint_for(found)}",
@@ -485,7 +490,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
                 },
                 fixes=suggest(member.key_span, found),
             )
-        elif _blank(member.description) and _blank(prompt.description):
+        elif prompt is not None and _blank(member.description) and _blank(prompt.description):
             yield make(
                 AGENT_WITHOUT_DESCRIPTION,
                 f"Agent `{key}` has no description: add one to the member or to prompt "
@@ -511,9 +516,10 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
             data={"kind": "undefined-state", "name": name, "suggestions": []},
         )
         return
-    if name in workflow.states:
+    resolved = resolve.resolve_name(Kind.STATE, name, workflow.states)
+    if isinstance(resolved, resolve.Defined):
         return
-    found = suggestions(name, workflow.states)
+    found = list(resolved.suggestions)
     yield make(
         UNDEFINED_MEMBER_STATE,
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "

@@ -20,10 +20,11 @@ from dataclasses import replace
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, suggest
 from pack_lsp.core.base.graphs import strongly_connected
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Composition, Located, Pack, Step
+from pack_lsp.core.model.resolve import Defined, Kind, Missing, resolve_name
 
 CATEGORY = "Compositions"
 COMPOSITION = "composition"
@@ -367,31 +368,32 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                 },
                 fixes=(RemoveEntry(("workflow", "states", key, "composition"), "composition"),),
             )
-        if ref.value not in comps:
+        resolved = resolve_name(Kind.COMPOSITION, ref.value, comps)
+        if isinstance(resolved, Missing):
+            found = list(resolved.suggestions)
             yield make(
                 UNDEFINED_COMPOSITION,
                 f"State `{key}` runs composition `{ref.text}`, which is not defined in "
-                "`compositions`" + did_you_mean(ref.text, comps),
+                "`compositions`" + hint_for(found),
                 ref.span,
                 data={
                     "kind": "undefined-composition",
                     "name": ref.text,
                     "state": key,
-                    "suggestions": suggestions(ref.text, comps),
+                    "suggestions": found,
                 },
-                fixes=suggest(ref.span, suggestions(ref.text, comps)),
+                fixes=suggest(ref.span, found),
             )
 
 
 def _undefined(
-    rule: Rule, what: str, ref: Located, missing: str, known: Iterable[str], kind: str, **extra: str
+    rule: Rule, what: str, ref: Located, missing: str, resolved: Missing, kind: str, **extra: str
 ) -> Diagnostic:
-    """``what `name`, missing`` with the closest known names."""
-    names = sorted(set(known))
-    found = suggestions(ref.text, names)
+    """``what `name`, missing`` with the closest defined names (``core.resolve``)."""
+    found = list(resolved.suggestions)
     return make(
         rule,
-        f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, names),
+        f"{what} `{ref.text}`, {missing}" + hint_for(found),
         ref.span,
         data={"kind": kind, "name": ref.text, "suggestions": found, **extra},
         fixes=suggest(ref.span, found),
@@ -440,25 +442,29 @@ def _composition(
     for step in steps:
         label = f"step `{step.id.text}`" if step.id is not None else "a step"
         where = f"{label[0].upper()}{label[1:]} of composition `{name}`"
-        if step.prompt_task is not None and step.prompt_task.value not in pack.prompts:
+        task = step.prompt_task
+        resolved = resolve_name(Kind.PROMPT, task.value, pack.prompts) if task is not None else None
+        if task is not None and isinstance(resolved, Missing):
             yield _undefined(
                 UNDEFINED_STEP_PROMPT,
                 f"{where} runs prompt",
-                step.prompt_task,
+                task,
                 "which is not defined in `prompts`",
-                pack.prompts,
+                resolved,
                 "undefined-prompt",
                 composition=name,
             )
         for tool in ([step.tool] if step.tool is not None else []) + step.tools:
-            if tool.value not in pack.tools:
+            # A step names a pack tool by its key (not a prompt's tools list).
+            resolved = resolve_name(Kind.TOOL, tool.value, pack.tools)
+            if isinstance(resolved, Missing):
                 yield _host_or_error(
                     _undefined(
                         UNDEFINED_STEP_TOOL,
                         f"{where} uses tool",
                         tool,
                         "which is not defined in `tools`",
-                        pack.tools,
+                        resolved,
                         "undefined-step-tool",
                         composition=name,
                     ),
@@ -469,25 +475,29 @@ def _composition(
             ("depends_on", d) for d in step.depends_on
         ]
         for field, target in targets:
-            if target is not None and target.value not in ids:
+            if target is None:
+                continue
+            resolved = resolve_name(Kind.STEP, target.value, ids, name)
+            if isinstance(resolved, Missing):
                 yield _undefined(
                     UNDEFINED_STEP,
                     f"`{field}` of {label} in composition `{name}` names step",
                     target,
                     "which the composition does not have",
-                    ids,
+                    resolved,
                     "undefined-step",
                     composition=name,
                 )
         for ev in step.evals:
-            if ev.value not in eval_ids:
+            resolved = resolve_name(Kind.EVAL, ev.value, eval_ids)
+            if isinstance(resolved, Missing):
                 yield _host_or_error(
                     _undefined(
                         UNDEFINED_STEP_EVAL,
                         f"The `eval` modifier of {label} in composition `{name}` names eval",
                         ev,
                         "which is not defined in the pack's or a prompt's `evals`",
-                        eval_ids,
+                        resolved,
                         "undefined-step-eval",
                         composition=name,
                     ),
@@ -495,13 +505,15 @@ def _composition(
                     what="evals",
                 )
         yield from _references(source, step, ids, name, order)
-    if comp.output is not None and comp.output.value not in ids:
+    output = comp.output
+    resolved = resolve_name(Kind.STEP, output.value, ids, name) if output is not None else None
+    if output is not None and isinstance(resolved, Missing):
         yield _undefined(
             UNDEFINED_STEP,
             f"The `output` of composition `{name}` names step",
-            comp.output,
+            output,
             "which the composition does not have",
-            ids,
+            resolved,
             "undefined-step",
             composition=name,
         )
@@ -529,7 +541,9 @@ def _references(
             head = match.group(1)
             if head == "input":
                 continue
-            if head in ids:
+            # The head of `${step.output...}` is `input` or a step of the composition.
+            resolved = resolve_name(Kind.STEP, head, ids, comp, extra=("input",))
+            if isinstance(resolved, Defined):
                 if order.get(head, -1) < here or here < 0:
                     continue
                 yield make(
@@ -542,7 +556,7 @@ def _references(
                 )
                 continue
             span = _name_span(source, ref, match.start(1), head)
-            found = suggestions(head, ["input", *ids])
+            found = list(resolved.suggestions)
             # The name inside the scalar is replaced; not when it could not be found
             # (escapes before it), where only the whole scalar is known.
             exact = source[span.start : span.end] == head
@@ -551,7 +565,7 @@ def _references(
                 f"`{match.group(0)}` in step "
                 f"`{step.id.text if step.id is not None else '?'}` of composition `{comp}` "
                 f"reads `{head}`, which is neither `input` nor a step of the composition"
-                + did_you_mean(head, ["input", *ids]),
+                + hint_for(found),
                 span,
                 data={
                     "kind": "unresolved-step-reference",

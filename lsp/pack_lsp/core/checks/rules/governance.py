@@ -24,11 +24,12 @@ from dataclasses import dataclass
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import suggest
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model import vocabulary
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Governance, Located, Obligation, Pack, Review
+from pack_lsp.core.model.resolve import Defined, Kind, Missing, resolve_name
 
 CATEGORY = "Governance"
 
@@ -520,15 +521,21 @@ def _validators(pack: Pack) -> Generator[Diagnostic, None, list[str]]:
     return list(seen)
 
 
+#: The reference kinds of an obligation control (``field`` and ``external`` name
+#: no definition of the pack).
+_CONTROL_KINDS = {"validator": Kind.VALIDATOR, "eval": Kind.EVAL}
+
+
 def _missing(
-    rule: Rule, what: str, ref: Located, missing: str, known: list[str], kind: str
+    rule: Rule, what: str, ref: Located, missing: str, resolved: Missing, kind: str
 ) -> Diagnostic:
+    found = list(resolved.suggestions)
     return make(
         rule,
-        f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, known),
+        f"{what} `{ref.text}`, {missing}" + hint_for(found),
         ref.span,
-        data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, known)},
-        fixes=suggest(ref.span, suggestions(ref.text, known)),
+        data={"kind": kind, "name": ref.text, "suggestions": found},
+        fixes=suggest(ref.span, found),
     )
 
 
@@ -543,22 +550,30 @@ def _governance(
             yield from _duplicate(ob.id, seen, "Obligation", where)
         label = f"obligation `{ob.id.text}`" if ob.id is not None else "an obligation"
         for control in ob.controls:
-            if control.kind == "validator" and control.value.text not in validators:
+            kind = _CONTROL_KINDS.get(control.kind)
+            if kind is None:
+                continue
+            resolved = resolve_name(
+                kind, control.value.text, validators if kind is Kind.VALIDATOR else evals
+            )
+            if isinstance(resolved, Defined):
+                continue
+            if kind is Kind.VALIDATOR:
                 yield _missing(
                     UNDEFINED_CONTROL_VALIDATOR,
                     f"A control of {label} in {where} names validator",
                     control.value,
                     "which no validator of the pack's prompts has as `id`",
-                    validators,
+                    resolved,
                     "undefined-control-validator",
                 )
-            elif control.kind == "eval" and control.value.text not in evals:
+            else:
                 yield _missing(
                     UNDEFINED_CONTROL_EVAL,
                     f"A control of {label} in {where} names eval",
                     control.value,
                     "which is not defined in the pack's or a prompt's `evals`",
-                    evals,
+                    resolved,
                     "undefined-control-eval",
                 )
     seen = {}
@@ -566,13 +581,16 @@ def _governance(
         if review.id is not None:
             yield from _duplicate(review.id, seen, "Review", where)
         label = f"Review `{review.id.text}`" if review.id is not None else "A review"
-        if review.eval is not None and review.eval.text not in evals:
+        if review.eval is None:
+            continue
+        resolved = resolve_name(Kind.EVAL, review.eval.text, evals)
+        if isinstance(resolved, Missing):
             yield _missing(
                 UNDEFINED_CONTROL_EVAL,
                 f"{label} in {where} reads eval",
                 review.eval,
                 "which is not defined in the pack's or a prompt's `evals`",
-                evals,
+                resolved,
                 "undefined-eval",
             )
     yield from _satisfies(eff)
@@ -586,7 +604,6 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
     (those the pack's own obligations satisfy: the others are reported at the pack).
     """
     effective = {o.id.text: o for o in eff.obligations if o.id is not None}
-    known = list(effective)
     pack = eff.inherited
     member = eff.member
     hidden = (
@@ -599,8 +616,11 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
         own = eff.source("reviews") is eff.own
         label = f"review `{review.id.text}`" if review.id is not None else "a review"
         for sat in review.satisfies:
-            if sat.text in effective:
+            # `satisfies` resolves among the effective object's obligations.
+            resolved = resolve_name(Kind.OBLIGATION, sat.text, effective, eff.member)
+            if isinstance(resolved, Defined):
                 continue
+            found = list(resolved.suggestions)
             if own:
                 prior = hidden.get(sat.text)
                 if prior is None:
@@ -609,7 +629,7 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                         f"`satisfies` of {label} in `{eff.own.where}` names",
                         sat,
                         "which is not the id of an obligation",
-                        known,
+                        resolved,
                         "undefined-obligation",
                     )
                     continue
@@ -643,16 +663,16 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                 continue
             yield make(
                 UNDEFINED_OBLIGATION,
-                message + did_you_mean(sat.text, known) if own else message,
+                message + hint_for(found) if own else message,
                 sat.span,
                 related=related,
                 data={
                     "kind": "undefined-obligation",
                     "name": sat.text,
                     "member": member,
-                    "suggestions": suggestions(sat.text, known) if own else [],
+                    "suggestions": found if own else [],
                 },
-                fixes=suggest(sat.span, suggestions(sat.text, known)) if own else (),
+                fixes=suggest(sat.span, found) if own else (),
             )
 
 

@@ -12,9 +12,10 @@ from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import suggest
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
+from pack_lsp.core.model.resolve import Kind, Missing, resolve_name
 
 CATEGORY = "Providers"
 DEFAULT = "default"
@@ -240,23 +241,25 @@ def _reference(
     ref: Located, what: str, declared: dict[str, ProviderRequirement]
 ) -> Iterator[Diagnostic]:
     name = ref.text
-    if name == DEFAULT and name not in declared:
-        return
-    req = declared.get(name)
-    if req is None:
-        known = [DEFAULT, *declared]
+    # `default` is the runtime's own provider unless the pack declares one so named.
+    resolved = resolve_name(Kind.PROVIDER, name, declared, extra=(DEFAULT,))
+    if isinstance(resolved, Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_PROVIDER,
             f"{what} names provider `{name}`, which is not a key of `requires.providers`"
-            + did_you_mean(name, known),
+            + hint_for(found),
             ref.span,
             data={
                 "kind": "undefined-provider",
                 "name": name,
-                "suggestions": suggestions(name, known),
+                "suggestions": found,
             },
-            fixes=suggest(ref.span, suggestions(name, known)),
+            fixes=suggest(ref.span, found),
         )
+        return
+    req = declared.get(name)
+    if req is None:  # the runtime's `default`
         return
     if not req.is_required:
         yield make(

@@ -15,10 +15,11 @@ from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
-from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
+from pack_lsp.core.base.suggest import did_you_mean, hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Pack, Prompt, Variable
+from pack_lsp.core.model.resolve import Defined, Kind, resolve_name
 from pack_lsp.core.model.summary import Owner, PackSummary, PromptContext, Use
 from pack_lsp.core.model.templates import PackTemplates, TemplateInfo, implicit_variables
 
@@ -344,9 +345,12 @@ def _undefined_fragments(
     known = set(names)
     for t in templates:
         for p in t.placeholders:
-            if p.kind != "fragment" or p.name in known:
+            if p.kind != "fragment":
                 continue
-            found = suggestions(p.name, names)
+            resolved = resolve_name(Kind.FRAGMENT, p.name, known)
+            if isinstance(resolved, Defined):
+                continue
+            found = list(resolved.suggestions)
             if not names:
                 message = f"Fragment `{p.name}` is not defined: the pack has no `fragments`"
             else:
@@ -382,9 +386,12 @@ def _undeclared_variables(
     declared = _declared(prompt)
     implicit = implicit_variables(key, summary.tasks)
     for owner, owner_key, p in reached:
-        if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
+        if p.kind != "variable" or p.scoped or p.name in implicit:
             continue
-        found = suggestions(p.name, declared)
+        resolved = resolve_name(Kind.VARIABLE, p.name, declared, key)
+        if isinstance(resolved, Defined):
+            continue
+        found = list(resolved.suggestions)
         message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
         if owner == "fragment":
             message += f" (it is used in fragment `{owner_key}`, which the prompt includes)"

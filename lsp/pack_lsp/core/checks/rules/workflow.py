@@ -19,6 +19,7 @@ from pack_lsp.core.checks.rules.templates import templates_of
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, State, Workflow
+from pack_lsp.core.model.resolve import Defined, Kind, Missing, resolve_name
 
 CATEGORY = "Workflow"
 PERSISTENCE = ("transient", "persistent")
@@ -506,8 +507,8 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
         return
     states = wf.states
     yield from _version(wf)
-    if wf.entry is not None and wf.entry.value not in states:
-        yield _undefined_state(wf.entry, states, "The workflow `entry`", None)
+    if wf.entry is not None:
+        yield from _state_ref(wf.entry, states, "The workflow `entry`", None)
     for key, state in states.items():
         yield from _state(ctx, key, state, states)
     yield from _reachability(wf)
@@ -532,12 +533,16 @@ def _version(wf: Workflow) -> Iterator[Diagnostic]:
         )
 
 
-def _undefined_state(
+def _state_ref(
     ref: Located, states: dict[str, State], what: str, state: str | None
-) -> Diagnostic:
+) -> Iterator[Diagnostic]:
+    """A reference to a workflow state: nothing when it resolves (``core.resolve``)."""
+    resolved = resolve_name(Kind.STATE, ref.value, states)
+    if isinstance(resolved, Defined):
+        return
     name = ref.text
-    found = suggestions(name, states)
-    return make(
+    found = list(resolved.suggestions)
+    yield make(
         UNDEFINED_STATE,
         f"{what} names `{name}`, which is not a state of the workflow" + hint_for(found),
         ref.span,
@@ -560,8 +565,9 @@ def _state(
 ) -> Iterator[Diagnostic]:
     prompts = ctx.pack.prompts
     task = state.prompt_task
-    if task is not None and task.value not in prompts:
-        found = suggestions(task.text, prompts)
+    resolved = resolve_name(Kind.PROMPT, task.value, prompts) if task is not None else None
+    if task is not None and isinstance(resolved, Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_PROMPT_TASK,
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
@@ -577,8 +583,8 @@ def _state(
         )
     for transition in state.on_event:
         target = transition.target
-        if target is not None and target.value not in states:
-            yield _undefined_state(
+        if target is not None:
+            yield from _state_ref(
                 target, states, f"Event `{transition.event.text}` of state `{key}`", key
             )
         event = transition.event.text
@@ -592,10 +598,8 @@ def _state(
                 data={"kind": "event-name-case", "name": event, "suggestion": better},
                 fixes=(RenameEvent(transition.event.span, better),) if better else (),
             )
-    if state.on_max_visits is not None and state.on_max_visits.value not in states:
-        yield _undefined_state(
-            state.on_max_visits, states, f"`on_max_visits` of state `{key}`", key
-        )
+    if state.on_max_visits is not None:
+        yield from _state_ref(state.on_max_visits, states, f"`on_max_visits` of state `{key}`", key)
     if state.is_terminal and state.on_event:
         yield make(
             TERMINAL_STATE_WITH_TRANSITIONS,
@@ -881,7 +885,10 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
         if task is None or task.value not in ctx.pack.prompts:
             continue
         for t, p in info.placeholders_of_prompt(task.text):
-            if p.kind != "artifact" or p.name in declared:
+            if p.kind != "artifact":
+                continue
+            resolved = resolve_name(Kind.ARTIFACT, p.name, declared)
+            if isinstance(resolved, Defined):
                 continue
             where = (p.name_span.start, p.name_span.end)
             if where in reported:
@@ -892,7 +899,7 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 if t.owner == "prompt"
                 else (f"fragment `{t.key}` (included by prompt `{task.text}`)")
             )
-            found = suggestions(p.name, declared)
+            found = list(resolved.suggestions)
             yield make(
                 UNDECLARED_ARTIFACT,
                 f"`{{{{artifacts.{p.name}}}}}` in {place} is not declared in the `artifacts` "
