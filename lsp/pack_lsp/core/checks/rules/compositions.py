@@ -389,7 +389,7 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
 def _undefined(
     rule: Rule, what: str, ref: Located, missing: str, resolved: Missing, kind: str, **extra: str
 ) -> Diagnostic:
-    """``what `name`, missing`` with the closest defined names (``core.resolve``)."""
+    """``what `name`, missing`` with the closest defined names (``core.model.resolve``)."""
     found = list(resolved.suggestions)
     return make(
         rule,

@@ -536,7 +536,7 @@ def _version(wf: Workflow) -> Iterator[Diagnostic]:
 def _state_ref(
     ref: Located, states: dict[str, State], what: str, state: str | None
 ) -> Iterator[Diagnostic]:
-    """A reference to a workflow state: nothing when it resolves (``core.resolve``)."""
+    """A reference to a workflow state: nothing when it resolves (``core.model.resolve``)."""
     resolved = resolve_name(Kind.STATE, ref.value, states)
     if isinstance(resolved, Defined):
         return
