@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import AddMember, ReplaceValue, suggest
+from pack_lsp.core.base.problemdata import UndefinedPrompt, UndefinedState
 from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.checks.rules import tools
 from pack_lsp.core.model import resolve
@@ -396,11 +397,7 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
             UNDEFINED_ENTRY_AGENT,
             f"Entry agent `{name}` is not a prompt of the pack{hint_for(found)}",
             entry.span,
-            data={
-                "kind": "undefined-prompt",
-                "name": name,
-                "suggestions": found,
-            },
+            data=UndefinedPrompt(name=name, suggestions=found),
             fixes=suggest(entry.span, found),
         )
     elif agents.members and isinstance(
@@ -483,11 +480,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
                 MEMBER_NOT_A_PROMPT,
                 f"Agent `{key}` is not a prompt of the pack{hint_for(found)}",
                 member.key_span,
-                data={
-                    "kind": "undefined-prompt",
-                    "name": key,
-                    "suggestions": found,
-                },
+                data=UndefinedPrompt(name=key, suggestions=found),
                 fixes=suggest(member.key_span, found),
             )
         elif prompt is not None and _blank(member.description) and _blank(prompt.description):
@@ -513,7 +506,7 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
             UNDEFINED_MEMBER_STATE,
             f"Agent `{key}` starts in workflow state `{name}`, but the pack has no workflow",
             state.span,
-            data={"kind": "undefined-state", "name": name, "suggestions": []},
+            data=UndefinedState(name=name, suggestions=[]),
         )
         return
     resolved = resolve.resolve_name(Kind.STATE, name, workflow.states)
@@ -525,7 +518,7 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
         f"workflow{hint_for(found)}",
         state.span,
-        data={"kind": "undefined-state", "name": name, "suggestions": found},
+        data=UndefinedState(name=name, suggestions=found),
         fixes=suggest(state.span, found),
     )
 

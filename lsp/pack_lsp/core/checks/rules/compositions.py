@@ -20,6 +20,14 @@ from dataclasses import replace
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, suggest
 from pack_lsp.core.base.graphs import strongly_connected
+from pack_lsp.core.base.problemdata import (
+    UndefinedComposition,
+    UndefinedPrompt,
+    UndefinedStep,
+    UndefinedStepEval,
+    UndefinedStepTool,
+    UnresolvedStepReference,
+)
 from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
@@ -376,18 +384,19 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                 f"State `{key}` runs composition `{ref.text}`, which is not defined in "
                 "`compositions`" + hint_for(found),
                 ref.span,
-                data={
-                    "kind": "undefined-composition",
-                    "name": ref.text,
-                    "state": key,
-                    "suggestions": found,
-                },
+                data=UndefinedComposition(name=ref.text, state=key, suggestions=found),
                 fixes=suggest(ref.span, found),
             )
 
 
 def _undefined(
-    rule: Rule, what: str, ref: Located, missing: str, resolved: Missing, kind: str, **extra: str
+    rule: Rule,
+    what: str,
+    ref: Located,
+    missing: str,
+    resolved: Missing,
+    data: type[UndefinedPrompt | UndefinedStep | UndefinedStepTool | UndefinedStepEval],
+    composition: str,
 ) -> Diagnostic:
     """``what `name`, missing`` with the closest defined names (``core.model.resolve``)."""
     found = list(resolved.suggestions)
@@ -395,7 +404,7 @@ def _undefined(
         rule,
         f"{what} `{ref.text}`, {missing}" + hint_for(found),
         ref.span,
-        data={"kind": kind, "name": ref.text, "suggestions": found, **extra},
+        data=data(name=ref.text, suggestions=found, composition=composition),
         fixes=suggest(ref.span, found),
     )
 
@@ -451,7 +460,7 @@ def _composition(
                 task,
                 "which is not defined in `prompts`",
                 resolved,
-                "undefined-prompt",
+                UndefinedPrompt,
                 composition=name,
             )
         for tool in ([step.tool] if step.tool is not None else []) + step.tools:
@@ -465,7 +474,7 @@ def _composition(
                         tool,
                         "which is not defined in `tools`",
                         resolved,
-                        "undefined-step-tool",
+                        UndefinedStepTool,
                         composition=name,
                     ),
                     declares=bool(pack.tools),
@@ -485,7 +494,7 @@ def _composition(
                     target,
                     "which the composition does not have",
                     resolved,
-                    "undefined-step",
+                    UndefinedStep,
                     composition=name,
                 )
         for ev in step.evals:
@@ -498,7 +507,7 @@ def _composition(
                         ev,
                         "which is not defined in the pack's or a prompt's `evals`",
                         resolved,
-                        "undefined-step-eval",
+                        UndefinedStepEval,
                         composition=name,
                     ),
                     declares=bool(eval_ids),
@@ -514,7 +523,7 @@ def _composition(
             output,
             "which the composition does not have",
             resolved,
-            "undefined-step",
+            UndefinedStep,
             composition=name,
         )
     yield from _graph(comp, ids)
@@ -552,7 +561,7 @@ def _references(
                     f"composition `{comp}` reads step `{head}`, which does not run before it",
                     _name_span(source, ref, match.start(1), head),
                     related=[Related(ids[head].span, f"step `{head}`")],
-                    data={"kind": "unresolved-step-reference", "name": head, "composition": comp},
+                    data=UnresolvedStepReference(name=head, composition=comp),
                 )
                 continue
             span = _name_span(source, ref, match.start(1), head)
@@ -567,12 +576,7 @@ def _references(
                 f"reads `{head}`, which is neither `input` nor a step of the composition"
                 + hint_for(found),
                 span,
-                data={
-                    "kind": "unresolved-step-reference",
-                    "name": head,
-                    "composition": comp,
-                    "suggestions": found,
-                },
+                data=UnresolvedStepReference(name=head, composition=comp, suggestions=found),
                 fixes=suggest(span, found, Quote.BARE) if exact else (),
             )
 

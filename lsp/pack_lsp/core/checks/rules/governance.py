@@ -24,6 +24,14 @@ from dataclasses import dataclass
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import (
+    UndefinedControlEval,
+    UndefinedControlField,
+    UndefinedControlValidator,
+    UndefinedEval,
+    UndefinedObligation,
+    UndefinedOwnObligation,
+)
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model import vocabulary
@@ -398,11 +406,7 @@ def _fields(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                 f"A control of {label} in `{gov.where}` names field `{name}`, {why}"
                 + did_you_mean(name, candidates),
                 control.value.span,
-                data={
-                    "kind": "undefined-control-field",
-                    "name": name,
-                    "suggestions": suggestions(name, candidates),
-                },
+                data=UndefinedControlField(name=name, suggestions=suggestions(name, candidates)),
                 fixes=suggest(control.value.span, suggestions(name, candidates)),
             )
 
@@ -527,14 +531,21 @@ _CONTROL_KINDS = {"validator": Kind.VALIDATOR, "eval": Kind.EVAL}
 
 
 def _missing(
-    rule: Rule, what: str, ref: Located, missing: str, resolved: Missing, kind: str
+    rule: Rule,
+    what: str,
+    ref: Located,
+    missing: str,
+    resolved: Missing,
+    data: type[
+        UndefinedControlValidator | UndefinedControlEval | UndefinedEval | UndefinedOwnObligation
+    ],
 ) -> Diagnostic:
     found = list(resolved.suggestions)
     return make(
         rule,
         f"{what} `{ref.text}`, {missing}" + hint_for(found),
         ref.span,
-        data={"kind": kind, "name": ref.text, "suggestions": found},
+        data=data(name=ref.text, suggestions=found),
         fixes=suggest(ref.span, found),
     )
 
@@ -565,7 +576,7 @@ def _governance(
                     control.value,
                     "which no validator of the pack's prompts has as `id`",
                     resolved,
-                    "undefined-control-validator",
+                    UndefinedControlValidator,
                 )
             else:
                 yield _missing(
@@ -574,7 +585,7 @@ def _governance(
                     control.value,
                     "which is not defined in the pack's or a prompt's `evals`",
                     resolved,
-                    "undefined-control-eval",
+                    UndefinedControlEval,
                 )
     seen = {}
     for review in gov.reviews:
@@ -591,7 +602,7 @@ def _governance(
                 review.eval,
                 "which is not defined in the pack's or a prompt's `evals`",
                 resolved,
-                "undefined-eval",
+                UndefinedEval,
             )
     yield from _satisfies(eff)
 
@@ -630,7 +641,7 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                         sat,
                         "which is not the id of an obligation",
                         resolved,
-                        "undefined-obligation",
+                        UndefinedOwnObligation,
                     )
                     continue
                 message = (
@@ -666,12 +677,9 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                 message + hint_for(found) if own else message,
                 sat.span,
                 related=related,
-                data={
-                    "kind": "undefined-obligation",
-                    "name": sat.text,
-                    "member": member,
-                    "suggestions": found if own else [],
-                },
+                data=UndefinedObligation(
+                    name=sat.text, member=member, suggestions=found if own else []
+                ),
                 fixes=suggest(sat.span, found) if own else (),
             )
 

@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import UndefinedProvider
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
@@ -250,11 +251,7 @@ def _reference(
             f"{what} names provider `{name}`, which is not a key of `requires.providers`"
             + hint_for(found),
             ref.span,
-            data={
-                "kind": "undefined-provider",
-                "name": name,
-                "suggestions": found,
-            },
+            data=UndefinedProvider(name=name, suggestions=found),
             fixes=suggest(ref.span, found),
         )
         return

@@ -15,6 +15,7 @@ from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
+from pack_lsp.core.base.problemdata import UndeclaredVariable, UndefinedFragment
 from pack_lsp.core.base.suggest import did_you_mean, hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
@@ -359,11 +360,7 @@ def _undefined_fragments(
                 UNDEFINED_FRAGMENT,
                 message,
                 p.name_span,
-                data={
-                    "kind": "undefined-fragment",
-                    "name": p.name,
-                    "suggestions": found,
-                },
+                data=UndefinedFragment(name=p.name, suggestions=found),
                 fixes=suggest(p.name_span, found, Quote.BARE),
             )
 
@@ -406,12 +403,7 @@ def _undeclared_variables(
             message,
             p.name_span,
             related=related,
-            data={
-                "kind": "undeclared-variable",
-                "name": p.name,
-                "prompt": key,
-                "suggestions": found,
-            },
+            data=UndeclaredVariable(name=p.name, prompt=key, suggestions=found),
             fixes=fixes,
         )
         if promptkit and not declared:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.fixes import CreateTool, FixData, ReplaceValue, suggest
+from pack_lsp.core.base.problemdata import UndefinedTool, UnknownBlocklistedTool
 from pack_lsp.core.base.suggest import hint_for, suggestions
 from pack_lsp.core.model import resolve
 from pack_lsp.core.model.config import A2A_PREFIX
@@ -295,7 +296,7 @@ def _undefined_tool(item: Located, prompt: Prompt, ref: resolve.Undefined) -> Di
         f"Tool `{name}` of prompt `{prompt.key}` is not defined in the pack's `tools` "
         f"and is not an agents member{hint}",
         item.span,
-        data={"kind": "undefined-tool", "name": name, "suggestions": list(ref.suggestions)},
+        data=UndefinedTool(name=name, suggestions=list(ref.suggestions)),
         fixes=fixes,
     )
 
@@ -384,12 +385,7 @@ def _tool_problems(
             f"Tool `{item.value}` of prompt `{prompt.key}` names no agent: write the key "
             f"of an agents member after `{A2A_PREFIX}`{hint_for(list(ref.suggestions))}",
             item.span,
-            data={
-                "kind": "undefined-tool",
-                "name": item.value,
-                "agent": "",
-                "suggestions": list(ref.suggestions),
-            },
+            data=UndefinedTool(name=item.value, agent="", suggestions=list(ref.suggestions)),
             fixes=suggest(item.span, ref.suggestions),
         )
     elif isinstance(ref, resolve.Incomplete):
@@ -415,12 +411,7 @@ def _tool_problems(
             f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
             f"`{ref.agent}`, but {where}{hint_for(list(ref.suggestions))}",
             item.span,
-            data={
-                "kind": "undefined-tool",
-                "name": item.value,
-                "agent": ref.agent,
-                "suggestions": list(ref.suggestions),
-            },
+            data=UndefinedTool(name=item.value, agent=ref.agent, suggestions=list(ref.suggestions)),
             fixes=suggest(item.span, ref.suggestions),
         )
 
@@ -466,7 +457,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
             UNKNOWN_BLOCKLISTED_TOOL,
             message + hint_for(found),
             item.span,
-            data={"kind": "unknown-blocklisted-tool", "name": name, "suggestions": found},
+            data=UnknownBlocklistedTool(name=name, suggestions=found),
             fixes=suggest(item.span, found),
         )
     choice = policy.tool_choice

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, RenameEvent, suggest
+from pack_lsp.core.base.problemdata import UndeclaredArtifact, UndefinedPrompt, UndefinedState
 from pack_lsp.core.base.suggest import hint_for, suggestions
 from pack_lsp.core.checks.rules.templates import templates_of
 from pack_lsp.core.model.config import Profile
@@ -546,12 +547,7 @@ def _state_ref(
         UNDEFINED_STATE,
         f"{what} names `{name}`, which is not a state of the workflow" + hint_for(found),
         ref.span,
-        data={
-            "kind": "undefined-state",
-            "name": name,
-            "suggestions": found,
-            **({"state": state} if state is not None else {}),
-        },
+        data=UndefinedState(name=name, suggestions=found, state=state),
         fixes=suggest(ref.span, found),
     )
 
@@ -573,12 +569,7 @@ def _state(
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
             + hint_for(found),
             task.span,
-            data={
-                "kind": "undefined-prompt",
-                "name": task.text,
-                "state": key,
-                "suggestions": found,
-            },
+            data=UndefinedPrompt(name=task.text, state=key, suggestions=found),
             fixes=suggest(task.span, found),
         )
     for transition in state.on_event:
@@ -906,12 +897,8 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 "of any workflow state" + hint_for(found),
                 p.name_span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
-                data={
-                    "kind": "undeclared-artifact",
-                    "name": p.name,
-                    "state": key,
-                    "prompt": task.text,
-                    "suggestions": found,
-                },
+                data=UndeclaredArtifact(
+                    name=p.name, state=key, prompt=task.text, suggestions=found
+                ),
                 fixes=suggest(p.name_span, found, Quote.BARE),
             )
