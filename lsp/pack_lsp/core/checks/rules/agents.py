@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import AddMember, ReplaceValue, suggest
 from pack_lsp.core.base.problemdata import UndefinedPrompt, UndefinedState
 from pack_lsp.core.base.suggest import hint_for
@@ -32,11 +33,7 @@ UNDEFINED_ENTRY_AGENT = Rule(
     "undefined-entry-agent",
     E,
     "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -62,11 +59,7 @@ ENTRY_NOT_A_MEMBER = Rule(
     "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
     "`promptkit` profile. pack-lsp reads it as PromptKit does in both profiles: only "
     "members are agents, so the entry gets no Agent Card and no other agent can call it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -96,11 +89,7 @@ MEMBER_NOT_A_PROMPT = Rule(
     "member-not-a-prompt",
     E,
     "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -133,11 +122,7 @@ AGENT_CALLS_ITSELF = Rule(
     W,
     "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
     "call itself (RFC 0007 rule 5).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -161,11 +146,7 @@ TOOL_NAMES_NON_MEMBER_PROMPT = Rule(
     "A prompt's `tools` names another prompt that is not an agents member, so the "
     "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
     "not only the entry).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -192,11 +173,7 @@ MODE_NOT_A_MEDIA_TYPE = Rule(
     "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
     "card with the bare `text`; PromptKit rejects the pack: an error under the "
     "`promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  describer:\n"
         "    id: describer\n"
@@ -222,11 +199,7 @@ BLANK_TAG = Rule(
     W,
     "A member's `tags` contains an empty or blank tag, which is useless for "
     "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  billing:\n"
         "    id: billing\n"
@@ -249,11 +222,7 @@ DUPLICATE_TAG = Rule(
     "duplicate-tag",
     W,
     "A member's `tags` lists the same tag twice.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  billing:\n"
         "    id: billing\n"
@@ -277,11 +246,7 @@ AGENT_WITHOUT_DESCRIPTION = Rule(
     W,
     "A member has no `description` and neither has its prompt, so its A2A Agent Card "
     "would have no description, which A2A requires.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  billing: {id: billing, name: Billing, version: 1.0.0, system_template: Help}\n"
         "agents:\n"
@@ -299,11 +264,7 @@ UNDEFINED_MEMBER_STATE = Rule(
     E,
     "A member's `state` (RFC 0011) does not name a state of the pack's workflow, or "
     "the pack has no workflow. Calling the agent runs the workflow from that state.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, suggest
 from pack_lsp.core.base.graphs import strongly_connected
 from pack_lsp.core.base.problemdata import (
@@ -46,11 +47,7 @@ UNDEFINED_COMPOSITION = Rule(
     "undefined-composition",
     Severity.ERROR,
     "A workflow state's `composition` is not a key of the pack's `compositions`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "workflow:\n"
@@ -79,11 +76,7 @@ COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
     Severity.ERROR,
     "A state names a `composition` but its `orchestration` is not `composition`, so the "
     "composition never runs (the state runs its `prompt_task`).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "workflow:\n"
@@ -112,11 +105,7 @@ DUPLICATE_STEP_ID = Rule(
     Severity.ERROR,
     "Two steps of one composition (counting the steps nested in `parallel` branches) "
     "have the same `id`; references to it are ambiguous.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -140,11 +129,7 @@ UNDEFINED_STEP_PROMPT = Rule(
     "undefined-step-prompt",
     Severity.ERROR,
     "A `prompt` or `agent` step's `prompt_task` is not a key of the pack's `prompts`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -166,11 +151,7 @@ UNDEFINED_STEP_TOOL = Rule(
     "A `tool` step's `tool`, or an entry of an `agent` step's `tools`, is not a key of "
     "the pack's `tools`. When the pack declares no `tools` at all the tools can only "
     "come from the host, which cannot be checked here: then it is a warning.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -191,11 +172,7 @@ UNDEFINED_STEP = Rule(
     Severity.ERROR,
     "A `then`, `else` or `depends_on` entry, or the composition's `output`, names a "
     "step id that the composition does not have.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -221,11 +198,7 @@ UNDEFINED_STEP_EVAL = Rule(
     "An `eval` modifier of a step names an eval id that neither the pack's `evals` nor a "
     "prompt's `evals` define. When the pack declares no evals at all they can only come "
     "from the host, which cannot be checked here: then it is a warning.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -246,11 +219,7 @@ UNRESOLVED_STEP_REFERENCE = Rule(
     Severity.ERROR,
     "A `${...}` reference in a step's `input`, `args` or `predicate` starts with neither "
     "`input` (the composition's input) nor the id of a step that runs before this one.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -272,11 +241,7 @@ UNREACHABLE_STEP = Rule(
     Severity.WARNING,
     "No path of the step graph leads from the first step to this step: it follows a "
     "`branch` step that never names it and nothing `depends_on` it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -300,11 +265,7 @@ STEP_CYCLE = Rule(
     Severity.ERROR,
     "The steps of a composition form a cycle (through `then`/`else`, `depends_on` or "
     "the order of `steps`). Compositions must be acyclic; loops belong in the workflow.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"

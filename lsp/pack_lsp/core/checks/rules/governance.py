@@ -23,6 +23,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.problemdata import (
     UndefinedControlEval,
@@ -47,11 +48,7 @@ UNDEFINED_CONTROL_VALIDATOR = Rule(
     Severity.ERROR,
     "An obligation control `validator:` names an id that no validator of the pack's "
     "prompts declares.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    obligations:\n"
@@ -74,11 +71,7 @@ UNDEFINED_CONTROL_EVAL = Rule(
     Severity.ERROR,
     "An obligation control `eval:` or a review's `eval` names an id that neither the "
     "pack's `evals` nor a prompt's `evals` define.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    reviews:\n"
@@ -99,11 +92,7 @@ DUPLICATE_VALIDATOR_ID = Rule(
     Severity.ERROR,
     "Two validators of the pack have the same `id`; ids are unique across the whole pack "
     "so that a governance control names exactly one.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -127,11 +116,7 @@ UNDEFINED_OBLIGATION = Rule(
     "`obligations` when it declares any — they replace the pack's whole, no merge (RFC "
     "0013) — and the pack's `metadata.governance` ones otherwise. The pack's reviews a "
     "member inherits (it declares no `reviews`) must resolve among its obligations too.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    reviews:\n"
@@ -152,11 +137,7 @@ DUPLICATE_GOVERNANCE_ID = Rule(
     "duplicate-governance-id",
     Severity.ERROR,
     "Two obligations, or two reviews, of one governance object have the same `id`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    obligations:\n"
@@ -180,11 +161,7 @@ UNDEFINED_CONTROL_FIELD = Rule(
     "an agents member, a property counts when the member or the pack's "
     "`metadata.governance` declares it, since the member inherits every field it does not "
     "replace. An obligation cannot be discharged by a field nobody filled in.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    obligations:\n"
@@ -212,11 +189,7 @@ UNDECLARED_VOCABULARY_PREFIX = Rule(
     "own prefixes, for its own terms and for the terms it inherits from the pack. The value "
     "stays valid (RFC 0013 rule 5, RFC 0016 rule 10); consumers just cannot tell what it "
     "means. Nothing inside an `extensions` object is read.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    risk_classification: acme:Tier2     # `acme` is not declared\n"
@@ -236,11 +209,7 @@ UNKNOWN_VOCABULARY_TERM = Rule(
     "RFC 0016), whose terms are a fixed list, but names no term of that list: a typo, or a "
     "term that belongs to another vocabulary. A pack that declares the prefix in "
     "`vocabularies` gives it its own namespace and is not checked.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    operator_role: hipaa:CoveredEntitty   # did you mean `hipaa:CoveredEntity`?\n"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import ReplaceValue
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.config import Profile
@@ -26,11 +27,7 @@ PROMPT_ID_DIFFERS_FROM_KEY = Rule(
     Severity.WARNING,
     "A prompt's `id` is not its key in `prompts`. Runtimes select prompts by key, "
     "so a different `id` is misleading.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: customer_support     # the key is `support`\n"
@@ -49,11 +46,7 @@ DUPLICATE_PROMPT_ID = Rule(
     Severity.ERROR,
     "Two prompts have the same `id`. Reported on the later one, with the other as a "
     "related location.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "  support_v2: {id: support, name: Support, version: 2.0.0, system_template: Hi}\n"
@@ -69,11 +62,7 @@ DUPLICATE_EVAL_ID = Rule(
     "Two evals of the same list (the pack's `evals`, or one prompt's `evals`) have the "
     "same `id`. A prompt-level eval may reuse a pack-level id on purpose: it overrides "
     "it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -96,11 +85,7 @@ SKILL_PATH_NOT_FOUND = Rule(
     "A skill path does not exist relative to the pack file. Package references "
     "(`@scope/name`) and URLs are not checked; nothing is checked for a document that "
     "is not saved as a file.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -120,11 +105,7 @@ SKILL_PATH_OUTSIDE_PACK = Rule(
     Severity.ERROR,
     "A skill path leaves the pack's directory (an absolute path, `~`, or `..` going "
     "above it). A pack must be self-contained; pack-lsp does not look at such a path.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -154,11 +135,7 @@ REFUSED_CHECK_PARAMS = Rule(
     "(`ValidatePack`) and PromptArena refuse such a pack; `sdk.Open` drops the "
     "validator with a warning, so replies go unchecked. Validators with "
     "`enabled: false` are not checked, as PromptKit skips them.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.problemdata import UndefinedProvider
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
@@ -32,11 +33,7 @@ DUPLICATE_PROVIDER_KEY = Rule(
     "and steps select a provider by, so it must be unique. A string entry is the "
     "requirement with that key (`default` is `{key: default, role: llm}`), so it "
     "counts too; keys are compared exactly (`Judge` and `judge` differ).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers:\n"
         "    - default\n"
@@ -55,11 +52,7 @@ UNKNOWN_PROVIDER_ROLE = Rule(
     "A provider requirement's `role` is not one of the suggested roles (`llm`, "
     "`embedding`, `tts`, `stt`, `image`, `inference`). Roles are an open set, so this is "
     "never an error; it may be a typo.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers:\n"
         "    - {key: judge, role: lmm}   # did you mean `llm`?\n"
@@ -78,11 +71,7 @@ UNDEFINED_PROVIDER = Rule(
     Severity.ERROR,
     "A prompt's or a composition step's `provider` is not the `key` of an entry of "
     "`requires.providers` (`default` is always allowed).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: llm}]\n"
         "prompts:\n"
@@ -102,11 +91,7 @@ OPTIONAL_PROVIDER_REFERENCED = Rule(
     "A prompt or a step names a provider requirement declared `required: false`. A "
     "runtime rejects the pack when that optional provider is not bound, because a call "
     "site that names it has nothing to fall back to.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: vision, role: llm, required: false}]\n"
         "prompts:\n"
@@ -123,11 +108,7 @@ CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER = Rule(
     Severity.WARNING,
     "A prompt run by a conversational workflow state names a provider whose `role` is "
     "not `llm`; a conversation needs a model that produces text.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: inference}]\n"
         "prompts:\n"
@@ -149,11 +130,7 @@ PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA = Rule(
     Severity.WARNING,
     "A `prompt` step runs on a provider whose `role` is not `llm` but declares no "
     "`output_schema`; a non-LLM provider can only answer a structured question.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: inference}]\n"
         "prompts:\n"

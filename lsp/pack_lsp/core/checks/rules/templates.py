@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
 from pack_lsp.core.base.problemdata import UndeclaredVariable, UndefinedFragment
 from pack_lsp.core.base.suggest import did_you_mean, hint_for
@@ -63,11 +64,7 @@ UNDECLARED_VARIABLE = Rule(
     "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
     "transition). PromptKit refuses a prompt that uses variables and declares none: "
     "that case is an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -91,11 +88,7 @@ UNUSED_VARIABLE = Rule(
     Severity.HINT,
     "A prompt declares a variable that none of its templates (nor the fragments they "
     "include) uses.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -137,11 +130,7 @@ REQUIRED_VARIABLE_WITH_DEFAULT = Rule(
     Severity.WARNING,
     "A variable is `required: true` and also has a `default`. A required variable must "
     "always be supplied, so its default is never used.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -161,11 +150,7 @@ DEFAULT_TYPE_MISMATCH = Rule(
     Severity.WARNING,
     "A variable's `default` is not of the variable's `type` (`string`, `number`, "
     "`integer`, `boolean`, `array` or `object`; other types are not checked).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -184,11 +169,7 @@ DEFAULT_NOT_IN_ENUM = Rule(
     "default-not-in-enum",
     Severity.WARNING,
     "A variable's `default` is not one of the values its `validation.enum` allows.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -213,11 +194,7 @@ UNBALANCED_BRACES = Rule(
     "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
     "end of the text comes first), or closes `{name}}` with only one opening brace. "
     "The text is passed to the model literally instead of being substituted.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"

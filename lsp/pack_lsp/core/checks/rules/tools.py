@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import CreateTool, FixData, ReplaceValue, suggest
 from pack_lsp.core.base.problemdata import UndefinedTool, UnknownBlocklistedTool
 from pack_lsp.core.base.suggest import hint_for, suggestions
@@ -39,11 +40,7 @@ UNDEFINED_TOOL = Rule(
     "and it lies in no runtime namespace). "
     "A name that is the `name` of a pack tool with a different key is reported too: "
     "prompts list tools by key.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -68,11 +65,7 @@ UNDEFINED_A2A_AGENT = Rule(
     Severity.ERROR,
     "An `a2a__<member>` tool names an agent that is not a key of `agents.members`, or "
     "no agent at all (a bare `a2a__`).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -103,11 +96,7 @@ TOOL_NAME_DIFFERS_FROM_KEY = Rule(
     Severity.WARNING,
     "A pack tool's `name` is not its key. Prompts list tools by key while the model "
     "calls them by `name`, so the two should be the same.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -131,11 +120,7 @@ UNKNOWN_BLOCKLISTED_TOOL = Rule(
     "unknown-blocklisted-tool",
     Severity.WARNING,
     "`tool_policy.blocklist` names a tool that does not exist, so it blocks nothing.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -160,11 +145,7 @@ TOOL_LISTED_AND_BLOCKLISTED = Rule(
     Severity.INFORMATION,
     "A tool is both in the prompt's `tools` and in its `tool_policy.blocklist`; the "
     "blocklist wins, so the prompt cannot call it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -187,11 +168,7 @@ REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS = Rule(
     Severity.WARNING,
     "`tool_policy.tool_choice` is `required` but the prompt has no tool it may call "
     "(its `tools` list is missing or empty, or every tool is blocklisted).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -213,11 +190,7 @@ UNUSED_TOOL = Rule(
     "A pack tool that no prompt lists (by key or through a `*` pattern), nor any "
     "composition step. Reported on its key "
     "and shown faded.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "tools:\n"
@@ -237,11 +210,7 @@ TOOL_AND_MEMBER = Rule(
     "and PromptKit offers the member as the tool `a2a__<key>`. Whether the pack tool "
     "is called too depends on the runtime: under the `promptkit` profile it stays "
     "callable under the bare name, under the `spec` profile it is not called.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, RenameEvent, suggest
 from pack_lsp.core.base.problemdata import UndeclaredArtifact, UndefinedPrompt, UndefinedState
 from pack_lsp.core.base.suggest import hint_for, suggestions
@@ -35,11 +36,7 @@ UNSUPPORTED_WORKFLOW_VERSION = Rule(
     Severity.WARNING,
     "`workflow.version` is neither 1 nor 2, the versions runtimes understand. PromptKit "
     "refuses such a pack: an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -58,11 +55,7 @@ UNDEFINED_STATE = Rule(
     Severity.ERROR,
     "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
     "that is not a key of `workflow.states`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -82,11 +75,7 @@ UNDEFINED_PROMPT_TASK = Rule(
     "undefined-prompt-task",
     Severity.ERROR,
     "A state's `prompt_task` is not a key of the pack's `prompts`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -107,11 +96,7 @@ TERMINAL_STATE_WITH_TRANSITIONS = Rule(
     Severity.WARNING,
     "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
     "in a terminal state, so the transitions can never fire.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -135,11 +120,7 @@ EVENT_NAME_NOT_PASCAL_CASE = Rule(
     Severity.INFORMATION,
     "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
     "convention runtimes use for workflow events.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -162,11 +143,7 @@ UNREACHABLE_STATE = Rule(
     "unreachable-state",
     Severity.WARNING,
     "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -187,11 +164,7 @@ NO_TERMINAL_STATE_REACHABLE = Rule(
     Severity.INFORMATION,
     "No terminal state (one with `terminal: true` or without transitions) can be reached "
     "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -213,11 +186,7 @@ UNKNOWN_PERSISTENCE = Rule(
     "A state's `persistence` is neither `transient` nor `persistent`. The specification's "
     "schema leaves the field open, but runtimes only know these two values (under the "
     "`promptkit` profile PromptKit's schema refuses other values: PP104).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -267,11 +236,7 @@ UNDECLARED_ARTIFACT = Rule(
     "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
     "substituted. (Artifacts flow between states: one state declares and writes an "
     "artifact, the states after it may read it.)",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         '  review: {id: review, name: Review, version: 1.0.0, system_template: "Check'
         ' {{artifacts.diff}}"}\n'
@@ -299,11 +264,7 @@ STATE_WITHOUT_TRANSITIONS = Rule(
     "`on_event`. PromptKit's schema asks only for the key (without it the state is "
     "PP101), so the pack loads, and the runtime then treats the state as terminal: the "
     "workflow ends there although the state does not say so.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -324,11 +285,7 @@ STATE_WITHOUT_EXIT = Rule(
     "In a version 2 workflow, a state that is not `terminal: true` has no `on_event` "
     "transitions and no `on_max_visits`: version 2 marks the end of a workflow "
     "explicitly, so the conversation is stuck in this state.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -346,11 +303,7 @@ ON_MAX_VISITS_WITHOUT_MAX_VISITS = Rule(
     "on-max-visits-without-max-visits",
     Severity.WARNING,
     "A state declares `on_max_visits` but no `max_visits`, so the redirect never fires.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -373,11 +326,7 @@ ON_MAX_VISITS_CHAIN = Rule(
     "The `on_max_visits` target of a state itself has `max_visits`: when the budget of "
     "the first state runs out, the workflow is redirected to a state whose own budget "
     "may already be spent, a chain of redirects that is hard to follow.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -401,11 +350,7 @@ AGENT_CONTROL_ON_TERMINAL_STATE = Rule(
     Severity.WARNING,
     "A `terminal: true` state says `control: agent`; a terminal state ends the "
     "conversation whoever holds the turn, so the setting has no effect (RFC 0014).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -429,11 +374,7 @@ AGENT_CONTROL_LOOP = Rule(
     "States with `control: agent` form a cycle from which no `control: user` or terminal "
     "state can be reached and none of them has `max_visits`: the agent keeps the turn "
     "until a budget stops it (RFC 0014).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -458,11 +399,7 @@ BUDGET_BELOW_MAX_VISITS = Rule(
     "`engine.budget.max_total_visits` is smaller than the sum of the `max_visits` of the "
     "states reachable from `entry`: the global budget runs out first, so some per-state "
     "limits (and their `on_max_visits` redirects) can never be reached (RFC 0009).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
