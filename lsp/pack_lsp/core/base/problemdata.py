@@ -215,6 +215,433 @@ class UndefinedObligation(ProblemData):
     suggestions: Sequence[str]
 
 
+# ------------------------------------------------------------ the rule families
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentControlLoop(ProblemData):
+    KIND: ClassVar[str] = "agent-control-loop"
+    states: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentControlOnTerminalState(ProblemData):
+    KIND: ClassVar[str] = "agent-control-on-terminal-state"
+    state: str
+    path: Sequence[str | int]
+    key: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentCycle(ProblemData):
+    KIND: ClassVar[str] = "agent-cycle"
+    agents: Sequence[str]
+    #: How many cycles there are, when more than one is reported at once.
+    cycles: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlankTag(ProblemData):
+    KIND: ClassVar[str] = "blank-tag"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BudgetBelowMaxVisits(ProblemData):
+    KIND: ClassVar[str] = "budget-below-max-visits"
+    budget: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsConfig(ProblemData):
+    KIND: ClassVar[str] = "cards-config"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompositionOnNonCompositionState(ProblemData):
+    KIND: ClassVar[str] = "composition-on-non-composition-state"
+    state: str
+    path: Sequence[str | int]
+    key: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConversationalPromptOnNonLlmProvider(ProblemData):
+    KIND: ClassVar[str] = "conversational-prompt-on-non-llm-provider"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DependencyCycle(ProblemData):
+    KIND: ClassVar[str] = "dependency-cycle"
+    cycle: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateEvalId(ProblemData):
+    KIND: ClassVar[str] = "duplicate-eval-id"
+    id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateGovernanceId(ProblemData):
+    KIND: ClassVar[str] = "duplicate-governance-id"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicatePromptConfigId(ProblemData):
+    KIND: ClassVar[str] = "duplicate-prompt-config-id"
+    id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicatePromptId(ProblemData):
+    KIND: ClassVar[str] = "duplicate-prompt-id"
+    id: str
+    other: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateProviderKey(ProblemData):
+    KIND: ClassVar[str] = "duplicate-provider-key"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateStepId(ProblemData):
+    KIND: ClassVar[str] = "duplicate-step-id"
+    name: str
+    composition: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateTag(ProblemData):
+    KIND: ClassVar[str] = "duplicate-tag"
+    tag: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateTaskType(ProblemData):
+    KIND: ClassVar[str] = "duplicate-task-type"
+    task_type: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DuplicateValidatorId(ProblemData):
+    KIND: ClassVar[str] = "duplicate-validator-id"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EmptyToolPattern(ProblemData):
+    KIND: ClassVar[str] = "empty-tool-pattern"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntryNotMember(ProblemData):
+    KIND: ClassVar[str] = "entry-not-member"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntrypointRequired(ProblemData):
+    KIND: ClassVar[str] = "entrypoint-required"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventNameCase(ProblemData):
+    KIND: ClassVar[str] = "event-name-case"
+    name: str
+    suggestion: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FragmentIncludeCycle(ProblemData):
+    KIND: ClassVar[str] = "fragment-include-cycle"
+    name: str
+    cycle: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IncompleteToolName(ProblemData):
+    KIND: ClassVar[str] = "incomplete-tool-name"
+    name: str
+    namespace: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstructionsNotFound(ProblemData):
+    KIND: ClassVar[str] = "instructions-not-found"
+    path: Sequence[str | int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListedAndBlocklisted(ProblemData):
+    KIND: ClassVar[str] = "listed-and-blocklisted"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MissingDescription(ProblemData):
+    KIND: ClassVar[str] = "missing-description"
+    member: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MissingProjectFile(ProblemData):
+    KIND: ClassVar[str] = "missing-project-file"
+    file: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MissingProperty(ProblemData):
+    KIND: ClassVar[str] = "missing-property"
+    property: object
+    path: Sequence[str | int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ModuleNotFound(ProblemData):
+    KIND: ClassVar[str] = "module-not-found"
+    module: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoTerminalState(ProblemData):
+    KIND: ClassVar[str] = "no-terminal-state"
+    entry: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotAMember(ProblemData):
+    KIND: ClassVar[str] = "not-a-member"
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OnMaxVisitsChain(ProblemData):
+    KIND: ClassVar[str] = "on-max-visits-chain"
+    state: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OnMaxVisitsWithoutMaxVisits(ProblemData):
+    KIND: ClassVar[str] = "on-max-visits-without-max-visits"
+    state: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionalProviderReferenced(ProblemData):
+    KIND: ClassVar[str] = "optional-provider-referenced"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProjectFileWrongKind(ProblemData):
+    KIND: ClassVar[str] = "project-file-wrong-kind"
+    expected: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PromptConfigIdNotTaskType(ProblemData):
+    KIND: ClassVar[str] = "prompt-config-id-not-task-type"
+    task_type: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PromptId(ProblemData):
+    KIND: ClassVar[str] = "prompt-id"
+    expected: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PromptStepOnNonLlmProvider(ProblemData):
+    KIND: ClassVar[str] = "prompt-step-on-non-llm-provider"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefusedCheckParams(ProblemData):
+    KIND: ClassVar[str] = "refused-check-params"
+    type: object
+    check: object
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SelfReference(ProblemData):
+    KIND: ClassVar[str] = "self-reference"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillNotFound(ProblemData):
+    KIND: ClassVar[str] = "skill-not-found"
+    path: Sequence[str | int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillOutside(ProblemData):
+    KIND: ClassVar[str] = "skill-outside"
+    path: Sequence[str | int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StateWithoutExit(ProblemData):
+    KIND: ClassVar[str] = "state-without-exit"
+    state: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StateWithoutTransitions(ProblemData):
+    KIND: ClassVar[str] = "state-without-transitions"
+    state: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepCycle(ProblemData):
+    KIND: ClassVar[str] = "step-cycle"
+    steps: Sequence[str]
+    composition: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TerminalWithTransitions(ProblemData):
+    KIND: ClassVar[str] = "terminal-with-transitions"
+    state: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolIsMember(ProblemData):
+    KIND: ClassVar[str] = "tool-and-member"
+    name: str
+    tool_kept: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolChoice(ProblemData):
+    KIND: ClassVar[str] = "tool-choice"
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolName(ProblemData):
+    KIND: ClassVar[str] = "tool-name"
+    expected: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnbalancedBraces(ProblemData):
+    KIND: ClassVar[str] = "unbalanced-braces"
+    which: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UndeclaredVocabularyPrefix(ProblemData):
+    KIND: ClassVar[str] = "undeclared-vocabulary-prefix"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownExtension(ProblemData):
+    KIND: ClassVar[str] = "unknown-extension"
+    id: str
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownPersona(ProblemData):
+    KIND: ClassVar[str] = "unknown-persona"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownProvider(ProblemData):
+    KIND: ClassVar[str] = "unknown-provider"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownProviderRole(ProblemData):
+    KIND: ClassVar[str] = "unknown-provider-role"
+    value: object
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownScenarioTaskType(ProblemData):
+    KIND: ClassVar[str] = "unknown-scenario-task-type"
+    task_type: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownVocabularyTerm(ProblemData):
+    KIND: ClassVar[str] = "unknown-vocabulary-term"
+    name: str
+    prefix: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnreachableAgent(ProblemData):
+    KIND: ClassVar[str] = "unreachable-agent"
+    member: str
+    callers: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnreachableState(ProblemData):
+    KIND: ClassVar[str] = "unreachable-state"
+    state: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnreachableStep(ProblemData):
+    KIND: ClassVar[str] = "unreachable-step"
+    name: str
+    composition: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnresolvedNamespacedTool(ProblemData):
+    KIND: ClassVar[str] = "unresolved-namespaced-tool"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnusedFragment(ProblemData):
+    KIND: ClassVar[str] = "unused-fragment"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnusedTool(ProblemData):
+    KIND: ClassVar[str] = "unused-tool"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnusedVariable(ProblemData):
+    KIND: ClassVar[str] = "unused-variable"
+    name: str
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkflowVersion(ProblemData):
+    KIND: ClassVar[str] = "workflow-version"
+    value: object
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Yaml11Reading(ProblemData):
+    KIND: ClassVar[str] = "yaml11-reading"
+    text: str
+    reading: str
+
+
 #: Every class of typed data.
 PROBLEM_DATA: tuple[type[ProblemData], ...] = (
     UndefinedState,
@@ -236,4 +663,71 @@ PROBLEM_DATA: tuple[type[ProblemData], ...] = (
     UndefinedControlField,
     UndefinedOwnObligation,
     UndefinedObligation,
+    AgentControlLoop,
+    AgentControlOnTerminalState,
+    AgentCycle,
+    BlankTag,
+    BudgetBelowMaxVisits,
+    CardsConfig,
+    CompositionOnNonCompositionState,
+    ConversationalPromptOnNonLlmProvider,
+    DependencyCycle,
+    DuplicateEvalId,
+    DuplicateGovernanceId,
+    DuplicatePromptConfigId,
+    DuplicatePromptId,
+    DuplicateProviderKey,
+    DuplicateStepId,
+    DuplicateTag,
+    DuplicateTaskType,
+    DuplicateValidatorId,
+    EmptyToolPattern,
+    EntryNotMember,
+    EntrypointRequired,
+    EventNameCase,
+    FragmentIncludeCycle,
+    IncompleteToolName,
+    InstructionsNotFound,
+    ListedAndBlocklisted,
+    MissingDescription,
+    MissingProjectFile,
+    MissingProperty,
+    ModuleNotFound,
+    NoTerminalState,
+    NotAMember,
+    OnMaxVisitsChain,
+    OnMaxVisitsWithoutMaxVisits,
+    OptionalProviderReferenced,
+    ProjectFileWrongKind,
+    PromptConfigIdNotTaskType,
+    PromptId,
+    PromptStepOnNonLlmProvider,
+    RefusedCheckParams,
+    SelfReference,
+    SkillNotFound,
+    SkillOutside,
+    StateWithoutExit,
+    StateWithoutTransitions,
+    StepCycle,
+    TerminalWithTransitions,
+    ToolIsMember,
+    ToolChoice,
+    ToolName,
+    UnbalancedBraces,
+    UndeclaredVocabularyPrefix,
+    UnknownExtension,
+    UnknownPersona,
+    UnknownProvider,
+    UnknownProviderRole,
+    UnknownScenarioTaskType,
+    UnknownVocabularyTerm,
+    UnreachableAgent,
+    UnreachableState,
+    UnreachableStep,
+    UnresolvedNamespacedTool,
+    UnusedFragment,
+    UnusedTool,
+    UnusedVariable,
+    WorkflowVersion,
+    Yaml11Reading,
 )

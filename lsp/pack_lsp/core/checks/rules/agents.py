@@ -15,7 +15,16 @@ from collections.abc import Iterable, Iterator
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import AddMember, ReplaceValue, suggest
-from pack_lsp.core.base.problemdata import UndefinedPrompt, UndefinedState
+from pack_lsp.core.base.problemdata import (
+    BlankTag,
+    DuplicateTag,
+    EntryNotMember,
+    MissingDescription,
+    NotAMember,
+    SelfReference,
+    UndefinedPrompt,
+    UndefinedState,
+)
 from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.checks.rules import tools
 from pack_lsp.core.model import resolve
@@ -369,7 +378,7 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
             f"Entry agent `{name}` is not listed in `agents.members`, so it gets no Agent "
             "Card and no other agent can call it",
             entry.span,
-            data={"kind": "entry-not-member", "name": name},
+            data=EntryNotMember(name=name),
             fixes=(AddMember(name),),
         )
 
@@ -406,7 +415,7 @@ def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
                 BLANK_TAG,
                 f"Agent `{key}` has a blank tag",
                 item.span,
-                data={"kind": "blank-tag"},
+                data=BlankTag(),
             )
             continue
         first = seen.get(tag)
@@ -416,7 +425,7 @@ def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
                 f"Tag `{tag}` of agent `{key}` is listed twice",
                 item.span,
                 related=[Related(first.span, f"`{tag}` is first listed here")],
-                data={"kind": "duplicate-tag", "tag": tag},
+                data=DuplicateTag(tag=tag),
             )
         else:
             seen[tag] = item
@@ -450,7 +459,7 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"Agent `{key}` has no description: add one to the member or to prompt "
                 f"`{key}` (its A2A Agent Card needs one)",
                 member.key_span,
-                data={"kind": "missing-description", "member": key},
+                data=MissingDescription(member=key),
             )
         yield from _check_modes(key, "input_modes", member.input_modes)
         yield from _check_modes(key, "output_modes", member.output_modes)
@@ -506,7 +515,7 @@ def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagn
                 ]
                 if shared
                 else [],
-                data={"kind": "self-reference", "name": item.value},
+                data=SelfReference(name=item.value),
             )
         elif isinstance(ref, resolve.NonMemberPrompt):
             why = (
@@ -521,7 +530,7 @@ def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagn
                 f"call it",
                 item.span,
                 related=[Related(summary.prompt_key_span(item.value), f"prompt `{item.value}`")],
-                data={"kind": "not-a-member", "prompt": item.value},
+                data=NotAMember(prompt=item.value),
                 # Without an `agents` section there is no list to add it to.
                 fixes=(AddMember(item.value),) if names.has_agents else (),
             )

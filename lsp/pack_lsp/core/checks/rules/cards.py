@@ -16,6 +16,7 @@ from typing import Any
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import FixData, RenameConfigKey
+from pack_lsp.core.base.problemdata import AgentCycle, CardsConfig, UnreachableAgent
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
 
@@ -316,7 +317,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             INVALID_CARDS_CONFIGURATION,
             str(exc),
             pack.agents.key_span,
-            data={"kind": "cards-config"},
+            data=CardsConfig(),
         )
         return
     for problem in validate(cards, pack):
@@ -417,7 +418,7 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
             UNREACHABLE_AGENT,
             f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: {why}",
             node.span,
-            data={"kind": "unreachable-agent", "member": node.key, "callers": callers},
+            data=UnreachableAgent(member=node.key, callers=callers),
         )
     for group in topo.cycle_groups():
         if group.complete:
@@ -431,7 +432,7 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
                     related=[
                         Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in cycle[:-1]
                     ],
-                    data={"kind": "agent-cycle", "agents": [e.source for e in cycle]},
+                    data=AgentCycle(agents=[e.source for e in cycle]),
                 )
             continue
         first = group.cycles[0]
@@ -443,5 +444,5 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
             f"(for example {chain})",
             first[-1].span,
             related=[Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in first[:-1]],
-            data={"kind": "agent-cycle", "agents": list(group.agents), "cycles": group.count},
+            data=AgentCycle(agents=list(group.agents), cycles=group.count),
         )

@@ -22,11 +22,15 @@ from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, suggest
 from pack_lsp.core.base.graphs import strongly_connected
 from pack_lsp.core.base.problemdata import (
+    CompositionOnNonCompositionState,
+    DuplicateStepId,
+    StepCycle,
     UndefinedComposition,
     UndefinedPrompt,
     UndefinedStep,
     UndefinedStepEval,
     UndefinedStepTool,
+    UnreachableStep,
     UnresolvedStepReference,
 )
 from pack_lsp.core.base.suggest import hint_for
@@ -329,12 +333,9 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                 f"State `{key}` names composition `{ref.text}` but its orchestration is not "
                 "`composition`, so the composition never runs",
                 ref.span,
-                data={
-                    "kind": "composition-on-non-composition-state",
-                    "state": key,
-                    "path": ["workflow", "states", key, "composition"],
-                    "key": "composition",
-                },
+                data=CompositionOnNonCompositionState(
+                    state=key, path=["workflow", "states", key, "composition"], key="composition"
+                ),
                 fixes=(RemoveEntry(("workflow", "states", key, "composition"), "composition"),),
             )
         resolved = resolve_name(Kind.COMPOSITION, ref.value, comps)
@@ -401,7 +402,7 @@ def _composition(
             f"Step id `{step.id.text}` is used twice in composition `{name}`",
             step.id.span,
             related=[Related(first.id.span, "first used here")],
-            data={"kind": "duplicate-step-id", "name": step.id.text, "composition": name},
+            data=DuplicateStepId(name=step.id.text, composition=name),
         )
     # Position of each step in the sequence (a parallel step's branches share its own).
     order: dict[str, int] = {}
@@ -597,7 +598,7 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
                 "names it and it follows a `branch` step (add `depends_on` or name it in "
                 "`then`/`else`)",
                 s.id.span,
-                data={"kind": "unreachable-step", "name": s.id.text, "composition": comp.key},
+                data=UnreachableStep(name=s.id.text, composition=comp.key),
             )
     for cycle in _cycles(succ):
         head = ids[cycle[0]]
@@ -613,7 +614,7 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
                 Related(ids[c].id.span, f"step `{c}` is on the cycle")  # type: ignore[union-attr]
                 for c in cycle[1:MAX_LISTED]
             ],
-            data={"kind": "step-cycle", "steps": cycle, "composition": comp.key},
+            data=StepCycle(steps=cycle, composition=comp.key),
         )
 
 

@@ -26,12 +26,16 @@ from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, S
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.problemdata import (
+    DuplicateGovernanceId,
+    DuplicateValidatorId,
+    UndeclaredVocabularyPrefix,
     UndefinedControlEval,
     UndefinedControlField,
     UndefinedControlValidator,
     UndefinedEval,
     UndefinedObligation,
     UndefinedOwnObligation,
+    UnknownVocabularyTerm,
 )
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.base.text import Span
@@ -423,7 +427,7 @@ def _terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
             f"`{term.text}` ({where}) uses prefix `{prefix}`, {why}"
             + did_you_mean(prefix, sorted(WELL_KNOWN_PREFIXES | set(declared))),
             Span(at, at + len(prefix)),
-            data={"kind": "undeclared-vocabulary-prefix", "name": prefix},
+            data=UndeclaredVocabularyPrefix(name=prefix),
         )
 
 
@@ -461,7 +465,7 @@ def _minted_terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
             + (f" for `{slot}` ({listed})" if slot is not None else "")
             + did_you_mean(term.text, found),
             term.span,
-            data={"kind": "unknown-vocabulary-term", "name": term.text, "prefix": prefix},
+            data=UnknownVocabularyTerm(name=term.text, prefix=prefix),
             fixes=suggest(term.span, found),
         )
 
@@ -489,7 +493,7 @@ def _validators(pack: Pack) -> Generator[Diagnostic, None, list[str]]:
                 "validator; validator ids are unique across the pack",
                 v.id.span,
                 related=[Related(first, "first used here")],
-                data={"kind": "duplicate-validator-id", "name": v.id.text},
+                data=DuplicateValidatorId(name=v.id.text),
             )
     return list(seen)
 
@@ -663,5 +667,5 @@ def _duplicate(ref: Located, seen: dict[str, Span], what: str, where: str) -> It
         f"{what} id `{ref.text}` is used twice in {where}",
         ref.span,
         related=[Related(first, "first used here")],
-        data={"kind": "duplicate-governance-id", "name": ref.text},
+        data=DuplicateGovernanceId(name=ref.text),
     )

@@ -23,6 +23,14 @@ from pack_lsp.core.base.diagnostics import (
     make,
 )
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import (
+    DependencyCycle,
+    EntrypointRequired,
+    InstructionsNotFound,
+    MissingProperty,
+    ModuleNotFound,
+    UnknownExtension,
+)
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
 from pack_lsp.core.model.manifest.model import Manifest, Reference
 from pack_lsp.core.model.manifest.workspace import AGENT_TOOL_PREFIX, ManifestIndex
@@ -280,7 +288,7 @@ def _check_shape(m: Manifest) -> Iterator[Diagnostic]:
             ENTRYPOINT_REQUIRED,
             "An extension without an `agent` section needs an `entrypoint` (module:Class)",
             m.anchor,
-            data={"kind": "entrypoint-required"},
+            data=EntrypointRequired(),
         )
     if m.agent is not None and not m.has_entrypoint:
         missing = [
@@ -297,7 +305,7 @@ def _check_shape(m: Manifest) -> Iterator[Diagnostic]:
                 f"Agent without `entrypoint` needs `agent.{key}`: it is built from the "
                 "manifest alone",
                 m.agent.key_span,
-                data={"kind": "missing-property", "property": key, "path": ["agent"]},
+                data=MissingProperty(property=key, path=["agent"]),
             )
     if m.agent is not None and m.agent.integration_mode is not None:
         mode = m.agent.integration_mode
@@ -337,7 +345,7 @@ def _check_files(m: Manifest) -> Iterator[Diagnostic]:
                 f"Module `{module}` of the entrypoint has no file `{rel.as_posix()}.py` "
                 f"in {_where(m.path)}/",
                 entry.span,
-                data={"kind": "module-not-found", "module": module},
+                data=ModuleNotFound(module=module),
             )
     instructions = m.agent.instructions if m.agent is not None else None
     if instructions is not None:
@@ -347,7 +355,7 @@ def _check_files(m: Manifest) -> Iterator[Diagnostic]:
                 INSTRUCTIONS_FILE_NOT_FOUND,
                 f"Instructions file `{text}` does not exist in {_where(m.path)}/",
                 instructions.span,
-                data={"kind": "instructions-not-found", "path": text},
+                data=InstructionsNotFound(path=text),
             )
 
 
@@ -369,11 +377,7 @@ def _check_reference(m: Manifest, ref: Reference, index: ManifestIndex) -> Itera
             f"{where} names `{ref.id}`, which no manifest of the workspace declares"
             + did_you_mean(ref.id, known),
             ref.span,
-            data={
-                "kind": "unknown-extension",
-                "id": ref.id,
-                "suggestions": suggestions(ref.id, known),
-            },
+            data=UnknownExtension(id=ref.id, suggestions=suggestions(ref.id, known)),
             fixes=suggest(ref.span, suggestions(ref.id, known)),
         )
         return
@@ -393,7 +397,7 @@ def _check_reference(m: Manifest, ref: Reference, index: ManifestIndex) -> Itera
             DEPENDENCY_CYCLE,
             f"{where} entry `{ref.id}` closes a cycle: {shown}",
             ref.span,
-            data={"kind": "dependency-cycle", "cycle": [m.ext_id, *chain]},
+            data=DependencyCycle(cycle=[m.ext_id, *chain]),
         )
 
 

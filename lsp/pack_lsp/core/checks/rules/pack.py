@@ -12,6 +12,14 @@ from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import ReplaceValue
+from pack_lsp.core.base.problemdata import (
+    DuplicateEvalId,
+    DuplicatePromptId,
+    PromptId,
+    RefusedCheckParams,
+    SkillNotFound,
+    SkillOutside,
+)
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
@@ -167,7 +175,7 @@ def _check_prompt_id(prompt: Prompt) -> Iterator[Diagnostic]:
             PROMPT_ID_DIFFERS_FROM_KEY,
             f"Prompt `{key}` has `id: {pid.value}`; the id should be the key `{key}`",
             pid.span,
-            data={"kind": "prompt-id", "expected": key},
+            data=PromptId(expected=key),
             fixes=(ReplaceValue(pid.span, key),),
         )
 
@@ -187,7 +195,7 @@ def _duplicate_prompt_ids(ctx: CheckContext) -> Iterator[Diagnostic]:
             f"Prompt `{key}` has the id `{pid.value}` that prompt `{earlier[0]}` already has",
             pid.span,
             related=[Related(earlier[1].span, f"prompt `{earlier[0]}` has this id")],
-            data={"kind": "duplicate-prompt-id", "id": pid.value, "other": earlier[0]},
+            data=DuplicatePromptId(id=pid.value, other=earlier[0]),
         )
 
 
@@ -205,7 +213,7 @@ def _duplicate_evals(evals: list[Eval], scope: str) -> Iterator[Diagnostic]:
             f"Eval id `{ev.id.value}` is already used earlier in {scope}",
             ev.id.span,
             related=[Related(earlier.span, f"`{ev.id.value}` is first used here")],
-            data={"kind": "duplicate-eval-id", "id": ev.id.value},
+            data=DuplicateEvalId(id=ev.id.value),
         )
 
 
@@ -238,7 +246,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
                 SKILL_PATH_OUTSIDE_PACK,
                 f"Skill path `{value}` is outside the pack's directory",
                 path.span,
-                data={"kind": "skill-outside", "path": value},
+                data=SkillOutside(path=value),
             )
             continue
         if ctx.path is None:
@@ -255,7 +263,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
                 SKILL_PATH_NOT_FOUND,
                 f"Skill path `{value}` {reason} (relative to {base.name or base}/)",
                 path.span,
-                data={"kind": "skill-not-found", "path": value},
+                data=SkillNotFound(path=value),
             )
 
 
@@ -353,7 +361,7 @@ def _refused_params(
             f"PromptKit refuses this {what} of {where}: `{kind_node.value}` {reason} "
             f"(params given: {written})",
             span,
-            data={"kind": "refused-check-params", "type": kind_node.value, "check": what},
+            data=RefusedCheckParams(type=kind_node.value, check=what),
         )
 
 

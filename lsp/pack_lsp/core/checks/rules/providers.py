@@ -13,7 +13,14 @@ from collections.abc import Generator, Iterable, Iterator
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
-from pack_lsp.core.base.problemdata import UndefinedProvider
+from pack_lsp.core.base.problemdata import (
+    ConversationalPromptOnNonLlmProvider,
+    DuplicateProviderKey,
+    OptionalProviderReferenced,
+    PromptStepOnNonLlmProvider,
+    UndefinedProvider,
+    UnknownProviderRole,
+)
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
@@ -193,7 +200,7 @@ def _declarations(
                 "(RFC 0012)",
                 key.span,
                 related=[Related(first.key.span, "first declared here")],
-                data={"kind": "duplicate-provider-key", "name": key.text},
+                data=DuplicateProviderKey(name=key.text),
             )
             continue
         declared[key.value] = req
@@ -205,11 +212,9 @@ def _declarations(
                 f"({', '.join(KNOWN_ROLES)}); roles are open, check that the runtime knows it"
                 + did_you_mean(role.text, KNOWN_ROLES),
                 role.span,
-                data={
-                    "kind": "unknown-provider-role",
-                    "value": role.text,
-                    "suggestions": suggestions(role.text, KNOWN_ROLES),
-                },
+                data=UnknownProviderRole(
+                    value=role.text, suggestions=suggestions(role.text, KNOWN_ROLES)
+                ),
                 fixes=suggest(role.span, suggestions(role.text, KNOWN_ROLES)),
             )
     return declared
@@ -242,7 +247,7 @@ def _reference(
             "rejected whenever it is not bound",
             ref.span,
             related=[Related(req.span, "declared optional here")],
-            data={"kind": "optional-provider-referenced", "name": name},
+            data=OptionalProviderReferenced(name=name),
         )
 
 
@@ -272,7 +277,7 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 f"`{ref.text}`, whose role is `{_role_of(ref.text, declared)}`, not `llm`",
                 ref.span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
-                data={"kind": "conversational-prompt-on-non-llm-provider", "name": ref.text},
+                data=ConversationalPromptOnNonLlmProvider(name=ref.text),
             )
     for cname, comp in pack.compositions.items():
         for step in comp.all_steps():
@@ -294,5 +299,5 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 f"`{step_ref.text}` (role `{role}`, not `llm`) but declares no `output_schema`",
                 step.id.span if step.id is not None else step.span,
                 related=[Related(step_ref.span, f"provider `{step_ref.text}` named here")],
-                data={"kind": "prompt-step-on-non-llm-provider", "name": step_ref.text},
+                data=PromptStepOnNonLlmProvider(name=step_ref.text),
             )

@@ -16,7 +16,14 @@ from typing import Any
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
-from pack_lsp.core.base.problemdata import UndeclaredVariable, UndefinedFragment
+from pack_lsp.core.base.problemdata import (
+    FragmentIncludeCycle,
+    UnbalancedBraces,
+    UndeclaredVariable,
+    UndefinedFragment,
+    UnusedFragment,
+    UnusedVariable,
+)
 from pack_lsp.core.base.suggest import did_you_mean, hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
@@ -308,7 +315,7 @@ def _unbalanced(templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
                 UNBALANCED_BRACES,
                 message,
                 problem.span,
-                data={"kind": "unbalanced-braces", "which": problem.which, "name": problem.name},
+                data=UnbalancedBraces(which=problem.which, name=problem.name),
             )
 
 
@@ -427,7 +434,7 @@ def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
                 FRAGMENT_INCLUDE_CYCLE,
                 message,
                 span,
-                data={"kind": "fragment-include-cycle", "name": nxt, "cycle": path},
+                data=FragmentIncludeCycle(name=nxt, cycle=path),
             )
 
 
@@ -493,7 +500,7 @@ def _unused_variables(
             f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
             variable.name.span,
             tags=[Tag.UNNECESSARY],
-            data={"kind": "unused-variable", "name": name, "prompt": key},
+            data=UnusedVariable(name=name, prompt=key),
         )
 
 
@@ -507,7 +514,7 @@ def _unused_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             f"Fragment `{key}` is never included by any template",
             fragment.key_span,
             tags=[Tag.UNNECESSARY],
-            data={"kind": "unused-fragment", "name": key},
+            data=UnusedFragment(name=key),
         )
 
 

@@ -16,7 +16,17 @@ from typing import Any
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import CreateTool, FixData, ReplaceValue, suggest
-from pack_lsp.core.base.problemdata import UndefinedTool, UnknownBlocklistedTool
+from pack_lsp.core.base.problemdata import (
+    EmptyToolPattern,
+    IncompleteToolName,
+    ListedAndBlocklisted,
+    ToolChoice,
+    ToolIsMember,
+    ToolName,
+    UndefinedTool,
+    UnknownBlocklistedTool,
+    UnusedTool,
+)
 from pack_lsp.core.base.suggest import hint_for, suggestions
 from pack_lsp.core.model import resolve
 from pack_lsp.core.model.config import A2A_PREFIX
@@ -287,7 +297,7 @@ def _tool_and_member(item: Located, prompt: Prompt, ref: resolve.ToolAndMember) 
         f"Tool `{key}` of prompt `{prompt.key}` is both a pack tool and an agents member: "
         f"{outcome}",
         item.span,
-        data={"kind": "tool-and-member", "name": key, "tool_kept": ref.tool_kept},
+        data=ToolIsMember(name=key, tool_kept=ref.tool_kept),
     )
 
 
@@ -346,7 +356,7 @@ def _tool_problems(
             f"pack tool starts with `{ref.prefix}` and it is not in a namespace the "
             f"runtime provides",
             item.span,
-            data={"kind": "empty-tool-pattern", "name": item.value},
+            data=EmptyToolPattern(name=item.value),
         )
     elif isinstance(ref, resolve.Incomplete) and ref.namespace == A2A_PREFIX:
         yield make(
@@ -363,11 +373,7 @@ def _tool_problems(
             f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
             f"resolves names of the form `{ref.form}`",
             item.span,
-            data={
-                "kind": "incomplete-tool-name",
-                "name": item.value,
-                "namespace": ref.namespace,
-            },
+            data=IncompleteToolName(name=item.value, namespace=ref.namespace),
         )
     elif isinstance(ref, resolve.UndefinedAgent):
         where = (
@@ -405,7 +411,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"blocklisted; the blocklist wins, so the prompt cannot call it",
                 item.span,
                 related=[Related(listed[name].span, f"`{name}` is listed here")],
-                data={"kind": "listed-and-blocklisted", "name": name},
+                data=ListedAndBlocklisted(name=name),
             )
             continue
         if isinstance(ref, resolve.Wildcard):
@@ -439,7 +445,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"Prompt `{prompt.key}` requires a tool call (`tool_choice: required`) but "
                 f"{reason}",
                 choice.span,
-                data={"kind": "tool-choice", "replacement": "auto"},
+                data=ToolChoice(replacement="auto"),
                 fixes=(ReplaceValue(choice.span, "auto"),),
             )
 
@@ -489,7 +495,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"the model calls it `{tool.name.value}`",
                 tool.name.span,
                 related=[Related(tool.key_span, f"the key is `{key}`")],
-                data={"kind": "tool-name", "expected": key},
+                data=ToolName(expected=key),
                 fixes=(ReplaceValue(tool.name.span, key),),
             )
         if key not in used:
@@ -498,7 +504,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"Tool `{key}` is not listed by any prompt",
                 tool.key_span,
                 tags=(Tag.UNNECESSARY,),
-                data={"kind": "unused-tool", "name": key},
+                data=UnusedTool(name=key),
             )
 
 

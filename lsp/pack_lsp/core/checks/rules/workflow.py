@@ -15,7 +15,23 @@ from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, RenameEvent, suggest
-from pack_lsp.core.base.problemdata import UndeclaredArtifact, UndefinedPrompt, UndefinedState
+from pack_lsp.core.base.problemdata import (
+    AgentControlLoop,
+    AgentControlOnTerminalState,
+    BudgetBelowMaxVisits,
+    EventNameCase,
+    NoTerminalState,
+    OnMaxVisitsChain,
+    OnMaxVisitsWithoutMaxVisits,
+    StateWithoutExit,
+    StateWithoutTransitions,
+    TerminalWithTransitions,
+    UndeclaredArtifact,
+    UndefinedPrompt,
+    UndefinedState,
+    UnreachableState,
+    WorkflowVersion,
+)
 from pack_lsp.core.base.suggest import hint_for, suggestions
 from pack_lsp.core.checks.rules.templates import templates_of
 from pack_lsp.core.model.config import Profile
@@ -467,7 +483,7 @@ def _version(wf: Workflow) -> Iterator[Diagnostic]:
             UNSUPPORTED_WORKFLOW_VERSION,
             f"Workflow version {value} is not supported; runtimes understand versions 1 and 2",
             v.span,
-            data={"kind": "workflow-version", "value": value},
+            data=WorkflowVersion(value=value),
         )
 
 
@@ -523,7 +539,7 @@ def _state(
                 f"Event `{event}` is not PascalCase"
                 + (f"; runtimes expect names like `{better}`" if better else ""),
                 transition.event.span,
-                data={"kind": "event-name-case", "name": event, "suggestion": better},
+                data=EventNameCase(name=event, suggestion=better),
                 fixes=(RenameEvent(transition.event.span, better),) if better else (),
             )
     if state.on_max_visits is not None:
@@ -536,7 +552,7 @@ def _state(
             related=[Related(state.terminal.span, "marked terminal here")]
             if state.terminal is not None
             else [],
-            data={"kind": "terminal-with-transitions", "state": key},
+            data=TerminalWithTransitions(state=key),
         )
     for field, allowed in (
         ("persistence", PERSISTENCE),
@@ -575,7 +591,7 @@ def _state(
                 f"State `{key}` is not terminal and its `on_event` is empty; PromptKit runs it as "
                 "a terminal state (add `terminal: true`, or transitions)",
                 state.on_event_key_span,
-                data={"kind": "state-without-transitions", "state": key},
+                data=StateWithoutTransitions(state=key),
             )
     elif (
         _version_of(ctx) == 2
@@ -588,7 +604,7 @@ def _state(
             f"State `{key}` is not `terminal: true` and has no way out (no `on_event`, no "
             "`on_max_visits`); a version 2 workflow would be stuck here",
             state.key_span,
-            data={"kind": "state-without-exit", "state": key},
+            data=StateWithoutExit(state=key),
         )
     yield from _loop_guards(key, state, states)
 
@@ -618,7 +634,7 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             f"State `{key}` has `on_max_visits` but no `max_visits`, so the redirect to "
             f"`{redirect.text}` never happens",
             redirect.span,
-            data={"kind": "on-max-visits-without-max-visits", "state": key},
+            data=OnMaxVisitsWithoutMaxVisits(state=key),
         )
     target = states.get(redirect.text) if redirect is not None else None
     # A redirect that can never fire (no `max_visits`: PP413) starts no chain.
@@ -634,7 +650,7 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             "own `max_visits`: a chain of redirects",
             redirect.span,
             related=[Related(target.max_visits.span, f"`max_visits` of `{redirect.text}`")],
-            data={"kind": "on-max-visits-chain", "state": key, "target": redirect.text},
+            data=OnMaxVisitsChain(state=key, target=redirect.text),
         )
     control = state.control
     if control is not None and control.value == "agent" and state.is_terminal:
@@ -646,12 +662,9 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             if state.terminal is not None
             else [],
             tags=[Tag.UNNECESSARY],
-            data={
-                "kind": "agent-control-on-terminal-state",
-                "state": key,
-                "path": ["workflow", "states", key, "control"],
-                "key": "control: agent",
-            },
+            data=AgentControlOnTerminalState(
+                state=key, path=["workflow", "states", key, "control"], key="control: agent"
+            ),
             fixes=(RemoveEntry(("workflow", "states", key, "control"), "control: agent"),),
         )
 
@@ -676,7 +689,7 @@ def _budget(wf: Workflow) -> Iterator[Diagnostic]:
         + ", ".join(f"`{k}`: {v.value}" for k, v in limits if v is not None)
         + "); the budget ends the workflow first",
         budget.span,
-        data={"kind": "budget-below-max-visits", "budget": budget.value, "total": total},
+        data=BudgetBelowMaxVisits(budget=budget.value, total=total),
     )
 
 
@@ -736,7 +749,7 @@ def _agent_loops(wf: Workflow) -> Iterator[Diagnostic]:
             "`control: user` or terminal state is reachable and none has `max_visits`",
             states[group[0]].key_span,
             related=[Related(states[g].key_span, f"state `{g}`") for g in group[1:MAX_LISTED]],
-            data={"kind": "agent-control-loop", "states": group},
+            data=AgentControlLoop(states=group),
         )
 
 
@@ -787,7 +800,7 @@ def _reachability(wf: Workflow) -> Iterator[Diagnostic]:
                 UNREACHABLE_STATE,
                 f"State `{key}` cannot be reached from the entry state `{wf.entry.text}`",
                 state.key_span,
-                data={"kind": "unreachable-state", "state": key},
+                data=UnreachableState(state=key),
             )
     if not any(_is_terminal(wf.states[k]) for k in reachable):
         yield make(
@@ -795,7 +808,7 @@ def _reachability(wf: Workflow) -> Iterator[Diagnostic]:
             f"No terminal state can be reached from the entry state `{wf.entry.text}`; the "
             "workflow only ends when a budget or `max_visits` stops it",
             wf.entry.span,
-            data={"kind": "no-terminal-state", "entry": wf.entry.text},
+            data=NoTerminalState(entry=wf.entry.text),
         )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Rule, Severity, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import QuoteScalar
+from pack_lsp.core.base.problemdata import Yaml11Reading
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Prompt
@@ -261,7 +262,7 @@ def _diagnostics(root: Node, path: tuple[PathItem, ...], schema: str) -> Iterato
             YAML11_READING,
             message,
             node.span,
-            data={"kind": "yaml11-reading", "text": node.text, "reading": reading},
+            data=Yaml11Reading(text=node.text, reading=reading),
             fixes=(QuoteScalar(node.span, node.text),),
         )
 
