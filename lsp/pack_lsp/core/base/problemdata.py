@@ -28,30 +28,43 @@ def optional() -> Any:
     return dataclasses.field(default=None, metadata={"optional": True})
 
 
+#: Per class: each field's name and whether it is ``optional`` (``_layout``).
+_LAYOUTS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _layout(cls: type) -> tuple[tuple[str, bool], ...]:
+    found = _LAYOUTS.get(cls)
+    if found is None:
+        found = _LAYOUTS[cls] = tuple(
+            (f.name, bool(f.metadata.get("optional"))) for f in dataclasses.fields(cls)
+        )
+    return found
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProblemData(Mapping[str, object]):
     """The facts of one kind of problem; read as the mapping sent to editors."""
 
     KIND: ClassVar[str]
 
-    def _present(self) -> Iterator[str]:
-        for f in dataclasses.fields(self):
-            if not (f.metadata.get("optional") and getattr(self, f.name) is None):
-                yield f.name
+    def plain(self) -> dict[str, object]:
+        """The mapping as a plain dict (what ``make`` keeps)."""
+        out: dict[str, object] = {"kind": self.KIND}
+        for name, is_optional in _layout(type(self)):
+            value = getattr(self, name)
+            if value is None and is_optional:
+                continue
+            out[name] = value
+        return out
 
     def __iter__(self) -> Iterator[str]:
-        yield "kind"
-        yield from self._present()
+        return iter(self.plain())
 
     def __len__(self) -> int:
-        return 1 + sum(1 for _ in self._present())
+        return len(self.plain())
 
     def __getitem__(self, key: str) -> object:
-        if key == "kind":
-            return self.KIND
-        if key in self._present():
-            return getattr(self, key)
-        raise KeyError(key)
+        return self.plain()[key]
 
 
 # -------------------------------------------------------------- unresolved names
