@@ -25,6 +25,7 @@ touched.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -61,6 +62,8 @@ from pack_lsp.core.syntax.yamltree import (
     resolve,
     resolve_plain,
 )
+
+log = logging.getLogger(__name__)
 
 #: Text that reads back as the same string when written plain, in block or flow context.
 _PLAIN_TEXT = re.compile(r"^[A-Za-z0-9_(][^:#,\[\]{}\r\n\t\"'`]*(?<! )$")
@@ -516,6 +519,10 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         try:
             made = _handle(inner, diag, payload)
         except (ValueError, IndexError, KeyError):
+            # The other fixes are still offered; the failure is a defect to report.
+            log.warning(
+                "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
+            )
             continue
         if made and is_safe(diag, payload, inner.text):
             made = [replace(f, safe=True) for f in made]

@@ -23,6 +23,17 @@ from pack_lsp.core.base.diagnostics import (
     make,
 )
 from pack_lsp.core.base.fixes import Quote, ReplaceValue, suggest
+from pack_lsp.core.base.problemdata import (
+    DuplicatePromptConfigId,
+    DuplicateTaskType,
+    MissingProjectFile,
+    ProjectFileWrongKind,
+    PromptConfigIdNotTaskType,
+    UnknownPersona,
+    UnknownProvider,
+    UnknownScenarioTaskType,
+    UnresolvedNamespacedTool,
+)
 from pack_lsp.core.base.suggest import suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.arena.project import (
@@ -305,7 +316,7 @@ def check_project(
                     MISSING_FILE,
                     f"No file `{ref.file.value}` (named in `{ref.section}`)",
                     ref.file.span,
-                    data={"kind": "missing-project-file", "file": ref.file.value},
+                    data=MissingProjectFile(file=ref.file.value),
                     fixes=suggest(ref.file.span, found),
                 ),
             )
@@ -322,7 +333,7 @@ def check_project(
                     f"`{ref.file.value}` is {what}; `{ref.section}` expects `kind: {ref.expected}`",
                     ref.file.span,
                     related=related,
-                    data={"kind": "project-file-wrong-kind", "expected": ref.expected},
+                    data=ProjectFileWrongKind(expected=ref.expected),
                 ),
             )
     yield from _prompt_ids(project)
@@ -347,7 +358,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     f"Prompt config id `{ref.id.value}` is used twice",
                     ref.id.span,
                     related=(Related(first.span, "first used here"),),
-                    data={"kind": "duplicate-prompt-config-id", "id": ref.id.value},
+                    data=DuplicatePromptConfigId(id=ref.id.value),
                 ),
             )
     for prompt in project.prompts:
@@ -364,7 +375,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 f"`{task.value}` its file declares",
                 ref_id.span,
                 related=(Related(task.span, "the file's task_type", task.path),),
-                data={"kind": "prompt-config-id-not-task-type", "task_type": task.value},
+                data=PromptConfigIdNotTaskType(task_type=task.value),
                 fixes=(ReplaceValue(ref_id.span, task.value),),
             ),
         )
@@ -386,7 +397,7 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     related=(
                         Related(first.task_type.span, "declared here first", first.file.path),
                     ),
-                    data={"kind": "duplicate-task-type", "task_type": task},
+                    data=DuplicateTaskType(task_type=task),
                 ),
             )
     known = project.task_types()
@@ -402,7 +413,7 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 UNKNOWN_TASK_TYPE,
                 f"Task type `{named.value}` is not declared by a prompt config of the project",
                 named.span,
-                data={"kind": "unknown-scenario-task-type", "task_type": named.value},
+                data=UnknownScenarioTaskType(task_type=named.value),
                 fixes=suggest(named.span, suggestions(named.value, known)),
             ),
         )
@@ -441,7 +452,7 @@ def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 UNKNOWN_PROVIDER,
                 f"Provider `{name.value}` is not a provider of the project",
                 name.span,
-                data={"kind": "unknown-provider", "name": name.value},
+                data=UnknownProvider(name=name.value),
                 fixes=suggest(name.span, suggestions(name.value, ids)),
             ),
         )
@@ -462,7 +473,7 @@ def _personas(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     UNKNOWN_PERSONA,
                     f"Persona `{name.value}` is not a persona of the project",
                     name.span,
-                    data={"kind": "unknown-persona", "name": name.value},
+                    data=UnknownPersona(name=name.value),
                     fixes=suggest(name.span, suggestions(name.value, ids)),
                 ),
             )
@@ -500,7 +511,7 @@ def _namespaced_tools(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     f"Tool `{tool.value}` names the {what} `{parts[1]}`, which is not in "
                     f"the config's `{where}`",
                     tool.span,
-                    data={"kind": "unresolved-namespaced-tool", "name": tool.value},
+                    data=UnresolvedNamespacedTool(name=tool.value),
                     fixes=suggest(target, suggestions(parts[1], known), Quote.BARE),
                 ),
             )

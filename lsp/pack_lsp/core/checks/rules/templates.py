@@ -14,11 +14,21 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
-from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
+from pack_lsp.core.base.problemdata import (
+    FragmentIncludeCycle,
+    UnbalancedBraces,
+    UndeclaredVariable,
+    UndefinedFragment,
+    UnusedFragment,
+    UnusedVariable,
+)
+from pack_lsp.core.base.suggest import did_you_mean, hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Pack, Prompt, Variable
+from pack_lsp.core.model.resolve import Defined, Kind, resolve_name
 from pack_lsp.core.model.summary import Owner, PackSummary, PromptContext, Use
 from pack_lsp.core.model.templates import PackTemplates, TemplateInfo, implicit_variables
 
@@ -61,11 +71,7 @@ UNDECLARED_VARIABLE = Rule(
     "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
     "transition). PromptKit refuses a prompt that uses variables and declares none: "
     "that case is an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -89,11 +95,7 @@ UNUSED_VARIABLE = Rule(
     Severity.HINT,
     "A prompt declares a variable that none of its templates (nor the fragments they "
     "include) uses.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -135,11 +137,7 @@ REQUIRED_VARIABLE_WITH_DEFAULT = Rule(
     Severity.WARNING,
     "A variable is `required: true` and also has a `default`. A required variable must "
     "always be supplied, so its default is never used.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -159,11 +157,7 @@ DEFAULT_TYPE_MISMATCH = Rule(
     Severity.WARNING,
     "A variable's `default` is not of the variable's `type` (`string`, `number`, "
     "`integer`, `boolean`, `array` or `object`; other types are not checked).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -182,11 +176,7 @@ DEFAULT_NOT_IN_ENUM = Rule(
     "default-not-in-enum",
     Severity.WARNING,
     "A variable's `default` is not one of the values its `validation.enum` allows.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -211,11 +201,7 @@ UNBALANCED_BRACES = Rule(
     "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
     "end of the text comes first), or closes `{name}}` with only one opening brace. "
     "The text is passed to the model literally instead of being substituted.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -329,7 +315,7 @@ def _unbalanced(templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
                 UNBALANCED_BRACES,
                 message,
                 problem.span,
-                data={"kind": "unbalanced-braces", "which": problem.which, "name": problem.name},
+                data=UnbalancedBraces(which=problem.which, name=problem.name),
             )
 
 
@@ -344,9 +330,12 @@ def _undefined_fragments(
     known = set(names)
     for t in templates:
         for p in t.placeholders:
-            if p.kind != "fragment" or p.name in known:
+            if p.kind != "fragment":
                 continue
-            found = suggestions(p.name, names)
+            resolved = resolve_name(Kind.FRAGMENT, p.name, known)
+            if isinstance(resolved, Defined):
+                continue
+            found = list(resolved.suggestions)
             if not names:
                 message = f"Fragment `{p.name}` is not defined: the pack has no `fragments`"
             else:
@@ -355,11 +344,7 @@ def _undefined_fragments(
                 UNDEFINED_FRAGMENT,
                 message,
                 p.name_span,
-                data={
-                    "kind": "undefined-fragment",
-                    "name": p.name,
-                    "suggestions": found,
-                },
+                data=UndefinedFragment(name=p.name, suggestions=found),
                 fixes=suggest(p.name_span, found, Quote.BARE),
             )
 
@@ -382,9 +367,12 @@ def _undeclared_variables(
     declared = _declared(prompt)
     implicit = implicit_variables(key, summary.tasks)
     for owner, owner_key, p in reached:
-        if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
+        if p.kind != "variable" or p.scoped or p.name in implicit:
             continue
-        found = suggestions(p.name, declared)
+        resolved = resolve_name(Kind.VARIABLE, p.name, declared, key)
+        if isinstance(resolved, Defined):
+            continue
+        found = list(resolved.suggestions)
         message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
         if owner == "fragment":
             message += f" (it is used in fragment `{owner_key}`, which the prompt includes)"
@@ -402,12 +390,7 @@ def _undeclared_variables(
             message,
             p.name_span,
             related=related,
-            data={
-                "kind": "undeclared-variable",
-                "name": p.name,
-                "prompt": key,
-                "suggestions": found,
-            },
+            data=UndeclaredVariable(name=p.name, prompt=key, suggestions=found),
             fixes=fixes,
         )
         if promptkit and not declared:
@@ -454,7 +437,7 @@ def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
                 FRAGMENT_INCLUDE_CYCLE,
                 message,
                 span,
-                data={"kind": "fragment-include-cycle", "name": nxt, "cycle": path},
+                data=FragmentIncludeCycle(name=nxt, cycle=path),
             )
 
 
@@ -520,7 +503,7 @@ def _unused_variables(
             f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
             variable.name.span,
             tags=[Tag.UNNECESSARY],
-            data={"kind": "unused-variable", "name": name, "prompt": key},
+            data=UnusedVariable(name=name, prompt=key),
         )
 
 
@@ -534,7 +517,7 @@ def _unused_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             f"Fragment `{key}` is never included by any template",
             fragment.key_span,
             tags=[Tag.UNNECESSARY],
-            data={"kind": "unused-fragment", "name": key},
+            data=UnusedFragment(name=key),
         )
 
 
