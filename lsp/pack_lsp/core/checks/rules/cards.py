@@ -15,6 +15,7 @@ from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import FixData, RenameConfigKey
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
 
@@ -385,8 +386,8 @@ def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData,
     if not source or not isinstance(key, str) or not found:
         return ()
     try:
-        text = Path(source).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(source)
+    except OSError:
         return ()
     prefix = ("tool", "pack-lsp") if Path(source).name == "pyproject.toml" else ()
     path = (*prefix, "cards", "agents", key)
