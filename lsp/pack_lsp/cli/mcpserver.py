@@ -295,7 +295,7 @@ def _reported(tool: Callable[..., dict[str, Any]]) -> Callable[..., Any]:
             _ROOTS.reset(token)
 
     @functools.wraps(tool)
-    async def call(ctx: Context, **kwargs: Any) -> dict[str, Any]:  # type: ignore[type-arg]
+    async def call(ctx: Context, **kwargs: Any) -> dict[str, Any]:
         try:
             folders = await client_roots(ctx)
             return await anyio.to_thread.run_sync(functools.partial(within, folders, kwargs))
