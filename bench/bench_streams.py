@@ -12,6 +12,7 @@ the larger to the smaller (4 times the documents: linear is about 4):
 
 * **ConfigMaps**: 50 and 200 ConfigMaps, each embedding a pack of six prompts in a
   literal block (about 1.8 KB a pack);
+* **JSON ConfigMaps**: the same packs written as JSON (``pack.json``);
 * **anchors**: 250 and 1,000 plain Kubernetes documents, each with an anchor and an
   alias (a document with aliases used to be parsed in a blanked copy of the whole
   stream).
@@ -45,6 +46,37 @@ def config_maps(count: int, prompts: int = 6) -> str:
     )
 
 
+def json_config_maps(count: int) -> str:
+    """``config_maps`` with each pack written as JSON (``pack.json``)."""
+    import json
+
+    out = []
+    for i in range(count):
+        prompts = {
+            f"p{j}": {
+                "id": f"p{j}",
+                "name": f"Prompt {j}",
+                "version": "1.0.0",
+                "system_template": "Hello, how can I help with order {{order}}?",
+                "variables": [{"name": "order", "type": "string", "required": True}],
+            }
+            for j in range(6)
+        }
+        pack = {
+            "id": f"p{i}",
+            "name": f"P{i}",
+            "version": "1.0.0",
+            "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+            "prompts": prompts,
+        }
+        block = "".join(f"    {line}\n" for line in json.dumps(pack, indent=2).splitlines())
+        out.append(
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pack-{i}\ndata:\n"
+            f"  pack.json: |\n{block}"
+        )
+    return "---\n".join(out)
+
+
 def anchored(count: int) -> str:
     return "---\n".join(
         f"apiVersion: v1\nkind: Service\nmetadata:\n  name: s{i}\n"
@@ -70,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     analyze(config_maps(2), path=Path("warm.yaml"))  # imports, schema compilation
     for name, make, sizes in (
         ("ConfigMaps", config_maps, (50, 200)),
+        ("JSON ConfigMaps", json_config_maps, (50, 200)),
         ("anchors", anchored, (250, 1000)),
     ):
         small, large = (make(n) for n in sizes)

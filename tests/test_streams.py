@@ -6,8 +6,12 @@ blanked copy gives."""
 
 from __future__ import annotations
 
+import importlib.util
+from typing import Any
+
 from pack_lsp.core.model.hosts import blank, document_starts, documents, read_stream
 from pack_lsp.core.syntax.yamltree import AliasNode, MappingNode, SequenceNode, parse, shifted_tree
+from paths import ROOT
 from tree_facts import tree_facts
 
 STREAM = """\
@@ -99,3 +103,39 @@ def test_embedded_packs_of_a_stream_keep_their_shadows() -> None:
         region = entry.content
         assert entry.shadow[region.start : region.end] == text[region.start : region.end]
         assert not entry.shadow[: region.start].strip() and not entry.shadow[region.end :].strip()
+
+
+def _bench() -> Any:
+    """bench/bench_streams.py, whose generated streams the benchmark measures."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_streams", ROOT / "bench" / "bench_streams.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_embedded_packs_parsed_in_their_region_are_the_shadow_parses() -> None:
+    from pack_lsp.core.syntax.jsontree import parse_json, parse_json_region
+    from pack_lsp.core.syntax.yamltree import parse_region
+
+    bench = _bench()
+    config_maps, json_config_maps = bench.config_maps, bench.json_config_maps
+
+    broken = json_config_maps(2).replace('"version": "1.0.0"', '"version": 1.0.0,', 1)
+    for text in (config_maps(3), json_config_maps(3), broken):
+        stream = read_stream(text)
+        assert stream is not None and stream.embedded
+        for entry in stream.embedded:
+            assert entry.shadow is not None
+            if entry.json:
+                fast = parse_json_region(entry.shadow, entry.content)
+                full = parse_json(entry.shadow)
+            else:
+                fast = parse_region(entry.shadow, entry.content)
+                full = parse(entry.shadow)
+            assert fast.root is not None and full.root is not None
+            assert tree_facts(fast.root) == tree_facts(full.root)
+            assert fast.diagnostics == full.diagnostics
+            assert fast.syntax_error == full.syntax_error

@@ -46,7 +46,7 @@ from pack_lsp.core.model.recording import TARGET, TEMPLATE_CONTEXT, Reads, finge
 from pack_lsp.core.model.schema import merge_units
 from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after, summarize
 from pack_lsp.core.syntax import reuse
-from pack_lsp.core.syntax.jsontree import is_json_path, parse_json
+from pack_lsp.core.syntax.jsontree import is_json_path, parse_json, parse_json_region
 from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, parse_region, to_data
 
 log = logging.getLogger(__name__)
@@ -511,7 +511,7 @@ def _analyze_embedded(
     """An embedded pack: ``text`` is its value, or its shadow in the host when
     ``region`` says where in the host it stands (only that region is parsed)."""
     if is_json:
-        parsed = parse_json(text)
+        parsed = parse_json(text) if region is None else parse_json_region(text, region, lines)
     elif region is not None:
         parsed = parse_region(text, region, lines)
     else:
