@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pack_lsp.core.checks.analysis import Analysis
-from pack_lsp.core.model.expansion import MAX_RENDER_SIZE_ENV, Expander, render_budget
 from pack_lsp.core.model import runtimes
+from pack_lsp.core.model.expansion import MAX_RENDER_SIZE_ENV, Expander, render_budget
 from pack_lsp.core.model.targets import LANGCHAINJS, PYTHON, RUNTIMES, TARGET_NAMES
 from pack_lsp.core.model.templates import Placeholder, TemplateInfo
 
