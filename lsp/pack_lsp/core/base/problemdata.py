@@ -410,6 +410,12 @@ class MissingProperty(ProblemData):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ModuleNotFound(ProblemData):
+    KIND: ClassVar[str] = "module-not-found"
+    module: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NoTerminalState(ProblemData):
     KIND: ClassVar[str] = "no-terminal-state"
     entry: str
@@ -692,6 +698,7 @@ PROBLEM_DATA: tuple[type[ProblemData], ...] = (
     MissingDescription,
     MissingProjectFile,
     MissingProperty,
+    ModuleNotFound,
     NoTerminalState,
     NotAMember,
     OnMaxVisitsChain,

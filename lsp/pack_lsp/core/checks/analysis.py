@@ -47,8 +47,8 @@ from pack_lsp.core.model.schema import merge_units
 from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after, summarize
 from pack_lsp.core.model.targets import deploy_targets
 from pack_lsp.core.syntax import reuse
-from pack_lsp.core.syntax.jsontree import is_json_path, parse_json
-from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, to_data
+from pack_lsp.core.syntax.jsontree import is_json_path, parse_json, parse_json_region
+from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, parse_region, to_data
 
 log = logging.getLogger(__name__)
 
@@ -630,10 +630,15 @@ def _analyze_host(
         config = config.merged({"targets": deployed})
     diagnostics.extend(targets.check_configmaps(stream, deployed))
     token = _structure_listener.set(None)  # an embedded pack's structure is not the file's
+    # A shadow has the host's line breaks: with only ASCII outside each pack, the
+    # host's line index is each shadow's too.
+    lines = LineIndex(text) if text.isascii() else None
     try:
         for entry in stream.embedded:
             if entry.shadow is not None:
-                sub = _analyze_embedded(entry.shadow, entry.json, config, file_path)
+                sub = _analyze_embedded(
+                    entry.shadow, entry.json, config, file_path, entry.content, lines
+                )
                 diagnostics.extend(sub.diagnostics)
                 parts.append(Embedded(entry.content, entry.key, sub))
             else:
@@ -666,8 +671,22 @@ def _analyze_host(
     return _finish(text, kinds.KUBERNETES, diagnostics, config, file_path, tuple(parts))
 
 
-def _analyze_embedded(text: str, is_json: bool, config: Config, file_path: Path | None) -> Analysis:
-    parsed = parse_json(text) if is_json else parse(text)
+def _analyze_embedded(
+    text: str,
+    is_json: bool,
+    config: Config,
+    file_path: Path | None,
+    region: Span | None = None,
+    lines: LineIndex | None = None,
+) -> Analysis:
+    """An embedded pack: ``text`` is its value, or its shadow in the host when
+    ``region`` says where in the host it stands (only that region is parsed)."""
+    if is_json:
+        parsed = parse_json(text) if region is None else parse_json_region(text, region, lines)
+    elif region is not None:
+        parsed = parse_region(text, region, lines)
+    else:
+        parsed = parse(text)
     return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
 
 

@@ -29,7 +29,6 @@ import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, assert_never
 
 from pack_lsp.core.base.diagnostics import Diagnostic
@@ -49,6 +48,7 @@ from pack_lsp.core.base.fixes import (
     ReplaceValue,
     ReplaceWithSuggestion,
 )
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.base.tomlkeys import bare_or_quoted
 from pack_lsp.core.checks.analysis import Analysis
@@ -338,8 +338,8 @@ def _replace_with_suggestion(
 def _rename_config_key(analysis: Analysis, diag: Diagnostic, fix: RenameConfigKey) -> list[Fix]:
     """Edits of the configuration file, offered while it still reads as it did."""
     try:
-        text = Path(fix.path).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(fix.path)
+    except OSError:
         return []
     if any(text[t.start : t.end] != w for t, w in zip(fix.targets, fix.written, strict=True)):
         return []

@@ -34,6 +34,8 @@ from pack_lsp.core.base.problemdata import (
     UnknownScenarioTaskType,
     UnresolvedNamespacedTool,
 )
+from pack_lsp.core.base.roots import outside_message
+from pack_lsp.core.base.source import refusal
 from pack_lsp.core.base.suggest import suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.arena.project import (
@@ -127,6 +129,21 @@ MISSING_FILE = Rule(
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_kind=ExampleKind.ARENA_PROJECT,
+)
+
+OUTSIDE_ROOT = Rule(
+    "PA120",
+    "project-file-outside-root",
+    Severity.WARNING,
+    "A `file:` of the arena config leaves the project's root (the repository holding "
+    "the config): an absolute path, `..` going above it, or a link pointing out of "
+    "it. pack-lsp does not read it, so that a repository cannot make the checker, the "
+    "editor or `--compile` read files elsewhere on the machine.",
+    _example("  scenarios:\n    - file: /etc/greeting.yaml   # outside the project\n"),
+    "Move the file into the repository, or set `read-outside-root = true` in the "
+    "configuration if reading it is intended.",
+    CATEGORY,
     example_kind=ExampleKind.ARENA_PROJECT,
 )
 
@@ -266,6 +283,7 @@ UNRESOLVED_NAMESPACED_TOOL = Rule(
 
 RULES = (
     MISSING_FILE,
+    OUTSIDE_ROOT,
     WRONG_KIND,
     DUPLICATE_PROMPT_ID,
     ID_NOT_TASK_TYPE,
@@ -307,6 +325,33 @@ def check_project(
     kinds_nearby = nearby or {}
     for ref in project.refs:
         file = project.files.get(ref.target)
+        if file is None and ref.target in project.outside:
+            yield (
+                here,
+                make(
+                    OUTSIDE_ROOT,
+                    outside_message(ref.file.value),
+                    ref.file.span,
+                    data={
+                        "kind": "project-file-outside-root",
+                        "file": ref.file.value,
+                        "root": project.root,
+                    },
+                ),
+            )
+            continue
+        refused = refusal(ref.target) if file is None else None
+        if refused is not None:
+            yield (
+                here,
+                make(
+                    MISSING_FILE,
+                    f"`{ref.file.value}` cannot be read: {refused} (named in `{ref.section}`)",
+                    ref.file.span,
+                    data={"kind": "missing-project-file", "file": ref.file.value},
+                ),
+            )
+            continue
         if file is None:
             candidates = _kind_files(project, ref.expected, kinds_nearby)
             found = suggestions(ref.file.value, candidates) or _renamed(ref.file.value, candidates)

@@ -17,6 +17,7 @@ from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, S
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import FixData, RenameConfigKey
 from pack_lsp.core.base.problemdata import AgentCycle, CardsConfig, UnreachableAgent
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
 
@@ -353,8 +354,8 @@ def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData,
     if not source or not isinstance(key, str) or not found:
         return ()
     try:
-        text = Path(source).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(source)
+    except OSError:
         return ()
     prefix = ("tool", "pack-lsp") if Path(source).name == "pyproject.toml" else ()
     path = (*prefix, "cards", "agents", key)

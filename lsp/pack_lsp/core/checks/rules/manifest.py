@@ -33,6 +33,7 @@ from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.problemdata import (
     DependencyCycle,
     EntrypointRequired,
+    ModuleNotFound,
     UnknownExtension,
 )
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
@@ -521,7 +522,7 @@ def _check_entrypoint(m: Manifest) -> Iterator[Diagnostic]:
             f"Module `{module}` of the entrypoint has no file `{rel.as_posix()}.py` "
             f"in {_folder(m.path)}/: the import fails, so the extension does not load",
             entry.span,
-            data={"kind": "module-not-found", "module": module},
+            data=ModuleNotFound(module=module),
         )
 
 

@@ -27,6 +27,7 @@ from pack_lsp.core.base.problemdata import (
 from pack_lsp.core.base.suggest import did_you_mean, hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
+from pack_lsp.core.model.expansion import Expander, render_budget
 from pack_lsp.core.model.pack import Pack, Prompt, Variable
 from pack_lsp.core.model.resolve import Defined, Kind, resolve_name
 from pack_lsp.core.model.summary import Owner, PackSummary, PromptContext, Use
@@ -239,6 +240,40 @@ FRAGMENT_INCLUDE_CYCLE = Rule(
     CATEGORY,
 )
 
+FRAGMENT_EXPANSION_TOO_LARGE = Rule(
+    "PP016",
+    "fragment-expansion-too-large",
+    Severity.ERROR,
+    "A prompt's system template is larger than the render budget (a million characters "
+    "by default, about 250,000 tokens) once its fragments are expanded: fragments that "
+    "include fragments several times multiply. A runtime expanding it spends minutes "
+    "and gigabytes, and no model takes the result. The message gives the include path "
+    "that makes most of it.",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}", features: [fragments]}\n'
+        "fragments:\n"
+        '  a: "{{fragments.b}}{{fragments.b}}{{fragments.b}}{{fragments.b}}{{fragments.b}}"\n'
+        '  b: "{{fragments.c}}{{fragments.c}}{{fragments.c}}{{fragments.c}}{{fragments.c}}"\n'
+        '  c: "{{fragments.d}}{{fragments.d}}{{fragments.d}}{{fragments.d}}{{fragments.d}}"\n'
+        '  d: "{{fragments.e}}{{fragments.e}}{{fragments.e}}{{fragments.e}}{{fragments.e}}"\n'
+        '  e: "{{fragments.f}}{{fragments.f}}{{fragments.f}}{{fragments.f}}{{fragments.f}}"\n'
+        '  f: "{{fragments.g}}{{fragments.g}}{{fragments.g}}{{fragments.g}}{{fragments.g}}"\n'
+        "  g: Be polite, be brief, and answer in the customer's own language, always.\n"
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "{{fragments.a}}"\n'
+    ),
+    "Include each fragment once where it is needed instead of nesting repeated "
+    "includes; `PACK_LSP_MAX_RENDER_SIZE` raises the budget if the size is intended.",
+    CATEGORY,
+)
+
 RULES = (
     UNDEFINED_FRAGMENT,
     UNDECLARED_VARIABLE,
@@ -249,6 +284,7 @@ RULES = (
     DEFAULT_NOT_IN_ENUM,
     UNBALANCED_BRACES,
     FRAGMENT_INCLUDE_CYCLE,
+    FRAGMENT_EXPANSION_TOO_LARGE,
 )
 #: The longest cycle of fragments listed in full in a message.
 MAX_LISTED = 8
@@ -296,6 +332,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _unused_fragments(pack, info)
     yield from _include_cycles(pack, info)
     yield from _unbalanced(fragments)
+    yield from _expansions(pack, info)
 
 
 def _unbalanced(templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
@@ -439,6 +476,39 @@ def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
                 span,
                 data=FragmentIncludeCycle(name=nxt, cycle=path),
             )
+
+
+def _expansions(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    """PP016: system templates over the render budget once expanded, reported on the
+    first include of the path that makes most of the size."""
+    budget = render_budget()
+    if not budget or not pack.fragments:
+        return
+    expander: Expander | None = None
+    for key, prompt in pack.prompts.items():
+        if prompt.system_template is None:
+            continue
+        own = [t for t in info.of_prompt(key) if t.template is prompt.system_template]
+        if not own or not any(p.kind == "fragment" for p in own[0].placeholders):
+            continue
+        if expander is None:
+            expander = Expander({k: info.of_fragment(k) for k in pack.fragments})
+        found = expander.expansion(own[0])
+        if found.size <= budget or not found.path:
+            continue
+        yield make(
+            FRAGMENT_EXPANSION_TOO_LARGE,
+            f"The system template of prompt `{key}` is {found.size:,} characters once its "
+            f"fragments are expanded, over the budget of {budget:,}; most of it comes from "
+            f"{found.shown(key)}",
+            found.path[0].placeholder.name_span,
+            data={
+                "kind": "fragment-expansion-too-large",
+                "size": found.size,
+                "budget": budget,
+                "path": [step.fragment for step in found.path],
+            },
+        )
 
 
 def _on_cycles(edges: dict[str, list[tuple[str, Span]]]) -> set[str]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pack_lsp.core.base.roots import inside, project_root
 from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.syntax.yamltree import (
@@ -341,6 +342,11 @@ class Project:
     mcp_servers: tuple[Name, ...] = ()
     a2a_agents: tuple[Name, ...] = ()
     _by_task: dict[str, list[PromptConfigFile]] = field(default_factory=dict, repr=False)
+    outside: frozenset[str] = frozenset()
+    """Files named by the config that lie outside the project's root, not read
+    (``core/base/roots.py``)."""
+    root: str | None = None
+    """The project's root (None: files anywhere may be read)."""
 
     @property
     def path(self) -> str:
@@ -394,8 +400,13 @@ def build_project(
     parsed from the same texts (reused as they are)."""
     refs = tuple(_refs(config))
     files: dict[str, SourceFile] = {config.path: config}
+    root = boundary(config.path)
+    outside: set[str] = set()
     for ref in refs:
         if ref.target in files:
+            continue
+        if root is not None and not inside(ref.target, root):
+            outside.add(ref.target)  # never read: it could be /proc/self/environ
             continue
         known = parsed.get(ref.target) if parsed is not None else None
         text = read(ref.target)
@@ -447,4 +458,20 @@ def build_project(
         mcp,
         a2a,
         by_task,
+        frozenset(outside),
+        str(root) if root is not None else None,
     )
+
+
+def boundary(config_path: str) -> Path | None:
+    """The root the files of the arena config at ``config_path`` must stay in, or
+    None when its configuration sets ``read-outside-root = true``."""
+    from pack_lsp.core.model.config import ConfigError, load_for
+
+    try:
+        config = load_for(Path(config_path))
+    except ConfigError:
+        config = None
+    if config is not None and config.read_outside_root:
+        return None
+    return project_root(config_path, config.source if config is not None else None)
