@@ -348,7 +348,7 @@ def check_project(
                     MISSING_FILE,
                     f"`{ref.file.value}` cannot be read: {refused} (named in `{ref.section}`)",
                     ref.file.span,
-                    data={"kind": "missing-project-file", "file": ref.file.value},
+                    data=MissingProjectFile(file=ref.file.value),
                 ),
             )
             continue
