@@ -74,7 +74,7 @@ def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
                 path = fix.file.path
                 lines = others.setdefault(path, LineIndex(fix.file.text))
             edits = tuple(TextEdit(path, lines.range(e.span), e.text) for e in fix.edits)
-            texts.append(FixText(fix.title, fix.safe, edits))
+            texts.append(FixText(fix.title, fix.safe, edits, fix.preferred))
         out.append(tuple(texts))
     return tuple(out)
 

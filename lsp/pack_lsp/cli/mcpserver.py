@@ -1,7 +1,7 @@
 """``pack-lsp mcp``: a Model Context Protocol server on stdio, for coding agents.
 
-Built on the official ``mcp`` Python SDK, an optional dependency
-(``pip install 'pack-lsp[mcp]'``). Tools, each with a JSON Schema for its
+Built on the official ``mcp`` Python SDK, an optional dependency (the ``mcp``
+extra; ``install_hint`` says how to add it to the running environment). Tools, each with a JSON Schema for its
 arguments (from the signatures below):
 
 - ``check``: the diagnostics of a pack file (``path``) or of inline ``text``, each
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,10 +28,19 @@ from typing import Any
 
 from pack_lsp import __version__
 
-INSTALL_HINT = (
-    "pack-lsp mcp needs the Model Context Protocol SDK: pip install 'pack-lsp[mcp]' "
-    "(or pip install mcp)"
-)
+#: The SDK versions the ``mcp`` extra of pyproject.toml accepts.
+MCP_REQUIREMENT = "mcp>=2,<3"
+
+
+def install_hint() -> str:
+    """How to add the SDK to the environment pack-lsp runs in, as a command that works
+    as written (pack-lsp is not on PyPI, so ``pip install 'pack-lsp[mcp]'`` would not)."""
+    return (
+        "pack-lsp mcp needs the Model Context Protocol SDK; install it into pack-lsp's "
+        f"environment: {shlex.quote(sys.executable)} -m pip install '{MCP_REQUIREMENT}'"
+    )
+
+
 INLINE_NAME = "inline.promptpack.yaml"
 
 
@@ -265,7 +275,8 @@ def main(argv: list[str]) -> int:
         print(
             "usage: pack-lsp mcp\n\nServe the Model Context Protocol on stdio for coding "
             "agents: tools check, fix, explain_rule, cards, topology, compare; the rules "
-            "reference as a resource. Needs pip install 'pack-lsp[mcp]'."
+            "reference as a resource. Needs the MCP SDK: "
+            f"{shlex.quote(sys.executable)} -m pip install '{MCP_REQUIREMENT}'."
         )
         return 0
     if argv:
@@ -276,7 +287,7 @@ def main(argv: list[str]) -> int:
     try:
         server = build_server()
     except ImportError:
-        print(f"pack-lsp: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"pack-lsp: error: {install_hint()}", file=sys.stderr)
         return 2
     server.run("stdio")
     return 0

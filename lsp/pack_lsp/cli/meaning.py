@@ -95,6 +95,9 @@ def _render(path: str, key: str, values: dict[str, str], fmt: str) -> int:
     analysis, status = _analysis(path)
     if analysis is None:
         return status
+    if analysis.syntax_error:
+        # What is left of a broken file would make a wrong answer ("no such prompt").
+        return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
         rendered = render(analysis, key, values)
     except RenderError as exc:
@@ -112,6 +115,8 @@ def _governance(path: str, agent: str | None) -> int:
     analysis, status = _analysis(path)
     if analysis is None:
         return status
+    if analysis.syntax_error:
+        return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
         preview = governance_preview(analysis, agent)
     except GovernanceError as exc:

@@ -116,6 +116,16 @@ def _example(rule: Rule) -> str:
     return "".join(out)
 
 
+def section(rule: Rule) -> str:
+    """The documentation of one rule (its section of docs/rules.md, below the title;
+    ``pack-lsp rule CODE`` prints it)."""
+    return (
+        f"**{rule.name}** — default severity *{rule.severity.label}*\n\n{rule.summary}\n\n"
+        + _example(rule)
+        + f"Fix: {rule.fix}\n"
+    )
+
+
 def render() -> str:
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
@@ -126,12 +136,7 @@ def render() -> str:
     for category, group in groupby(rules, key=lambda r: r.category):
         out.append(f"\n## {category or 'Other'}\n")
         for r in group:
-            out.append(
-                f"\n### {r.code}\n\n**{r.name}** — default severity "
-                f"*{r.severity.label}*\n\n{r.summary}\n\n"
-            )
-            out.append(_example(r))
-            out.append(f"Fix: {r.fix}\n")
+            out.append(f"\n### {r.code}\n\n{section(r)}")
     out.append(_profiles())
     return "".join(out)
 

@@ -97,6 +97,21 @@ class Fix:
 # ------------------------------------------------------------------------ document
 
 
+#: The last document's helpers, reused while fixes of the same analysis are computed
+#: (``--check`` lists the fixes of every diagnostic: each _Doc scans the whole text).
+_last: tuple[Analysis, _Doc] | None = None
+
+
+def _doc(analysis: Analysis) -> _Doc:
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is analysis:
+        return last[1]
+    doc = _Doc(analysis)
+    _last = (analysis, doc)
+    return doc
+
+
 class _Doc:
     """Text helpers for computing insertions in the style of the file."""
 
@@ -378,7 +393,7 @@ def _create_tool(analysis: Analysis, diag: Diagnostic, fix: CreateTool) -> list[
     root = _mapping_at(analysis.root, ())
     if root is None:
         return []
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     stub = {
         "name": name,
         "description": f"Describe when the model should call {name}",
@@ -392,13 +407,13 @@ def _add_member(analysis: Analysis, diag: Diagnostic, fix: AddMember) -> list[Fi
     agents = _mapping_at(analysis.root, ("agents",))
     if agents is None:
         return []
-    edit = _Doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
+    edit = _doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
     return [Fix(f"Add `{fix.prompt}` to `agents.members`", (edit,), diag, preferred=True)]
 
 
 def _declare_variable(analysis: Analysis, diag: Diagnostic, fix: DeclareVariable) -> list[Fix]:
     fixes: list[Fix] = []
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     declaration = {"name": fix.name, "type": "string", "required": True}
     for key in fix.prompts:
         owner = _mapping_at(analysis.root, ("prompts", key))
@@ -430,7 +445,7 @@ def _raise_schema(analysis: Analysis, diag: Diagnostic, fix: RaiseSchema) -> lis
         plain = written not in "'\"" and " #" not in url and ": " not in url
         edit = Edit(value.span, url if plain else quote_like(analysis.text, value.span, url))
     else:
-        edit = _Doc(analysis).set_entry(root, "$schema", url)
+        edit = _doc(analysis).set_entry(root, "$schema", url)
     return [Fix(title, (edit,), diag, preferred=True)]
 
 
@@ -448,7 +463,7 @@ def _remove_entry(analysis: Analysis, diag: Diagnostic, fix: RemoveEntry) -> lis
         return []
     pair = parent.pairs[index]
     text = analysis.text
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     end = doc.content_end(pair.value) if pair.value.span.length else pair.key.span.end
     if doc.json or parent.flow:
         if index + 1 < len(parent.pairs):
