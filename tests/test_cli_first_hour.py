@@ -179,7 +179,7 @@ def test_config_option_replaces_the_configuration_found(tmp_path: Path) -> None:
 
 
 def test_full_output_shows_the_source_a_caret_and_the_fix(tmp_path: Path) -> None:
-    pack = write(tmp_path / "a.promptpack.yaml", BROKEN)
+    write(tmp_path / "a.promptpack.yaml", BROKEN)
     proc = run("--check", "--output-format", "full", "a.promptpack.yaml", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
@@ -204,9 +204,7 @@ def test_full_output_of_a_long_line_is_a_window(tmp_path: Path) -> None:
     data = json.loads(json.dumps({"id": "demo", "description": "x" * 300}))
     data.update({"name": "Demo", "version": "1.0.0", "agent": {}})
     data["template_engine"] = {"version": "v1", "syntax": "{{variable}}"}
-    data["prompts"] = {
-        "p": {"id": "p", "name": "P", "version": "1.0.0", "system_template": "Hi"}
-    }
+    data["prompts"] = {"p": {"id": "p", "name": "P", "version": "1.0.0", "system_template": "Hi"}}
     write(tmp_path / "a.pack.json", json.dumps(data))
     out = run("--check", "--output-format", "full", "a.pack.json", cwd=tmp_path).stdout
     source = next(line for line in out.splitlines() if line.startswith("1 | "))

@@ -26,7 +26,6 @@ from types import ModuleType
 
 from pack_lsp import __version__
 
-
 #: Status of a run ended by an interrupt (Ctrl-C): 128 + SIGINT, as shells report it.
 INTERRUPTED = 130
 HELP_POINTER = "run `pack-lsp --help` for the options"

@@ -1,8 +1,8 @@
 """``pack-lsp mcp``: a Model Context Protocol server on stdio, for coding agents.
 
 Built on the official ``mcp`` Python SDK, an optional dependency (the ``mcp``
-extra; ``install_hint`` says how to add it to the running environment). Tools, each with a JSON Schema for its
-arguments (from the signatures below):
+extra; ``install_hint`` says how to add it to the running environment). Tools, each
+with a JSON Schema for its arguments (from the signatures below):
 
 - ``check``: the diagnostics of a pack file (``path``) or of inline ``text``, each
   with its quick fixes as text edits, as ``pack-lsp --check --format json`` gives;

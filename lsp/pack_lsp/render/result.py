@@ -51,9 +51,7 @@ def chosen_fix(result: FileResult, index: int) -> FixText | None:
     ``core/ide/fixall.chosen`` picks it: the preferred one of the fixes that
     edit this file), or None."""
     here = [
-        f
-        for f in result.fixes_of(index)
-        if f.edits and all(e.path == result.path for e in f.edits)
+        f for f in result.fixes_of(index) if f.edits and all(e.path == result.path for e in f.edits)
     ]
     if not here:
         return None

@@ -41,8 +41,7 @@ def render(results: Sequence[FileResult], fmt: str = "text") -> str:
     rows = counts(results)
     if fmt == "json":
         data = [
-            {"code": code, "name": _name(code), "count": n, "fixable": fix}
-            for code, n, fix in rows
+            {"code": code, "name": _name(code), "count": n, "fixable": fix} for code, n, fix in rows
         ]
         return json.dumps(data, indent=2) + "\n"
     width = max((len(str(n)) for _, n, _ in rows), default=1)
