@@ -450,3 +450,25 @@ def test_an_interrupted_fix_leaves_whole_files(tmp_path: Path) -> None:
     assert err.endswith("pack-lsp: interrupted\n") and "Traceback" not in err
     assert {f.read_text(encoding="utf-8") for f in files} <= {BROKEN, fixed}
     assert sorted(p.name for p in tmp_path.iterdir()) == [f.name for f in files]
+
+
+# ------------------------------------------------------------------ the arena example
+
+
+def test_the_arena_example_is_clean_and_compiles() -> None:
+    proc = run("--check", "examples/arena", cwd=ROOT)
+    assert (proc.returncode, proc.stdout) == (0, "")
+    compiled = run("--compile", "examples/arena/config.arena.yaml", cwd=ROOT)
+    assert compiled.returncode == 0, compiled.stderr
+    pack = json.loads(compiled.stdout)
+    assert set(pack["prompts"]) == {"triage", "billing"}
+    assert pack["workflow"]["entry"] == "intake"
+
+
+
+def test_the_readme_shows_the_full_output_as_printed() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    after = readme.split("On a terminal (or with `--output-format full`)", 1)[1]
+    shown = after.split("```\n", 2)[1]
+    proc = run("--check", "--output-format", "full", "examples/broken.yaml", cwd=ROOT)
+    assert proc.stdout == shown
