@@ -465,10 +465,40 @@ def test_the_arena_example_is_clean_and_compiles() -> None:
     assert pack["workflow"]["entry"] == "intake"
 
 
-
 def test_the_readme_shows_the_full_output_as_printed() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     after = readme.split("On a terminal (or with `--output-format full`)", 1)[1]
     shown = after.split("```\n", 2)[1]
     proc = run("--check", "--output-format", "full", "examples/broken.yaml", cwd=ROOT)
     assert proc.stdout == shown
+
+
+# ------------------------------------------------------------------ the test command
+
+
+def test_the_test_command_says_first_what_the_editor_tests_would_install() -> None:
+    plan = subprocess.run(
+        ["bash", "scripts/test.sh", "--plan"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "PACK_LSP_EDITORS"},
+    )
+    assert plan.returncode == 0, plan.stderr
+    lines = plan.stdout.splitlines()
+    assert lines[0].startswith("== scripts/test.sh: ")
+    assert "editor tests left out" in plan.stdout
+    assert "apt-get" in plan.stdout and "code-server" in plan.stdout
+    assert lines[-1].strip() == "To include them: PACK_LSP_EDITORS=1 bash scripts/test.sh"
+    script = (ROOT / "scripts" / "install-editors.sh").read_text(encoding="utf-8")
+    packages = script.split("APT_PACKAGES=(", 1)[1].split(")", 1)[0].split()
+    assert all(p in plan.stdout for p in packages)
+    # CI runs the same command with the editors included.
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "exec env PACK_LSP_EDITORS=1 bash scripts/test.sh" in ci
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "PACK_LSP_EDITORS=1 bash\nscripts/test.sh" in readme or (
+        "PACK_LSP_EDITORS=1 bash scripts/test.sh" in readme
+    )
+    assert readme.count("```sh\n") == 2  # the quick start and the test command
