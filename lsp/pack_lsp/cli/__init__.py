@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pack-lsp",
         description="Language server and CI checker for PromptPack files. "
         "Without arguments, serves the Language Server Protocol on stdio; "
+        "`pack-lsp check PATH...` is `pack-lsp --check PATH...`; "
+        "`pack-lsp rule CODE` prints a rule's documentation; "
         "`pack-lsp mcp` serves the Model Context Protocol for coding agents.",
     )
     _add_version(parser)
