@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, assert_never
@@ -97,18 +99,34 @@ class Fix:
 # ------------------------------------------------------------------------ document
 
 
-#: The last document's helpers, reused while fixes of the same analysis are computed
-#: (``--check`` lists the fixes of every diagnostic: each _Doc scans the whole text).
-_last: tuple[Analysis, _Doc] | None = None
+#: Inside ``shared_documents``: the text helpers made so far, by analysis.
+_shared: ContextVar[dict[int, tuple[Analysis, _Doc]] | None] = ContextVar(
+    "codeactions_shared", default=None
+)
+
+
+@contextmanager
+def shared_documents() -> Iterator[None]:
+    """Within it, the fixes of one analysis share their text helpers: each ``_Doc``
+    scans the whole text, which made listing the fixes of every diagnostic of a large
+    pack (``--check``'s output, ``--fix``) cost a scan per fix. Outside, nothing is
+    kept: the language server holds no analysis longer than it did."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
 
 
 def _doc(analysis: Analysis) -> _Doc:
-    global _last
-    last = _last  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is analysis:
-        return last[1]
+    shared = _shared.get()
+    if shared is None:
+        return _Doc(analysis)
+    found = shared.get(id(analysis))
+    if found is not None and found[0] is analysis:
+        return found[1]
     doc = _Doc(analysis)
-    _last = (analysis, doc)
+    shared[id(analysis)] = (analysis, doc)
     return doc
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis
-from pack_lsp.core.ide.codeactions import Fix, quick_fixes
+from pack_lsp.core.ide.codeactions import Fix, quick_fixes, shared_documents
 from pack_lsp.core.ide.textedits import Edit, apply_edits
 
 MAX_PASSES = 10
@@ -74,13 +74,14 @@ def candidates(analysis: Analysis, *, unsafe: bool = False) -> list[Fix]:
     """For each diagnostic of ``analysis``, the fix ``--fix`` would take for it (its
     preferred fix of this file, when safe or ``unsafe``)."""
     out: list[Fix] = []
-    for diag in analysis.diagnostics:
-        fixes = [f for f in quick_fixes(analysis, diag) if f.file is None and f.edits]
-        if not fixes:
-            continue
-        fix = next((f for f in fixes if f.preferred), fixes[0])
-        if fix.safe or unsafe:
-            out.append(fix)
+    with shared_documents():
+        for diag in analysis.diagnostics:
+            fixes = [f for f in quick_fixes(analysis, diag) if f.file is None and f.edits]
+            if not fixes:
+                continue
+            fix = next((f for f in fixes if f.preferred), fixes[0])
+            if fix.safe or unsafe:
+                out.append(fix)
     return out
 
 
