@@ -19,7 +19,8 @@ HEADER = """# pack-lsp rules
 Every diagnostic pack-lsp reports has a stable code. This page is generated from the
 rule registry (`python -m pack_lsp.core.checks.rulesdoc > docs/rules.md`); a test keeps it in
 sync. Severities are defaults: change them with `severity` in the configuration, and
-turn rules on or off with `select` / `ignore` (see the README).
+turn rules on or off with `select` / `ignore` (see the README). `pack-lsp rule PP301`
+prints a rule's section on the terminal.
 
 | code | name | default severity | category |
 |---|---|---|---|
