@@ -108,6 +108,16 @@ class PackProtocol(LanguageServerProtocol):
         """
         self._send_data({"jsonrpc": "2.0", "method": method, "params": params})
 
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        """Cancel a pending request; a cancel for one already answered is dropped quietly.
+
+        Clients cancel requests whose answer is already on its way (VS Code does for every
+        superseded code lens, inlay hint or semantic tokens request): normal LSP traffic,
+        which pygls logged as a warning that reached the editor's output as a bare line.
+        """
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+
     def report_skipped(self, text: str) -> None:
         log.error("%s", text)
         server = self._server
