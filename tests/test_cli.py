@@ -295,7 +295,10 @@ def test_a_directory_with_nothing_to_check_exits_2(tmp_path: Path) -> None:
         "README); --allow-empty accepts an empty result"
         for name in ("empty/", "docs")
     ]
-    assert proc.stderr.endswith("Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints\n")
+    assert proc.stderr.endswith(
+        "Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints\n"
+        "1 problem fixable with `--fix`\n"
+    )
 
 
 def test_an_exclusion_that_leaves_nothing_is_named(tmp_path: Path) -> None:

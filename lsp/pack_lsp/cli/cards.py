@@ -197,7 +197,8 @@ def _cards(args: argparse.Namespace) -> int:
     if cards.cards and not cards.settings.configured:
         print(
             f"pack-lsp: note: `url` is the local default {LOCAL_URL} (not configured; set "
-            "`url` under [tool.pack-lsp.cards]); transport and capabilities are defaults too",
+            "`url` under [cards] in .pack-lsp.toml or [tool.pack-lsp.cards] in "
+            "pyproject.toml); transport and capabilities are defaults too",
             file=sys.stderr,
         )
     if cards.cards:

@@ -63,21 +63,22 @@ def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
     if not any(d.fixes for d in analysis.diagnostics):
         return ()  # nothing to compute, nor the quick fixes to import
     from pack_lsp.core.base.text import LineIndex
-    from pack_lsp.core.ide.codeactions import quick_fixes
+    from pack_lsp.core.ide.codeactions import quick_fixes, shared_documents
 
     out: list[tuple[FixText, ...]] = []
     others: dict[str, LineIndex] = {}
-    for diag in analysis.diagnostics:
-        texts: list[FixText] = []
-        for fix in quick_fixes(analysis, diag):
-            if fix.file is None:
-                path, lines = name, analysis.lines
-            else:
-                path = fix.file.path
-                lines = others.setdefault(path, LineIndex(fix.file.text))
-            edits = tuple(TextEdit(path, lines.range(e.span), e.text) for e in fix.edits)
-            texts.append(FixText(fix.title, fix.safe, edits))
-        out.append(tuple(texts))
+    with shared_documents():
+        for diag in analysis.diagnostics:
+            texts: list[FixText] = []
+            for fix in quick_fixes(analysis, diag):
+                if fix.file is None:
+                    path, lines = name, analysis.lines
+                else:
+                    path = fix.file.path
+                    lines = others.setdefault(path, LineIndex(fix.file.text))
+                edits = tuple(TextEdit(path, lines.range(e.span), e.text) for e in fix.edits)
+                texts.append(FixText(fix.title, fix.safe, edits, fix.preferred))
+            out.append(tuple(texts))
     return tuple(out)
 
 

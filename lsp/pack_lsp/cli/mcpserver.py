@@ -1,8 +1,8 @@
 """``pack-lsp mcp``: a Model Context Protocol server on stdio, for coding agents.
 
-Built on the official ``mcp`` Python SDK, an optional dependency
-(``pip install 'pack-lsp[mcp]'``). Tools, each with a JSON Schema for its
-arguments (from the signatures below):
+Built on the official ``mcp`` Python SDK, an optional dependency (the ``mcp``
+extra; ``install_hint`` says how to add it to the running environment). Tools, each
+with a JSON Schema for its arguments (from the signatures below):
 
 - ``check``: the diagnostics of a pack file (``path``) or of inline ``text``, each
   with its quick fixes as text edits, as ``pack-lsp --check --format json`` gives;
@@ -28,6 +28,7 @@ import functools
 import inspect
 import json
 import os
+import shlex
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -36,10 +37,19 @@ from typing import Any
 
 from pack_lsp import __version__
 
-INSTALL_HINT = (
-    "pack-lsp mcp needs the Model Context Protocol SDK: pip install 'pack-lsp[mcp]' "
-    "(or pip install mcp)"
-)
+#: The SDK versions the ``mcp`` extra of pyproject.toml accepts.
+MCP_REQUIREMENT = "mcp>=2,<3"
+
+
+def install_hint() -> str:
+    """How to add the SDK to the environment pack-lsp runs in, as a command that works
+    as written (pack-lsp is not on PyPI, so ``pip install 'pack-lsp[mcp]'`` would not)."""
+    return (
+        "pack-lsp mcp needs the Model Context Protocol SDK; install it into pack-lsp's "
+        f"environment: {shlex.quote(sys.executable)} -m pip install '{MCP_REQUIREMENT}'"
+    )
+
+
 INLINE_NAME = "inline.promptpack.yaml"
 
 #: The folders the tools of the call being answered may read and write (None: the
@@ -347,7 +357,8 @@ def main(argv: list[str]) -> int:
         print(
             "usage: pack-lsp mcp\n\nServe the Model Context Protocol on stdio for coding "
             "agents: tools check, fix, explain_rule, cards, topology, compare; the rules "
-            "reference as a resource. Needs pip install 'pack-lsp[mcp]'."
+            "reference as a resource. Needs the MCP SDK: "
+            f"{shlex.quote(sys.executable)} -m pip install '{MCP_REQUIREMENT}'."
         )
         return 0
     if argv:
@@ -358,7 +369,7 @@ def main(argv: list[str]) -> int:
     try:
         server = build_server()
     except ImportError:
-        print(f"pack-lsp: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"pack-lsp: error: {install_hint()}", file=sys.stderr)
         return 2
     server.run("stdio")
     return 0

@@ -103,6 +103,9 @@ def _render(path: str, key: str, values: dict[str, str], fmt: str, target: str |
     analysis, status = _analysis(path)
     if analysis is None:
         return status
+    if analysis.syntax_error:
+        # What is left of a broken file would make a wrong answer ("no such prompt").
+        return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
         rendered = render(analysis, key, values, target.partition("@")[0] if target else None)
     except RenderError as exc:
@@ -120,6 +123,8 @@ def _governance(path: str, agent: str | None) -> int:
     analysis, status = _analysis(path)
     if analysis is None:
         return status
+    if analysis.syntax_error:
+        return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
         preview = governance_preview(analysis, agent)
     except GovernanceError as exc:

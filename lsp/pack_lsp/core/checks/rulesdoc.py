@@ -19,7 +19,8 @@ HEADER = """# pack-lsp rules
 Every diagnostic pack-lsp reports has a stable code. This page is generated from the
 rule registry (`python -m pack_lsp.core.checks.rulesdoc > docs/rules.md`); a test keeps it in
 sync. Severities are defaults: change them with `severity` in the configuration, and
-turn rules on or off with `select` / `ignore` (see the README).
+turn rules on or off with `select` / `ignore` (see the README). `pack-lsp rule PP301`
+prints a rule's section on the terminal.
 
 | code | name | default severity | category |
 |---|---|---|---|
@@ -155,6 +156,16 @@ def _example(rule: Rule) -> str:
     return "".join(out)
 
 
+def section(rule: Rule) -> str:
+    """The documentation of one rule (its section of docs/rules.md, below the title;
+    ``pack-lsp rule CODE`` prints it)."""
+    return (
+        f"**{rule.name}** — default severity *{rule.severity.label}*\n\n{rule.summary}\n\n"
+        + _example(rule)
+        + f"Fix: {rule.fix}\n"
+    )
+
+
 def render() -> str:
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
@@ -165,12 +176,7 @@ def render() -> str:
     for category, group in groupby(rules, key=lambda r: r.category):
         out.append(f"\n## {category or 'Other'}\n")
         for r in group:
-            out.append(
-                f"\n### {r.code}\n\n**{r.name}** — default severity "
-                f"*{r.severity.label}*\n\n{r.summary}\n\n"
-            )
-            out.append(_example(r))
-            out.append(f"Fix: {r.fix}\n")
+            out.append(f"\n### {r.code}\n\n{section(r)}")
     out.append(_targets())
     out.append(_profiles())
     return "".join(out)

@@ -27,7 +27,9 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
@@ -98,6 +100,37 @@ class Fix:
 
 
 # ------------------------------------------------------------------------ document
+
+
+#: Inside ``shared_documents``: the text helpers made so far, by analysis.
+_shared: ContextVar[dict[int, tuple[Analysis, _Doc]] | None] = ContextVar(
+    "codeactions_shared", default=None
+)
+
+
+@contextmanager
+def shared_documents() -> Iterator[None]:
+    """Within it, the fixes of one analysis share their text helpers: each ``_Doc``
+    scans the whole text, which made listing the fixes of every diagnostic of a large
+    pack (``--check``'s output, ``--fix``) cost a scan per fix. Outside, nothing is
+    kept: the language server holds no analysis longer than it did."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
+def _doc(analysis: Analysis) -> _Doc:
+    shared = _shared.get()
+    if shared is None:
+        return _Doc(analysis)
+    found = shared.get(id(analysis))
+    if found is not None and found[0] is analysis:
+        return found[1]
+    doc = _Doc(analysis)
+    shared[id(analysis)] = (analysis, doc)
+    return doc
 
 
 class _Doc:
@@ -381,7 +414,7 @@ def _create_tool(analysis: Analysis, diag: Diagnostic, fix: CreateTool) -> list[
     root = _mapping_at(analysis.root, ())
     if root is None:
         return []
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     stub = {
         "name": name,
         "description": f"Describe when the model should call {name}",
@@ -395,13 +428,13 @@ def _add_member(analysis: Analysis, diag: Diagnostic, fix: AddMember) -> list[Fi
     agents = _mapping_at(analysis.root, ("agents",))
     if agents is None:
         return []
-    edit = _Doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
+    edit = _doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
     return [Fix(f"Add `{fix.prompt}` to `agents.members`", (edit,), diag, preferred=True)]
 
 
 def _declare_variable(analysis: Analysis, diag: Diagnostic, fix: DeclareVariable) -> list[Fix]:
     fixes: list[Fix] = []
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     declaration = {"name": fix.name, "type": "string", "required": True}
     for key in fix.prompts:
         owner = _mapping_at(analysis.root, ("prompts", key))
@@ -433,7 +466,7 @@ def _raise_schema(analysis: Analysis, diag: Diagnostic, fix: RaiseSchema) -> lis
         plain = written not in "'\"" and " #" not in url and ": " not in url
         edit = Edit(value.span, url if plain else quote_like(analysis.text, value.span, url))
     else:
-        edit = _Doc(analysis).set_entry(root, "$schema", url)
+        edit = _doc(analysis).set_entry(root, "$schema", url)
     return [Fix(title, (edit,), diag, preferred=True)]
 
 
@@ -451,7 +484,7 @@ def _remove_entry(analysis: Analysis, diag: Diagnostic, fix: RemoveEntry) -> lis
         return []
     pair = parent.pairs[index]
     text = analysis.text
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     end = doc.content_end(pair.value) if pair.value.span.length else pair.key.span.end
     if doc.json or parent.flow:
         if index + 1 < len(parent.pairs):

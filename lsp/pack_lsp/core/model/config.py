@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity
+from pack_lsp.core.base.suggest import did_you_mean
 from pack_lsp.core.model import targets
 
 A2A_PREFIX = "a2a__"
@@ -331,7 +332,7 @@ def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
             data["source"] = source
         return _validated(data)
     except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-        raise invalid_configuration(source, _explain(exc)) from None
+        raise invalid_configuration(source, _explain(exc, raw)) from None
 
 
 def invalid_configuration(source: str | None, detail: str) -> ConfigError:
@@ -340,12 +341,28 @@ def invalid_configuration(source: str | None, detail: str) -> ConfigError:
     return ConfigError(f"invalid pack-lsp configuration{where}: {detail}")
 
 
-def _explain(exc: Exception) -> str:
+#: The settings a configuration file may hold, as written there.
+SETTINGS = tuple(
+    name.replace("_", "-")
+    for name in Config.__dataclass_fields__
+    if name not in ("source", "promptkit_version")
+)
+
+
+def _explain(exc: Exception, raw: Mapping[str, Any] | None = None) -> str:
     pydantic = sys.modules.get("pydantic")  # loaded if it raised `exc`
     if pydantic is not None and isinstance(exc, pydantic.ValidationError):
+        # The keys as written (``allow-empty``), by their normal form (``allow_empty``).
+        written = {_CAMEL.sub("_", str(k)).replace("-", "_").lower(): str(k) for k in raw or {}}
         parts = []
         for err in exc.errors():
             loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+            if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+                key = written.get(str(err["loc"][0]), loc)
+                hint = did_you_mean(key.replace("_", "-"), SETTINGS)
+                known = "" if hint else f" (settings: {', '.join(SETTINGS)})"
+                parts.append(f"unknown setting `{key}`{hint or known}")
+                continue
             parts.append(f"{loc}: {err['msg']}")
         return "; ".join(parts)
     return str(exc)
@@ -393,8 +410,35 @@ def _read_toml(path: Path, only_if: re.Pattern[bytes] | None = None) -> Mapping[
 
     try:
         return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(toml_error(path, str(exc))) from None
+
+
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def toml_error(path: Path, message: str) -> str:
+    """``path:line:column: not valid TOML: what`` from the TOML parser's message,
+    which ends with ``(at line L, column C)`` (or ``(at end of document)``)."""
+    at = _TOML_AT.search(message)
+    if at is None:
+        return f"{path}: not valid TOML: {message}"
+    return f"{path}:{at.group(1)}:{at.group(2)}: not valid TOML: {message[: at.start()]}"
+
+
+def load_file(path: Path) -> Config:
+    """The configuration in the file ``path`` (``--config FILE``): a pyproject.toml's
+    ``[tool.pack-lsp]`` table, else the whole file, as in ``.pack-lsp.toml``."""
+    data = _read_toml(path)
+    tool = data.get("tool")
+    section = tool.get("pack-lsp") if isinstance(tool, Mapping) else None
+    if path.name == "pyproject.toml" or isinstance(section, Mapping):
+        if not isinstance(section, Mapping):
+            raise ConfigError(f"{path} has no [tool.pack-lsp] table")
+        return from_mapping(section, str(path))
+    return from_mapping(data, str(path))
 
 
 def load_for(path: Path | None) -> Config:

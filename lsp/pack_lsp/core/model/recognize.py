@@ -21,9 +21,10 @@ The rules (the README's "How files are recognised" says the same):
 6. A PromptPack: a top level with a ``prompts`` mapping and ``id`` or
    ``template_engine``, or a ``$schema`` naming promptpack.org.
 7. A file *named* like a pack (``kinds.PACK_PATTERNS``) or named explicitly on the
-   command line is checked as a pack unless rules 2-5 say it is something else;
-   then it gets one information diagnostic saying what it is
-   (``NOT_A_PACK``), never a cascade of schema errors.
+   command line is checked as a pack unless rules 2-5 say it is something else, or
+   it is a Docker Compose file (``services`` at the top) or a GitHub Actions
+   workflow (``on`` and ``jobs``) without ``prompts``; then it gets one information
+   diagnostic saying what it is (``NOT_A_PACK``), never a cascade of schema errors.
 
 Everything else is not ours. Files too large to parse for recognition are judged by
 their first ``HEAD_LIMIT`` characters (top-level keys only).
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 
@@ -222,6 +224,29 @@ class _Top:
     """The declared kind of a document of a PromptKit API group ('' without one);
     None for any other document."""
     kind_span: Span
+    other: tuple[str, Span] | None = None
+    """What another well-known kind of YAML file this top level is, and the key that
+    shows it (``_OTHER_FILES``); None when it is none of them."""
+
+
+#: Top levels of other well-known YAML files, by the keys that show them (all of
+#: them mappings) and what to say; only a top level without ``prompts`` is one.
+_OTHER_FILES = (
+    (("services",), "this is a Docker Compose file (top-level `services`), not a pack"),
+    (("jobs",), "this is a GitHub Actions workflow (top-level `on` and `jobs`), not a pack"),
+)
+
+
+def _other_file(has_mapping: Callable[[str], bool], has_key: Callable[[str], bool]) -> str:
+    """What other well-known file a top level is ("" when none; see ``_OTHER_FILES``)."""
+    if has_key("prompts"):
+        return ""
+    for keys, what in _OTHER_FILES:
+        if all(has_mapping(k) for k in keys) and (
+            keys != ("jobs",) or has_key("on") or has_key("true")
+        ):
+            return what
+    return ""
 
 
 _SCHEMA_KEYS = ("$defs", "definitions", "properties")
@@ -236,6 +261,7 @@ def _by_data(data: object, text: str, wanted: bool) -> Recognition:
     at = text.find(json.dumps(schema_url)) if schema_url else -1
     api, kind = data.get("apiVersion"), data.get("kind")
     promptkit = isinstance(api, str) and api.startswith(PROMPTKIT_GROUPS)
+    other = _other_file(lambda k: isinstance(data.get(k), dict), lambda k: k in data)
     top = _Top(
         schema_url,
         Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0),
@@ -243,6 +269,7 @@ def _by_data(data: object, text: str, wanted: bool) -> Recognition:
         any(k in data for k in _SCHEMA_KEYS),
         _kind_text(kind) if promptkit else None,
         _json_span(text, "kind", kind) if promptkit else Span(0, 0),
+        (other, Span(0, 0)) if other else None,
     )
     return _classify(top, wanted)
 
@@ -280,6 +307,10 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
     promptkit = (
         api is not None and isinstance(api.value, str) and api.value.startswith(PROMPTKIT_GROUPS)
     )
+    other = _other_file(
+        lambda k: isinstance(root.get(k), MappingNode), lambda k: root.pair(k) is not None
+    )
+    shown = root.pair("services") or root.pair("jobs")
     top = _Top(
         schema.value if schema is not None and isinstance(schema.value, str) else "",
         schema.span if schema is not None else Span(0, 0),
@@ -287,6 +318,7 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
         any(root.pair(k) is not None for k in _SCHEMA_KEYS),
         (_kind_text(kind.value) if kind is not None else "") if promptkit else None,
         kind.span if kind is not None else Span(0, 0),
+        (other, shown.key.span if shown is not None else Span(0, 0)) if other else None,
     )
     return _classify(top, wanted)
 
@@ -300,6 +332,8 @@ def _classify(top: _Top, wanted: bool) -> Recognition:
         return Recognition(NOT_A_PACK, _SCHEMA_WHAT, top.schema_span) if wanted else _NONE
     if top.promptkit_kind is not None:
         return Recognition(ARENA, span=top.kind_span, promptkit_kind=top.promptkit_kind)
+    if top.other is not None and not declared and not top.pack_shaped:
+        return Recognition(NOT_A_PACK, *top.other) if wanted else _NONE
     if top.pack_shaped or declared or wanted:
         return Recognition(PROMPTPACK)
     return _NONE

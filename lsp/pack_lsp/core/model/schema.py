@@ -40,13 +40,14 @@ from pack_lsp.core.base.problems.schema import (
     NO_MATCHING_FORM,
     OUT_OF_RANGE,
     PATTERN_MISMATCH,
+    SCHEMA_URL_MISSPELT,
     SCHEMA_VIOLATION,
     UNKNOWN_PROPERTY,
     WRONG_SIZE,
     WRONG_TYPE,
 )
 from pack_lsp.core.base.resources import load_schema
-from pack_lsp.core.base.suggest import hint_for, suggestions
+from pack_lsp.core.base.suggest import distance, hint_for, suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.syntax.yamltree import (
     MappingNode,
@@ -279,7 +280,12 @@ class SchemaValidator:
             version = self.schema.get("x-promptpack-version", versions.LATEST)
             target = versions.Target(str(version), versions.SOURCE_DEFAULT)
         units: list[tuple[str | None, tuple[Diagnostic, ...]]] = [
-            (None, _version_note(root, target) + _explain(self.root.errors(data), root, target))
+            (
+                None,
+                _version_note(root, target)
+                + _url_note(root, data)
+                + _explain(self.root.errors(data), root, target),
+            )
         ]
         if self.split and isinstance(data, dict):
             prompts = data.get("prompts")
@@ -311,6 +317,42 @@ def _version_note(root: Node | None, target: versions.Target) -> tuple[Diagnosti
     )
     data = {"kind": "newer-than-known", "declared": declared, "version": target.version}
     return (make(NEWER_THAN_KNOWN, message, _value_span(root, ("$schema",)), data=data),)
+
+
+#: The host of PromptPack's `$schema` URLs, and its first label.
+SCHEMA_HOST = "promptpack.org"
+_HOST_LABEL = "promptpack"
+
+
+def misspelt_host(url: object) -> str | None:
+    """The host of ``url`` when it is almost PromptPack's (a label within two edits
+    of ``promptpack``, under any top-level domain) without being it; else None."""
+    if not isinstance(url, str) or "://" not in url:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url.strip()).hostname or "").removeprefix("www.")
+    except ValueError:
+        return None
+    if host == SCHEMA_HOST or "." not in host:
+        return None
+    label = host.rsplit(".", 1)[0]
+    return host if distance(label, _HOST_LABEL, 2) <= 2 else None
+
+
+def _url_note(root: Node | None, data: Any) -> tuple[Diagnostic, ...]:
+    """PP113 on a `$schema` value whose host is almost promptpack.org."""
+    url = data.get("$schema") if isinstance(data, dict) else None
+    host = misspelt_host(url)
+    if host is None:
+        return ()
+    message = (
+        f"`$schema` names the host `{host}`, not `{SCHEMA_HOST}`; did you mean "
+        f"`{SCHEMA_HOST}`? Tools that read `$schema` find no PromptPack schema there"
+    )
+    data_out = {"kind": "schema-url-misspelt", "host": host}
+    return (make(SCHEMA_URL_MISSPELT, message, _value_span(root, ("$schema",)), data=data_out),)
 
 
 def _explain(

@@ -237,6 +237,27 @@ NEWER_THAN_KNOWN = Rule(
     CATEGORY,
 )
 
+SCHEMA_URL_MISSPELT = Rule(
+    "PP113",
+    "schema-url-misspelt",
+    W,
+    "The pack's `$schema` URL names a host that is almost PromptPack's (`promptpak.org`, "
+    "`promptpack.com`): a misspelling. Tools that read `$schema` (editors, the "
+    "PromptPack validators, pack-lsp for a file not named like a pack) do not see a "
+    "PromptPack schema there.",
+    (
+        "$schema: https://promptpak.org/schema/v1.9.0/promptpack.schema.json\n"
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
+    "Write the host as `promptpack.org`.",
+    CATEGORY,
+)
+
 SCHEMA_VIOLATION = Rule(
     "PP199",
     "schema-violation",
@@ -265,5 +286,6 @@ RULES = (
     NEEDS_NEWER_VERSION,
     DEPRECATED_PROPERTY,
     NEWER_THAN_KNOWN,
+    SCHEMA_URL_MISSPELT,
     SCHEMA_VIOLATION,
 )
