@@ -438,7 +438,7 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _needs_version(
+def needs_version(
     key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
 ) -> Diagnostic:
     since = str(later.get("since", versions.LATEST))
@@ -561,7 +561,7 @@ def _to_diagnostics(
             if key in allowed or any(p.search(key) for p in patterns):
                 continue
             if isinstance(later, dict) and isinstance(later.get(key), dict):
-                yield _needs_version(key, later[key], pair.key.span, path, target)
+                yield needs_version(key, later[key], pair.key.span, path, target)
                 continue
             candidates = [a for a in allowed if a not in present]
             found = suggestions(key, candidates)
@@ -703,7 +703,7 @@ def _to_diagnostics(
         later = _later_form(err, schema)
         if later is not None and isinstance(value, dict):
             prop, since = later
-            yield _needs_version(
+            yield needs_version(
                 f"{prop}: {_show(value[prop])}",
                 {"since": since},
                 _value_span(root, (*path, prop)),
