@@ -233,9 +233,7 @@ def _column(text: str, offset: int) -> int:
     return offset - (text.rfind("\n", 0, offset) + 1)
 
 
-def _verbatim_region(
-    text: str, node: ScalarNode, parent_column: int, is_json: bool
-) -> Span | None:
+def _verbatim_region(text: str, node: ScalarNode, parent_column: int, is_json: bool) -> Span | None:
     """Where ``node``'s value stands in ``text`` character for character (only
     indentation around it), or None (folded, escaped, or not provably verbatim).
 

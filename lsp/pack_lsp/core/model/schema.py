@@ -820,6 +820,21 @@ def _explain_alternatives(err: ValidationError, root: Node | None, target: versi
                     if word not in types:
                         types.append(word)
         return f"must be {' or '.join(types)}, not {_kind(err.instance)}"
+    # Forms that differ only by which property they require: the value needs one.
+    if by_alt and all(s.validator == "required" for subs in by_alt.values() for s in subs):
+        missing: list[str] = []
+        for subs in by_alt.values():
+            for sub in subs:
+                wanted = sub.validator_value if isinstance(sub.validator_value, list) else []
+                for prop in wanted:
+                    absent = not isinstance(err.instance, dict) or prop not in err.instance
+                    if absent and f"`{prop}`" not in missing:
+                        missing.append(f"`{prop}`")
+        if missing:
+            listed = (
+                ", ".join(missing[:-1]) + f" or {missing[-1]}" if len(missing) > 1 else missing[0]
+            )
+            return f"needs {listed}"
     # Otherwise explain the closest form: the one of the right type with fewest errors.
     candidates = [subs for subs in by_alt.values() if subs not in type_only]
     best = min(candidates, key=len)

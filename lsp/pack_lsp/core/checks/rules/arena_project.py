@@ -296,6 +296,8 @@ def check_project(
     kinds_nearby = nearby or {}
     for ref in project.refs:
         file = project.files.get(ref.target)
+        if file is None and ref.target in project.templated:
+            continue  # there, but YAML only once its template package is rendered
         if file is None:
             candidates = _kind_files(project, ref.expected, kinds_nearby)
             found = suggestions(ref.file.value, candidates) or _renamed(ref.file.value, candidates)
@@ -390,11 +392,12 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 ),
             )
     known = project.task_types()
-    if not complete(project, PROMPT_CONFIG):
-        return  # a prompt config that could not be read may declare the task type
+    maybe = possible_task_types(project)
+    if maybe is None:
+        return  # a prompt config that could not be read may declare any task type
     for scenario in project.scenarios:
         named = scenario.task_type
-        if named is None or project.prompts_for(named.value):
+        if named is None or project.prompts_for(named.value) or named.value in maybe:
             continue
         yield (
             scenario.file.path,
@@ -411,13 +414,20 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
 def complete(project: Project, expected: str | None = None) -> bool:
     """Whether every file the config names (of ``expected`` kind) was read and is of
     its kind: otherwise names it would define are unknown."""
-    for ref in project.refs:
-        if expected is not None and ref.expected != expected:
-            continue
-        file = project.files.get(ref.target)
-        if file is None or not kind_matches(ref, file):
-            return False
-    return True
+    return not project.unknown_refs(expected)
+
+
+def possible_task_types(project: Project) -> frozenset[str] | None:
+    """The task types the prompt configs the project cannot read may declare: the
+    `id` of each one's `prompt_configs` entry (the name PromptKit's loader keys it by,
+    and the task type by convention, PA104); None when one has no `id`, so that any
+    task type may be its (docs/decisions.md, D50)."""
+    found = set()
+    for ref in project.unknown_refs(PROMPT_CONFIG):
+        if ref.id is None:
+            return None
+        found.add(ref.id.value)
+    return frozenset(found)
 
 
 def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
@@ -506,4 +516,4 @@ def _namespaced_tools(project: Project) -> Iterator[tuple[str, Diagnostic]]:
             )
 
 
-__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete"]
+__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete", "possible_task_types"]

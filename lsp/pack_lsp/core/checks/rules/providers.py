@@ -17,14 +17,14 @@ is meant to be (docs/decisions.md, D54).
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from collections.abc import Generator, Iterable, Iterator
+from dataclasses import replace
 
+from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.resources import load_schema
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
-from pack_lsp.core.base import versions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
 from pack_lsp.core.model.schema import needs_version

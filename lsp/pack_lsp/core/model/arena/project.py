@@ -24,6 +24,7 @@ from typing import Any
 
 from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
+from pack_lsp.core.model.recognize import template_package
 from pack_lsp.core.syntax.yamltree import (
     MappingNode,
     Node,
@@ -341,6 +342,9 @@ class Project:
     mcp_servers: tuple[Name, ...] = ()
     a2a_agents: tuple[Name, ...] = ()
     _by_task: dict[str, list[PromptConfigFile]] = field(default_factory=dict, repr=False)
+    templated: frozenset[str] = frozenset()
+    """Files named by the config that hold Go-template placeholders of a template
+    package (``recognize.template_package``): there, but not YAML until rendered."""
 
     @property
     def path(self) -> str:
@@ -362,6 +366,20 @@ class Project:
 
     def file(self, path: str) -> SourceFile | None:
         return self.files.get(norm(path))
+
+    def unknown_refs(self, expected: str | None = None) -> tuple[FileRef, ...]:
+        """The ``file:`` entries (of ``expected`` kind) whose file says nothing the
+        project can read: missing or unreadable, of another kind, or a template
+        package's file not yet rendered. What such a file would declare (a task type,
+        a tool, a provider id …) is unknown: a name that may be one is not an error."""
+        out = []
+        for ref in self.refs:
+            if expected is not None and ref.expected != expected:
+                continue
+            file = self.files.get(ref.target)
+            if file is None or not kind_matches(ref, file):
+                out.append(ref)
+        return tuple(out)
 
 
 def role_providers(config: SourceFile) -> tuple[Name, ...]:
@@ -394,12 +412,16 @@ def build_project(
     parsed from the same texts (reused as they are)."""
     refs = tuple(_refs(config))
     files: dict[str, SourceFile] = {config.path: config}
+    templated: set[str] = set()
     for ref in refs:
-        if ref.target in files:
+        if ref.target in files or ref.target in templated:
             continue
         known = parsed.get(ref.target) if parsed is not None else None
         text = read(ref.target)
         if text is None:
+            continue
+        if template_package(ref.target, text) is not None:
+            templated.add(ref.target)
             continue
         files[ref.target] = (
             known if known is not None and known.text == text else parse_file(ref.target, text)
@@ -447,4 +469,5 @@ def build_project(
         mcp,
         a2a,
         by_task,
+        frozenset(templated),
     )
