@@ -211,7 +211,9 @@ class ArenaWorkspace:
             if ref.target in project.files:
                 read[ref.target] = project.files[ref.target].text
             else:
-                read[ref.target] = self.read(ref.target) if ref.target in project.templated else None
+                read[ref.target] = (
+                    self.read(ref.target) if ref.target in project.templated else None
+                )
         self._texts[path] = read
         for member in read:
             self._members.setdefault(member, set()).add(path)

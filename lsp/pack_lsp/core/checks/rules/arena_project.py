@@ -111,7 +111,10 @@ MISSING_FILE = Rule(
     "missing-project-file",
     Severity.ERROR,
     "A `file:` of the arena config names a file that does not exist (paths are "
-    "relative to the config's folder). PromptKit refuses to load the project.",
+    "relative to the config's folder). PromptKit refuses to load the project; pack-lsp "
+    "still checks the rest of it, and a name the missing file may declare (a prompt "
+    "config's task type, known by its entry's `id`; a tool; a provider or persona id) "
+    "is not reported elsewhere.",
     _example("  scenarios:\n    - file: scenarios/greeting.yaml   # no such file\n"),
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
