@@ -157,3 +157,46 @@ def test_an_arena_config_checked_alone_whatever_its_name(tmp_path: Path) -> None
     )
     assert done.returncode == 1
     assert "error PA101 No file `prompts/refund.yaml`" in done.stdout, done.stdout
+
+
+def test_inline_prompt_specs_declare_task_types_the_project_may_name(tmp_path: Path) -> None:
+    """promptarena merges the config's inline `prompt_specs` (keyed by task type) with
+    the prompt config files: a scenario or a state naming one is not reported."""
+    folder = _copy(tmp_path)
+    config = folder / "config.arena.yaml"
+    _edit(
+        config,
+        "  providers:\n",
+        "  prompt_specs:\n    billing:\n      task_type: billing\n"
+        "      system_template: You handle invoices.\n  providers:\n",
+    )
+    _edit(config, "        prompt_task: refunds\n", "        prompt_task: billing\n")
+    _edit(
+        folder / "scenarios" / "refund-request.scenario.yaml",
+        "task_type: triage",
+        "task_type: billing",
+    )
+    assert _found(config) == []
+
+
+def test_without_prompt_configs_a_scenario_task_type_names_nothing(tmp_path: Path) -> None:
+    """A project with no prompt config runs its scenarios without a prompt (promptarena
+    builds no prompt registry), so their task type is a label, not a reference."""
+    folder = tmp_path / "media"
+    (folder / "providers").mkdir(parents=True)
+    (folder / "scenarios").mkdir()
+    shutil.copy(HELPDESK / "providers" / "mock.yaml", folder / "providers" / "mock.yaml")
+    (folder / "scenarios" / "look.yaml").write_text(
+        (HELPDESK / "scenarios" / "refund-request.scenario.yaml")
+        .read_text("utf-8")
+        .replace("task_type: triage", "task_type: media-test"),
+        "utf-8",
+    )
+    config = folder / "arena.yaml"
+    config.write_text(
+        "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Arena\nmetadata:\n  name: media\n"
+        "spec:\n  providers:\n    - file: providers/mock.yaml\n"
+        "  scenarios:\n    - file: scenarios/look.yaml\n  defaults: {temperature: 0.2}\n",
+        "utf-8",
+    )
+    assert _found(config) == []

@@ -45,7 +45,6 @@ from pack_lsp.core.model.arena.compile import (
 )
 from pack_lsp.core.model.arena.project import (
     KINDS,
-    PROMPT_CONFIG,
     TOOL,
     Project,
     mapping,
@@ -180,17 +179,15 @@ class _Unknown:
     """What the files of a project that could not be read may declare."""
 
     prompts: frozenset[str] | None
-    """Task types a missing prompt config may declare (None: any)."""
+    """Task types a prompt config not read (a missing file, an inline ``prompt_specs``
+    entry) may declare (None: any)."""
     prompts_missing: bool
     tools_missing: bool
 
     @staticmethod
     def of(project: Project) -> _Unknown:
-        return _Unknown(
-            arena_rules.possible_task_types(project),
-            bool(project.unknown_refs(PROMPT_CONFIG)),
-            bool(project.unknown_refs(TOOL)),
-        )
+        maybe = arena_rules.possible_task_types(project)
+        return _Unknown(maybe, maybe is None or bool(maybe), bool(project.unknown_refs(TOOL)))
 
     def hides(self, diag: Diagnostic, text: str) -> bool:
         """Whether ``diag`` of the compiled pack may be wrong only for want of the

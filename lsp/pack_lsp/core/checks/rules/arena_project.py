@@ -30,6 +30,8 @@ from pack_lsp.core.model.arena.project import (
     Name,
     Project,
     kind_matches,
+    mapping,
+    name_at,
     role_providers,
 )
 
@@ -398,6 +400,10 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
     maybe = possible_task_types(project)
     if maybe is None:
         return  # a prompt config that could not be read may declare any task type
+    if not maybe and not any(ref.expected == PROMPT_CONFIG for ref in project.refs):
+        # No prompt config at all: promptarena then runs scenarios without a prompt
+        # (no registry to look a task type up in), so their task type names nothing.
+        return
     for scenario in project.scenarios:
         named = scenario.task_type
         if named is None or project.prompts_for(named.value) or named.value in maybe:
@@ -425,12 +431,27 @@ def possible_task_types(project: Project) -> frozenset[str] | None:
     `id` of each one's `prompt_configs` entry (the name PromptKit's loader keys it by,
     and the task type by convention, PA104); None when one has no `id`, so that any
     task type may be its (docs/decisions.md, D50)."""
-    found = set()
+    found = set(_inline_task_types(project))
     for ref in project.unknown_refs(PROMPT_CONFIG):
         if ref.id is None:
             return None
         found.add(ref.id.value)
     return frozenset(found)
+
+
+def _inline_task_types(project: Project) -> Iterator[str]:
+    """The task types of the config's inline ``prompt_specs`` (keyed by task type,
+    promptarena ``mergePromptSpecs``): prompt configs the compiled pack here does not
+    hold, so their names are taken as possible, never checked."""
+    spec = project.config.spec
+    inline = mapping(spec.get("prompt_specs")) if spec is not None else None
+    if inline is None:
+        return
+    for key, pair in inline.items():
+        yield key
+        task = name_at(mapping(pair.value), "task_type", project.path)
+        if task is not None:
+            yield task.value
 
 
 def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
