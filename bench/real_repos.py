@@ -12,7 +12,7 @@ the result does not depend on a working tree.
         --git-dir Omnia=PATH ... [--mirrors DIR] [--commit NAME=SHA] [--list]
 
 ``--mirrors DIR`` finds each repository's git directory at ``DIR/<owner>+<name>/repo``
-(as ``--git-dir`` would name it). A repository whose git directory is not given, or
+(as ``--git-dir`` would name it); ``--only NAME`` (repeatable) measures those alone. A repository whose git directory is not given, or
 does not have its pinned commit, is reported as skipped with the reason. ``--list``
 prints every diagnostic (for the review of each one as real or a false alarm).
 """
@@ -148,9 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", default=None, metavar="DIR")
     parser.add_argument("--commit", action="append", default=[], metavar="NAME=SHA")
     parser.add_argument("--list", action="store_true", help="print every diagnostic")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME")
     args = parser.parse_args(argv)
     given = dict(item.split("=", 1) for item in args.git_dir)
     commits = {**PINNED, **dict(item.split("=", 1) for item in args.commit)}
+    if args.only:
+        commits = {name: sha for name, sha in commits.items() if name in args.only}
     rows = []
     for name, commit in commits.items():
         git_dir = _git_dir(name, given, args.mirrors)
