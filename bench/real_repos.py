@@ -12,9 +12,10 @@ the result does not depend on a working tree.
         --git-dir Omnia=PATH ... [--mirrors DIR] [--commit NAME=SHA] [--list]
 
 ``--mirrors DIR`` finds each repository's git directory at ``DIR/<owner>+<name>/repo``
-(as ``--git-dir`` would name it); ``--only NAME`` (repeatable) measures those alone. A repository whose git directory is not given, or
-does not have its pinned commit, is reported as skipped with the reason. ``--list``
-prints every diagnostic (for the review of each one as real or a false alarm).
+(as ``--git-dir`` would name it); ``--only NAME`` (repeatable) measures those alone.
+A repository whose git directory is not given, or does not have its pinned commit, is
+reported as skipped with the reason. ``--list`` prints every diagnostic (for the
+review of each one as real or a false alarm; docs/real-repositories.md).
 """
 
 from __future__ import annotations
