@@ -35,6 +35,7 @@ their first ``HEAD_LIMIT`` characters (top-level keys only).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
@@ -155,25 +156,30 @@ def template_package(path: str, text: str) -> Path | None:
     a folder whose ``template.yaml`` declares a PromptKit ``kind: Template``; it is
     looked for in the file's folder and up to ``TEMPLATE_LEVELS`` folders above.
     """
-    if "{{" not in text or _GO_ACTION.search(text) is None:
+    # The folders first: a few `stat` calls cost less than a scan of a large pack.
+    package = _package_of(Path(path))
+    if package is None or "{{" not in text or _GO_ACTION.search(text) is None:
         return None
-    pure = Path(path)
-    folder = pure.parent
+    return package
+
+
+def _package_of(file: Path) -> Path | None:
+    start = os.path.abspath(file)
+    folder = os.path.dirname(start)
     for _ in range(TEMPLATE_LEVELS + 1):
-        candidate = folder / TEMPLATE_FILE
-        if candidate != pure and _declares_template(candidate):
-            return candidate
-        if folder.parent == folder:
+        candidate = os.path.join(folder, TEMPLATE_FILE)
+        if candidate != start and os.path.isfile(candidate) and _declares_template(candidate):
+            return Path(candidate)
+        parent = os.path.dirname(folder)
+        if parent == folder:
             break
-        folder = folder.parent
+        folder = parent
     return None
 
 
-def _declares_template(path: Path) -> bool:
+def _declares_template(path: str) -> bool:
     try:
-        if not path.is_file():
-            return False
-        with path.open(encoding="utf-8", errors="replace") as fh:
+        with open(path, encoding="utf-8", errors="replace") as fh:
             head = fh.read(4096)
     except OSError:
         return False
