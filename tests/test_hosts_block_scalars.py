@@ -10,6 +10,10 @@ generated entries do exactly that.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -131,3 +135,18 @@ def test_folded_json_with_a_line_break_inside_a_string_is_checked_from_its_value
     )
     stream = hosts.read_stream(text)
     assert stream is not None and stream.embedded[0].shadow is None
+
+
+def test_the_command_line_fixes_the_entry_in_place(tmp_path: Path) -> None:
+    text, defect = _host(True, "|", 2, "-", "indicator-first", True, True)
+    path = tmp_path / "configmap.yaml"
+    path.write_bytes(text.encode("utf-8"))
+    done = subprocess.run(
+        [sys.executable, "-m", "pack_lsp", "--check", "--fix", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Fixed 1 problem" in done.stdout + done.stderr
+    fixed = path.read_bytes().decode("utf-8")
+    assert fixed.split("\r\n")[defect].endswith('"provider": "triage"}}}')
