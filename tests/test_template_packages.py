@@ -173,3 +173,19 @@ def test_a_project_naming_files_with_placeholders_treats_them_as_unknown(
     # Not missing (no PA101), and what they declare is unknown: the scenario's task type
     # and the tool no prompt lists are not errors.
     assert found == []
+
+
+def test_hover_and_completion_in_a_template() -> None:
+    from pack_lsp.core.ide.completion import complete
+    from pack_lsp.core.ide.hover import hover
+
+    text = (PACKAGE / "template.yaml").read_text("utf-8")
+    analysis = analyze(text, path=str(PACKAGE / "template.yaml"))
+    found = hover(analysis, text.index("autoPopulate") + 2)
+    assert found is not None and "Fill the variable from the bound resource" in found.markdown
+    edited = text.replace(
+        "      source: config.arena.yaml\n", "      source: config.arena.yaml\n      \n", 1
+    )
+    at = edited.index("config.arena.yaml\n      \n") + len("config.arena.yaml\n      ")
+    labels = [c.label for c in complete(analyze(edited, path=str(PACKAGE / "template.yaml")), at)]
+    assert "raw" in labels and "condition" in labels and "source" not in labels
