@@ -150,3 +150,11 @@ def test_the_command_line_fixes_the_entry_in_place(tmp_path: Path) -> None:
     assert "Fixed 1 problem" in done.stdout + done.stderr
     fixed = path.read_bytes().decode("utf-8")
     assert fixed.split("\r\n")[defect].endswith('"provider": "triage"}}}')
+
+
+def test_a_header_after_a_tag_an_anchor_or_with_a_comment() -> None:
+    text, _ = _host(False, "|", 2, "-", "indicator-first", False, False)
+    for written in ("!!str |2-", "&pack |2-", "|2- # the pack"):
+        changed = text.replace("pack.yaml: |2-", f"pack.yaml: {written}")
+        stream = hosts.read_stream(changed)
+        assert stream is not None and stream.embedded[0].shadow is not None, written

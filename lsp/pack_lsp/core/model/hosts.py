@@ -258,9 +258,12 @@ def _verbatim_region(text: str, node: ScalarNode, parent_column: int, is_json: b
 
 def _block_region(text: str, node: ScalarNode, parent_column: int, is_json: bool) -> Span | None:
     start, end = node.span.start, node.span.end
-    header = _BLOCK_HEADER.match(text, start)
     header_end = text.find("\n", start)
-    if header is None or header_end < 0 or header_end >= end:
+    if header_end < 0 or header_end >= end:
+        return None
+    # The header may follow a tag or an anchor (`!!str |2`, `&pack |2-`).
+    header = _BLOCK_HEADER.search(text, start, header_end)
+    if header is None:
         return None
     region = Span(header_end + 1, end)
     lines = text[region.start : region.end].replace("\r\n", "\n").split("\n")
