@@ -231,7 +231,7 @@ def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
         (
             ".pack-lsp.toml",
             'select = ["XX9"]\n',
-            "select: unknown code `XX9` (codes begin with `PA`, `PK`, `PM` or `PP`)",
+            "select: unknown code `XX9` (codes begin with `PA`, `PK`, `PM`, `PP` or `PT`)",
         ),
         (
             ".pack-lsp.toml",

@@ -127,6 +127,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{versions.LATEST})",
     )
     group.add_argument(
+        "--target",
+        metavar="NAME",
+        action="append",
+        default=None,
+        help="a runtime the packs are deployed to: omnia, promptpack-python, "
+        "promptpack-langchainjs or promptkit (the promptkit profile); reports what it "
+        "will refuse or misread (PT codes); repeatable; replaces the configured targets. "
+        "With --render: render as that runtime does",
+    )
+    group.add_argument(
         "--stdin-filename",
         metavar="NAME",
         help="the file name of the text read from `-`: used in the output, to find the "
@@ -172,6 +182,27 @@ def _severities(values: list[str]) -> dict[str, Severity]:
     return out
 
 
+def _targets(given: list[str] | None, profile: str | None) -> tuple[str, ...] | None:
+    """The ``--target`` names, checked (UsageError for an unknown one, or for the
+    ``promptkit`` target beside another ``--profile``)."""
+    if not given:
+        return None
+    from pack_lsp.core.model.targets import PROMPTKIT, parse_target
+
+    names = []
+    for item in given:
+        try:
+            names.append(parse_target(item))
+        except ValueError as exc:
+            raise UsageError(f"--target: {exc}") from None
+    pk = [n for n in names if n.partition("@")[0] == PROMPTKIT]
+    if pk and profile is not None and profile.partition("@")[0] != PROMPTKIT:
+        raise UsageError(
+            f"--target {pk[0]} is the promptkit profile: it cannot go with --profile {profile}"
+        )
+    return tuple(names)
+
+
 class Overrides:
     """Command-line settings applied over each file's configuration."""
 
@@ -186,6 +217,7 @@ class Overrides:
         # --a2a-version is shared with --card; with --check it selects the A2A version
         # the card rules check against, as the configured `cards.a2a-version` does.
         self.a2a_version: str | None = getattr(args, "a2a_version", None)
+        self.targets = _targets(getattr(args, "target", None), self.profile)
         self.spec_version: str | None = args.spec_version
         if self.spec_version is not None:
             try:
@@ -215,6 +247,8 @@ class Overrides:
             data["profile"] = self.profile  # argparse checked it; may name a release
         if self.spec_version is not None:
             data["spec_version"] = self.spec_version
+        if self.targets is not None:
+            data["targets"] = self.targets  # `promptkit` also sets the profile
         if self.a2a_version is not None:
             cards = {
                 k: v

@@ -71,9 +71,10 @@ class ExampleKind(enum.Enum):
     PACK_BYTES = "pack-bytes"
     """A YAML pack whose ``\\xNN`` escapes stand for raw bytes (an encoding fault)."""
     MANIFEST = "manifest"
-    """An agent-extension manifest, checked as ``example/manifest.yaml``. Further
-    documents (after a ``---`` line) are other manifests of its workspace, each
-    starting with a ``# <folder>/manifest.yaml`` comment that says where it is."""
+    """An agent-extension manifest, checked as ``<id>/manifest.yaml`` (in the folder
+    named after its id, as yodoca wants) unless it starts with a
+    ``# <folder>/manifest.yaml`` comment. Further documents (after a ``---`` line) are
+    other manifests of its workspace, each starting with such a comment."""
     KUBERNETES = "kubernetes"
     """A YAML file named on the command line (``example/resources.yaml``), recognised as
     ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""

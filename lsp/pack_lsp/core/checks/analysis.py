@@ -24,7 +24,7 @@ from pack_lsp.core.base.source import strip_bom
 from pack_lsp.core.base.text import LineIndex, Span
 from pack_lsp.core.checks.manifest.check import analyze_manifest
 from pack_lsp.core.checks.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
-from pack_lsp.core.checks.rules import kubernetes
+from pack_lsp.core.checks.rules import kubernetes, targets
 from pack_lsp.core.checks.suppress import apply_suppressions
 from pack_lsp.core.model import hosts
 from pack_lsp.core.model.arena.documents import ArenaDocument, check_document
@@ -45,6 +45,7 @@ from pack_lsp.core.model.recognize import Recognition, recognize
 from pack_lsp.core.model.recording import TARGET, TEMPLATE_CONTEXT, Reads, fingerprint
 from pack_lsp.core.model.schema import merge_units
 from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after, summarize
+from pack_lsp.core.model.targets import deploy_targets
 from pack_lsp.core.syntax import reuse
 from pack_lsp.core.syntax.jsontree import is_json_path, parse_json
 from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, to_data
@@ -458,6 +459,12 @@ def _analyze_host(
     file, plus the manifest's own references (``rules.kubernetes``)."""
     diagnostics: list[Diagnostic] = list(pre or ())
     parts: list[Embedded] = []
+    # Omnia deploys the packs of ConfigMaps: they are checked for it unless the
+    # configuration names targets (D55).
+    deployed = deploy_targets(config.targets, hosted=True)
+    if config.targets is None:
+        config = config.merged({"targets": deployed})
+    diagnostics.extend(targets.check_configmaps(stream, deployed))
     token = _structure_listener.set(None)  # an embedded pack's structure is not the file's
     try:
         for entry in stream.embedded:

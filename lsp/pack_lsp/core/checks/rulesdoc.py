@@ -79,6 +79,45 @@ def _profiles() -> str:
     )
 
 
+TARGETS = """
+## Deploy targets: what each runtime is modelled to do
+
+`targets = [...]` (`--target NAME`, the editor's `packLsp.targets`) names the runtimes
+a pack is deployed to; a pack in a Kubernetes ConfigMap is checked for `omnia` when no
+target is configured. `promptkit` is the `promptkit` profile below. The PT codes report
+what each other runtime refuses (errors) or reads differently (warnings); a pack checked
+for no target gets none. Each runtime was read at the commit shown.
+"""
+
+
+def _targets() -> str:
+    from pack_lsp.core.model import runtimes
+    from pack_lsp.core.model.targets import RUNTIMES
+
+    out = [TARGETS]
+    lists = {"omnia": runtimes.OMNIA_SHAPES, "promptpack-python": runtimes.V1_SHAPES}
+    for name, runtime in RUNTIMES.items():
+        out.append(
+            f"\n### {runtime.title}\n\n`{runtime.repository}` at `{runtime.commit}`; "
+            f"modelled: {runtime.modelled}.\n\n"
+            "| what it does | read in | reported as |\n|---|---|---|\n"
+        )
+        for fact in runtimes.FACTS:
+            if fact.target == name:
+                codes = ", ".join(f"[{c}](#{c.lower()})" for c in fact.codes) or "not reported"
+                where = ", ".join(f"`{source}`" for source in fact.source)
+                out.append(f"| {fact.what} | {where} | {codes} |\n")
+        shapes = lists.get(name)
+        if shapes is not None:
+            out.append("\nWhat it accepts (`metadata` and objects not listed are open):\n\n")
+            out.append("| object | accepted |\n|---|---|\n")
+            for what, accepted in runtimes.closed_lists(shapes):
+                out.append(f"| {what} | {accepted} |\n")
+        if name == "promptpack-langchainjs":
+            out.append("\nIt reads the keys promptpack-python accepts, and ignores the others.\n")
+    return "".join(out)
+
+
 def _example(rule: Rule) -> str:
     """The example of ``rule``, its configuration and what pack-lsp reports on it."""
     kind = rule.example_kind
@@ -132,6 +171,7 @@ def render() -> str:
             )
             out.append(_example(r))
             out.append(f"Fix: {r.fix}\n")
+    out.append(_targets())
     out.append(_profiles())
     return "".join(out)
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity
+from pack_lsp.core.model import targets
 
 A2A_PREFIX = "a2a__"
 """A prompt's tool ``a2a__<member>`` calls the agents member ``<member>`` over A2A."""
@@ -94,6 +95,21 @@ def _promptkit_version(value: Any) -> Any:
     return versions.parse_promptkit(str(value))  # raises ValueError with a clear message
 
 
+def _targets(value: Any) -> Any:
+    if value is None:
+        return value
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]
+    if not isinstance(value, list | tuple):
+        raise ValueError("targets must be a list of target names")
+    names: list[str] = []
+    for item in value:
+        name = targets.parse_target(item).partition("@")[0]
+        if name not in names:
+            names.append(name)
+    return tuple(names)
+
+
 def _codes(value: Any) -> Any:
     if value is None:
         return value
@@ -139,6 +155,11 @@ class Config:
     # configuration file: its problems are not reported again (cli/baseline.py).
     baseline: str | None = None
     cards: dict[str, Any] = field(default_factory=dict)
+    # The runtimes the packs are deployed to (`omnia`, `promptpack-python`,
+    # `promptpack-langchainjs`, `promptkit`; core/model/targets.py). None: none
+    # configured (a pack in a Kubernetes ConfigMap is then checked for `omnia`); ()
+    # none at all. `promptkit` sets the profile (see `normalise`).
+    targets: tuple[str, ...] | None = None
     source: str | None = None  # the file the configuration came from
 
     # Validators of raw field values, run by pydantic before the type check.
@@ -148,6 +169,7 @@ class Config:
         "promptkit_version": _promptkit_version,
         "select": _codes,
         "ignore": _codes,
+        "targets": _targets,
     }
 
     def __post_init__(self) -> None:
@@ -178,6 +200,10 @@ class Config:
             and _strings(self.manifests)
             and type(self.allow_empty) is bool
             and (self.baseline is None or type(self.baseline) is str)
+            and (
+                self.targets is None
+                or (_strings(self.targets) and all(t in targets.TARGET_NAMES for t in self.targets))
+            )
             and type(self.cards) is dict
             and all(type(k) is str for k in self.cards)
             and (self.source is None or type(self.source) is str)
@@ -266,7 +292,32 @@ def normalise(raw: Mapping[str, Any]) -> dict[str, Any]:
     profile = out.get("profile")
     if isinstance(profile, str):
         out["profile"], out["promptkit_version"] = split_profile(profile)
+    _promptkit_target(out)
     return out
+
+
+def _promptkit_target(out: dict[str, Any]) -> None:
+    """The ``promptkit`` target is the ``promptkit`` profile (``promptkit@1.5.3`` names
+    its release): naming it sets the profile; ValueError when ``profile`` says
+    otherwise in the same table."""
+    raw = out.get("targets")
+    items = re.split(r"[,\s]+", raw) if isinstance(raw, str) else raw
+    if not isinstance(items, list | tuple):
+        return
+    for item in items:
+        text = str(item).strip()
+        if text.partition("@")[0].strip() != targets.PROMPTKIT:
+            continue
+        profile, release = split_profile(text)
+        if out.get("profile", profile) is not profile:
+            raise ValueError(
+                f"targets names `{text}`, which is the `promptkit` profile, but profile is "
+                f"`{out['profile']}`"
+            )
+        if "@" in text or "profile" not in out:
+            out["promptkit_version"] = release
+        out["profile"] = profile
+        return
 
 
 def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:

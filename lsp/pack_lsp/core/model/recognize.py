@@ -3,8 +3,8 @@
 The rules (the README's "How files are recognised" says the same):
 
 1. A file matching a configured ``manifests`` glob, or named ``manifest.yaml``/``.yml``
-   with a top-level ``id`` and ``entrypoint`` or ``agent``, is an agent-extension
-   manifest.
+   with a top-level ``id`` and a key only a yodoca manifest has (``kinds.MANIFEST_KEYS``),
+   is an agent-extension manifest.
 2. A Helm chart template (a file under ``templates/`` of a folder holding
    ``Chart.yaml``) is YAML only once rendered: it is not checked (directory scans
    skip it; named explicitly or opened, it gets one information line saying so).

@@ -119,10 +119,12 @@ INVALID_EXTENSION_PARAMS = Rule(
     "PP704",
     "invalid-extension-params",
     E,
-    "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
-    "it does not accept: a radius other than self/project/repo, a mode other than "
-    "autonomous/notification, an effect without domain or path, a non-numeric delta "
-    "or a confidence outside 0–1.",
+    "A protoLabs card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
+    "that protoLabs' hub, Workstacean, does not accept — it skips such a skill's "
+    "declaration without a message: a radius other than self/project/repo/fleet/public, "
+    "a mode other than autonomous/notification/veto/gated/compound, a non-numeric "
+    "`vetoTtlMs`, a `reviewer` other than `operator`, an effect without domain or path, "
+    "a non-numeric delta or a confidence outside 0–1.",
     (
         "id: support\n"
         "name: Support\n"

@@ -390,7 +390,10 @@ def _undeclared_variables(
             message += f" (it is used in fragment `{owner_key}`, which the prompt includes)"
         message += hint_for(found)
         if summary.dialect != "promptkit" and summary.is_fragment(p.name) and p.syntax == "bare":
-            message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
+            # The form the dialect's runtime resolves: promptpack-python never resolves
+            # `{{fragments.x}}`, only `{{fragment:x}}`.
+            form = f"fragment:{p.name}" if summary.dialect == "python" else f"fragments.{p.name}"
+            message += f"; to include the fragment, write `{{{{{form}}}}}`"
         related = [Related(prompt.key_span, f"prompt `{key}`")] if owner == "fragment" else []
         fixes: tuple[FixData, ...] = (DeclareVariable(p.name, (key,)),)
         fixes += suggest(p.name_span, found, Quote.BARE)
