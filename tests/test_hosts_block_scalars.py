@@ -18,21 +18,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pack_lsp.core.base.text import LineIndex
-from pack_lsp.core.checks.analysis import analyze
+from pack_lsp.core.checks.analysis import Analysis, analyze
 from pack_lsp.core.ide.fixall import fix_document
 from pack_lsp.core.model import hosts
 
 HEAD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: triage-pack\ndata:\n"
 
-# The pack names a provider key that is not declared (`triag`): PP923, whose
-# did-you-mean fix (`triage`) is safe, so `--fix` applies it.
+# The prompt names a tool the pack does not define (`lookup_ordr`): PP301, whose
+# did-you-mean fix (`lookup_order`) is safe, so `--fix` applies it. (A YAML entry also
+# gets what Omnia says of a ConfigMap without `pack.json`, PT0xx, left out here.)
 YAML_PACK = [
     "id: triage",
     "name: Triage",
     "version: 1.0.0",
     'template_engine: {version: v1, syntax: "{{variable}}"}',
-    "requires:",
-    "  providers: [{key: triage, role: llm}]",
+    "tools:",
+    "  lookup_order:",
+    "    name: lookup_order",
+    "    description: Finds an order",
+    "    parameters: {type: object, properties: {id: {type: string}}}",
     "prompts:",
     "  router:",
     "    id: router",
@@ -40,15 +44,16 @@ YAML_PACK = [
     "    version: 1.0.0",
     '    description: "Routes{TAB}requests"',
     "    system_template: Route the request.",
-    "    provider: triag",
+    "    tools: [lookup_ordr]",
 ]
 JSON_PACK = [
     '{"id": "triage", "name": "Triage", "version": "1.0.0",',
     '"template_engine": {"version": "v1", "syntax": "{{variable}}"},',
-    '"requires": {"providers": [{"key": "triage", "role": "llm"}]},',
+    '"tools": {"lookup_order": {"name": "lookup_order", "description": "Finds an order",',
+    '  "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}},',
     '"prompts": {"router": {"id": "router",{TAB}"name": "Router", "version": "1.0.0",',
     '  "system_template": "Route the request.",',
-    '  "provider": "triag"}}}',
+    '  "tools": ["lookup_ordr"]}}}',
 ]
 
 
@@ -97,20 +102,26 @@ def test_every_block_scalar_form_lands_on_the_host_line(
     assert stream is not None and len(stream.embedded) == 1
     assert stream.embedded[0].shadow is not None
     analysis = analyze(text, path="configmap.yaml")
-    found = [d for d in analysis.diagnostics if d.code == "PP923"]
-    assert [d.code for d in analysis.diagnostics] == ["PP923"]
+    assert _pack_codes(analysis) == ["PP301", "PP307"]
     lines = LineIndex(text)
-    diag = found[0]
+    diag = next(d for d in analysis.diagnostics if d.code == "PP301")
     assert lines.position(diag.span.start).line == defect
-    assert text[diag.span.start : diag.span.end].strip('"') == "triag"
+    assert text[diag.span.start : diag.span.end].strip('"') == "lookup_ordr"
 
     run = fix_document(analysis, lambda fixed: analyze(fixed, path="configmap.yaml"))
     assert run.refused is None and len(run.applied) == 1
-    assert [d.code for d in run.analysis.diagnostics] == []
-    fixed_line = run.text.split("\r\n" if crlf else "\n")[defect]
-    assert "triage" in fixed_line and "triag" in text.split("\r\n" if crlf else "\n")[defect]
+    assert _pack_codes(run.analysis) == []
+    newline = "\r\n" if crlf else "\n"
+    assert "lookup_order" in run.text.split(newline)[defect]
     # Nothing else of the host moved.
-    assert run.text.replace("triage", "triag") == text.replace("triage", "triag")
+    assert run.text.replace("lookup_order", "lookup_ordr") == text.replace(
+        "lookup_order", "lookup_ordr"
+    )
+
+
+def _pack_codes(analysis: Analysis) -> list[str]:
+    """The codes of the embedded pack's own rules (Omnia's PT0xx left out)."""
+    return sorted(d.code for d in analysis.diagnostics if not d.code.startswith("PT"))
 
 
 def test_indicator_differs_from_first_line_indentation() -> None:
@@ -118,10 +129,10 @@ def test_indicator_differs_from_first_line_indentation() -> None:
     went to its key and `--fix` fixed nothing."""
     text, defect = _host(False, "|", 2, "", "indicator-first", False, False)
     analysis = analyze(text, path="configmap.yaml")
-    diag = next(d for d in analysis.diagnostics if d.code == "PP923")
+    diag = next(d for d in analysis.diagnostics if d.code == "PP301")
     assert LineIndex(text).position(diag.span.start).line == defect
     run = fix_document(analysis, lambda fixed: analyze(fixed, path="configmap.yaml"))
-    assert "provider: triage\n" in run.text
+    assert "tools: [lookup_order]\n" in run.text
 
 
 def test_folded_json_with_a_line_break_inside_a_string_is_checked_from_its_value() -> None:
@@ -149,7 +160,7 @@ def test_the_command_line_fixes_the_entry_in_place(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Fixed 1 problem" in done.stdout + done.stderr
     fixed = path.read_bytes().decode("utf-8")
-    assert fixed.split("\r\n")[defect].endswith('"provider": "triage"}}}')
+    assert fixed.split("\r\n")[defect].endswith('"tools": ["lookup_order"]}}}')
 
 
 def test_a_header_after_a_tag_an_anchor_or_with_a_comment() -> None:
