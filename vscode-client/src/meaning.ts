@@ -13,6 +13,7 @@
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, RequestType } from "vscode-languageclient";
 import { PreviewProvider, showBeside } from "./preview";
+import { notRunning } from "./topology";
 import type { SendRequest, TextDocumentParams } from "./protocol";
 
 export const RENDERED_SCHEME = "packlsp-rendered";
@@ -59,7 +60,7 @@ export function meaningUri(scheme: string, query: MeaningQuery): vscode.Uri {
   const what =
     scheme === RENDERED_SCHEME
       ? `${query.prompt ?? "prompt"} (rendered).txt`
-      : `${query.agent ?? "all agents"} (governance).json`;
+      : `${query.agent ?? "all agents"} (governance).jsonc`;
   return vscode.Uri.from({ scheme, path: `/${base} · ${what}`, query: JSON.stringify(query) });
 }
 
@@ -95,7 +96,48 @@ export async function meaningText(
     textDocument: { uri: query.source },
     agent: query.agent,
   });
-  return JSON.stringify(answer, null, 2) + "\n";
+  return governanceText(answer, query.agent);
+}
+
+/** Whether an agent's entry of the governance answer holds any term. */
+function hasTerms(entry: unknown): boolean {
+  const governance = (entry as { governance?: unknown } | null)?.governance;
+  return (
+    typeof governance === "object" && governance !== null && Object.keys(governance).length > 0
+  );
+}
+
+/**
+ * The governance document: the answer as JSON, under comment lines (the document is JSON with
+ * comments) that say what it shows, and what to write when the pack declares no governance at
+ * all, instead of a bare `{"pack": null, "agents": {}}`.
+ */
+export function governanceText(answer: GovernanceResult, agent?: string): string {
+  const json = JSON.stringify(answer, null, 2) + "\n";
+  if (answer.error !== undefined) {
+    return `// No governance preview: ${answer.error}.\n${json}`;
+  }
+  const agents = Object.keys(answer.agents);
+  const any = answer.pack !== null || Object.values(answer.agents).some(hasTerms);
+  const lines = [
+    "// The governance in force (RFC 0013): the pack's `metadata.governance`, and for each",
+    "// agent that block with the fields of its own `governance` replacing the pack's.",
+  ];
+  if (!any) {
+    const why =
+      agent !== undefined
+        ? `Agent \`${agent}\` has no \`governance\` of its own, and the pack no \`metadata.governance\``
+        : agents.length > 0
+          ? `This pack has no \`metadata.governance\`, and none of its ${agents.length} agents has a \`governance\` of its own`
+          : "This pack has no `metadata.governance` and no `agents` section";
+    lines.push(
+      "//",
+      `// ${why}: there is no governance to show.`,
+      "// Add a `governance:` block under the pack's `metadata` (it applies to every agent), or",
+      "// under an agent in `agents.members` (it replaces the pack's fields for that agent).",
+    );
+  }
+  return `${lines.join("\n")}\n${json}`;
 }
 
 /** Serves both schemes. */
@@ -120,7 +162,7 @@ export async function showRenderedPrompt(
     return undefined;
   }
   if (send === undefined) {
-    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    void notRunning("render a prompt");
     return undefined;
   }
   let chosen = prompt;
@@ -161,8 +203,8 @@ export async function previewGovernance(
     return undefined;
   }
   if (send === undefined) {
-    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    void notRunning("preview the governance");
     return undefined;
   }
-  return showBeside(meaningUri(GOVERNANCE_SCHEME, { source: source.toString(), agent }), "json");
+  return showBeside(meaningUri(GOVERNANCE_SCHEME, { source: source.toString(), agent }), "jsonc");
 }

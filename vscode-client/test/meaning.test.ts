@@ -5,6 +5,7 @@ import {
   GOVERNANCE_SCHEME,
   GovernanceRequest,
   MeaningProvider,
+  governanceText,
   meaningText,
   meaningUri,
   RENDER_PROMPT,
@@ -37,6 +38,14 @@ function serverConstant(name: string): string | undefined {
 beforeEach(() => {
   reset();
 });
+
+/** A JSON-with-comments text without its `//` comment lines. */
+function withoutComments(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !line.startsWith("//"))
+    .join("\n");
+}
 
 describe("what a pack means", () => {
   it("uses the server's command and request names", () => {
@@ -76,13 +85,34 @@ describe("what a pack means", () => {
     const uri = meaningUri(GOVERNANCE_SCHEME, { source: SOURCE, agent: "billing" });
     const text = await provider.provideTextDocumentContent(uri);
     provider.dispose();
-    expect(JSON.parse(text)).toEqual(answer);
+    expect(JSON.parse(withoutComments(text))).toEqual(answer);
     expect(server.sent).toEqual([
       {
         method: "promptpack/governance",
         params: { textDocument: { uri: SOURCE }, agent: "billing" },
       },
     ]);
+  });
+
+  it("explains a pack without governance instead of showing bare empty JSON", () => {
+    const none = governanceText({ pack: null, agents: {} });
+    expect(none).toContain("no `metadata.governance` and no `agents` section");
+    expect(none).toContain("Add a `governance:` block");
+    expect(JSON.parse(withoutComments(none))).toEqual({ pack: null, agents: {} });
+    const agents = governanceText({ pack: null, agents: { a: { governance: {} }, b: {} } });
+    expect(agents).toContain("none of its 2 agents has a `governance` of its own");
+    const one = governanceText({ pack: null, agents: { a: { governance: {} } } }, "a");
+    expect(one).toContain("Agent `a` has no `governance` of its own");
+  });
+
+  it("shows governance with a short header and no advice", () => {
+    const answer = { pack: { purpose: "support" }, agents: {} };
+    const text = governanceText(answer);
+    expect(text).not.toContain("no governance to show");
+    expect(JSON.parse(withoutComments(text))).toEqual(answer);
+    expect(governanceText({ pack: null, agents: {}, error: "not a pack" })).toContain(
+      "// No governance preview: not a pack.",
+    );
   });
 
   it("renders the only prompt without asking which", async () => {

@@ -86,12 +86,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _load(path_text: str) -> tuple[Analysis, str]:
     from pack_lsp.core.base import kinds
-    from pack_lsp.core.base.source import decode
+    from pack_lsp.core.base.source import decode, read_source
     from pack_lsp.core.checks.analysis import analyze
     from pack_lsp.core.model.recognize import recognize
 
     path = Path(path_text)
-    raw = path.read_bytes()
+    raw = read_source(path)
     text, pre = decode(raw)
     config = load_for(path)
     found = recognize(str(path), text, config.manifests, explicit=True)

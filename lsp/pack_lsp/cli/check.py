@@ -603,12 +603,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         results = _check_all(slots, problems, kept)
     if args.baseline or args.write_baseline or (cwd_config and cwd_config.baseline):
         from pack_lsp.cli import baseline
-        from pack_lsp.core.ide.baseline import configured
+        from pack_lsp.core.ide.baseline import configured, outside_root
 
-        file = args.baseline or configured(cwd_config) or ""
-        results, done = baseline.apply(results, problems, args, file)
-        if done is not None:
-            return done
+        refused = None if args.baseline or args.write_baseline else outside_root(cwd_config)
+        if refused is not None:
+            problems.append(refused)
+        else:
+            file = args.baseline or configured(cwd_config) or ""
+            results, done = baseline.apply(results, problems, args, file)
+            if done is not None:
+                return done
     output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()

@@ -34,10 +34,8 @@ GOVERNANCE = "promptpack/governance"
 SHOW_GOVERNANCE = "pack-lsp.showGovernance"
 
 
-def _hints(
-    ls: PackServer, snap: DocumentSnapshot, params: types.InlayHintParams
-) -> list[types.InlayHint]:
-    kinds = frozenset(KINDS) - ls.inlay_hints_off
+def _hints(snap: DocumentSnapshot, params: types.InlayHintParams) -> list[types.InlayHint]:
+    kinds = frozenset(KINDS) - snap.client.inlay_hints_off
     if not kinds:
         return []
     start = snap.offset(params.range.start)
@@ -57,9 +55,7 @@ def _hints(
     ]
 
 
-def _render(
-    ls: PackServer, snap: DocumentSnapshot, args: tuple[str, dict[str, str], str | None]
-) -> Any:
+def _render(snap: DocumentSnapshot, args: tuple[str, dict[str, str], str | None]) -> Any:
     key, values, target = args
     try:
         rendered = render(snap.analysis, key, values, target)
@@ -70,7 +66,7 @@ def _render(
     return out
 
 
-def _renderable(ls: PackServer, snap: DocumentSnapshot, params: None) -> Any:
+def _renderable(snap: DocumentSnapshot, params: None) -> Any:
     pack = snap.analysis.pack
     if pack is None:
         return {"prompts": [], "error": "the document is not a PromptPack"}
@@ -80,7 +76,7 @@ def _renderable(ls: PackServer, snap: DocumentSnapshot, params: None) -> Any:
     }
 
 
-def _governance(ls: PackServer, snap: DocumentSnapshot, agent: str | None) -> Any:
+def _governance(snap: DocumentSnapshot, agent: str | None) -> Any:
     try:
         return governance_preview(snap.analysis, agent)
     except GovernanceError as exc:

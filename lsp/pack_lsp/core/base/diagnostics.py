@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pack_lsp.core.base.fixes import FixData, FixKind
+from pack_lsp.core.base.problemdata import ProblemData
 from pack_lsp.core.base.text import Span
 
 __all__ = [
@@ -180,8 +181,16 @@ def make(
     """Build a diagnostic of ``rule`` with the rule's default severity.
 
     ``fixes`` are the payloads of the quick fixes offered; each one's kind must be
-    among ``rule.fixes`` (a test checks it).
+    among ``rule.fixes`` (a test checks it). ``data`` is a ``ProblemData`` of
+    ``core/base/problemdata.py``, or a dict with a ``"kind"``; either is kept as the
+    plain mapping sent to editors.
     """
+    if isinstance(data, ProblemData):
+        plain: Mapping[str, Any] = MappingProxyType(data.plain())
+    elif data:
+        plain = MappingProxyType(dict(data))
+    else:
+        plain = _EMPTY
     return Diagnostic(
         code=rule.code,
         severity=rule.severity,
@@ -189,6 +198,6 @@ def make(
         span=span,
         related=tuple(related),
         tags=tuple(tags),
-        data=MappingProxyType(dict(data)) if data else _EMPTY,
+        data=plain,
         fixes=tuple(fixes),
     )

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.roots import inside, outside_message, project_root
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import LineIndex
 from pack_lsp.core.model.config import Config
 
@@ -108,6 +110,9 @@ def loads(text: str, source: str = "baseline") -> list[Entry]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BaselineError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        # A baseline is a list of flat entries: nesting this deep is not one.
+        raise BaselineError(f"{source}: not a pack-lsp baseline (nested too deeply)") from None
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise BaselineError(f"{source}: not a pack-lsp baseline (no `entries` list)")
     if data.get("version") != FORMAT_VERSION:
@@ -143,12 +148,26 @@ def configured(config: Config | None) -> str | None:
     return str(Path(source).parent / config.baseline)
 
 
+def outside_root(config: Config | None) -> str | None:
+    """Why the configured baseline is not read: it leaves the root of the project
+    whose configuration names it (``core/base/roots.py``); None when it may be read."""
+    file = configured(config)
+    if file is None or config is None or config.source is None or config.read_outside_root:
+        return None
+    source = config.source.split("#", 1)[0]
+    root = project_root(source, config.source)
+    if inside(file, root):
+        return None
+    return f"{source}: the baseline {outside_message(config.baseline or file)}"
+
+
 def load(path: Path) -> list[Entry]:
+    """The entries of the baseline file ``path``, read as every file is
+    (``source.read_text``: a regular file within the size limit)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise BaselineError(f"{path}: cannot read the baseline: {why}") from None
+        text = read_text(path)
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
     return loads(text, str(path))
 
 

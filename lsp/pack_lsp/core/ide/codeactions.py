@@ -25,10 +25,10 @@ touched.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, assert_never
 
 from pack_lsp.core.base.diagnostics import Diagnostic
@@ -48,6 +48,7 @@ from pack_lsp.core.base.fixes import (
     ReplaceValue,
     ReplaceWithSuggestion,
 )
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.base.tomlkeys import bare_or_quoted
 from pack_lsp.core.checks.analysis import Analysis
@@ -61,6 +62,8 @@ from pack_lsp.core.syntax.yamltree import (
     resolve,
     resolve_plain,
 )
+
+log = logging.getLogger(__name__)
 
 #: Text that reads back as the same string when written plain, in block or flow context.
 _PLAIN_TEXT = re.compile(r"^[A-Za-z0-9_(][^:#,\[\]{}\r\n\t\"'`]*(?<! )$")
@@ -335,8 +338,8 @@ def _replace_with_suggestion(
 def _rename_config_key(analysis: Analysis, diag: Diagnostic, fix: RenameConfigKey) -> list[Fix]:
     """Edits of the configuration file, offered while it still reads as it did."""
     try:
-        text = Path(fix.path).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(fix.path)
+    except OSError:
         return []
     if any(text[t.start : t.end] != w for t, w in zip(fix.targets, fix.written, strict=True)):
         return []
@@ -516,6 +519,10 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         try:
             made = _handle(inner, diag, payload)
         except (ValueError, IndexError, KeyError):
+            # The other fixes are still offered; the failure is a defect to report.
+            log.warning(
+                "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
+            )
             continue
         if made and is_safe(diag, payload, inner.text):
             made = [replace(f, safe=True) for f in made]

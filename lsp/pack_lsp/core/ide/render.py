@@ -35,6 +35,7 @@ from typing import Any
 
 from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.core.model import runtimes
+from pack_lsp.core.model.expansion import MAX_RENDER_SIZE_ENV, Expander, render_budget
 from pack_lsp.core.model.targets import LANGCHAINJS, PYTHON, RUNTIMES, TARGET_NAMES
 from pack_lsp.core.model.templates import Placeholder, TemplateInfo
 
@@ -183,6 +184,9 @@ class _State:
     unfilled: list[str] = field(default_factory=list)
     runtime: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    budget: int = 0
+    """The largest text allowed (0: any); ``written`` counts what was produced."""
+    written: int = 0
 
 
 def _expand(info: TemplateInfo, path: tuple[str, ...], state: _State) -> str:
@@ -192,11 +196,24 @@ def _expand(info: TemplateInfo, path: tuple[str, ...], state: _State) -> str:
     for p in sorted(info.placeholders, key=lambda p: p.start):
         if p.start < at:
             continue
-        out.append(text[at : p.start])
-        out.append(_fill(p, text[p.start : p.end], path, state))
+        out.append(_counted(text[at : p.start], state))
+        filled = _fill(p, text[p.start : p.end], path, state)
+        out.append(filled if p.kind == "fragment" else _counted(filled, state))
         at = p.end
-    out.append(text[at:])
+    out.append(_counted(text[at:], state))
     return "".join(out)
+
+
+def _counted(piece: str, state: _State) -> str:
+    """``piece``, counted against the budget: the text never grows past it, whatever
+    the measure before expanding said (variables' values are not in that measure)."""
+    state.written += len(piece)
+    if state.budget and state.written > state.budget:
+        raise RenderError(
+            f"the rendered text passes the budget of {state.budget:,} characters "
+            f"({MAX_RENDER_SIZE_ENV} raises it)"
+        )
+    return piece
 
 
 def _fill(p: Placeholder, written: str, path: tuple[str, ...], state: _State) -> str:
@@ -266,14 +283,32 @@ def render(
     ]
     if not own:
         raise RenderError(f"prompt `{prompt_key}` has no `system_template` to render")
+    infos = {key: templates.of_fragment(key) for key in pack.fragments}
+    budget = render_budget()
+    if budget:
+        # Measured before anything is expanded: an include bomb is refused at once.
+        found = Expander(infos).expansion(own[0])
+        if found.size > budget:
+            raise RenderError(
+                f"prompt `{prompt_key}` would be {found.size:,} characters once its fragments "
+                f"are expanded, over the budget of {budget:,} ({MAX_RENDER_SIZE_ENV} raises "
+                f"it); most of it comes from {found.shown(prompt_key)}"
+            )
     if target in (PYTHON, LANGCHAINJS):
         return _as_runtime(analysis, prompt_key, own[0].template.text, dict(values or {}), target)
     state = _State(
         values=dict(values or {}),
         declared=variable_values(analysis, prompt_key),
-        infos={key: templates.of_fragment(key) for key in pack.fragments},
+        infos=infos,
+        budget=budget,
     )
-    text = _expand(own[0], (prompt_key,), state)
+    try:
+        text = _expand(own[0], (prompt_key,), state)
+    except RecursionError:
+        raise RenderError(
+            f"prompt `{prompt_key}`'s fragments nest too deeply to render (an include "
+            "chain of thousands of fragments)"
+        ) from None
     return Rendered(
         prompt=prompt_key,
         text=text,

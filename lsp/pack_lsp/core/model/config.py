@@ -154,6 +154,9 @@ class Config:
     # A baseline file (`pack-lsp --check --write-baseline`), relative to the
     # configuration file: its problems are not reported again (cli/baseline.py).
     baseline: str | None = None
+    # Files a project names (arena `file:` entries, a configured baseline) are read
+    # only inside its repository (core/base/roots.py) unless this is true.
+    read_outside_root: bool = False
     cards: dict[str, Any] = field(default_factory=dict)
     # The runtimes the packs are deployed to (`omnia`, `promptpack-python`,
     # `promptpack-langchainjs`, `promptkit`; core/model/targets.py). None: none
@@ -200,6 +203,7 @@ class Config:
             and _strings(self.manifests)
             and type(self.allow_empty) is bool
             and (self.baseline is None or type(self.baseline) is str)
+            and type(self.read_outside_root) is bool
             and (
                 self.targets is None
                 or (_strings(self.targets) and all(t in targets.TARGET_NAMES for t in self.targets))
@@ -377,10 +381,12 @@ _MAY_CONFIGURE = re.compile(rb"""tool["']?\s*(?:\.\s*["']?pack-lsp|\]|=)|\\[uU]"
 
 def _read_toml(path: Path, only_if: re.Pattern[bytes] | None = None) -> Mapping[str, Any]:
     """The TOML data of ``path``; empty when its text does not match ``only_if``."""
+    from pack_lsp.core.base.source import read_source
+
     try:
-        raw = path.read_bytes()
+        raw = read_source(path)
     except OSError as exc:
-        raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+        raise ConfigError(f"cannot read configuration {path}: {exc.strerror or exc}") from None
     if only_if is not None and only_if.search(raw) is None:
         return {}
     import tomllib  # only when there is a file to parse

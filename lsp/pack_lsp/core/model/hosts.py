@@ -29,8 +29,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pack_lsp.core.base.kinds import kind_from_name
+from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
-from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, deref, parse, shifted_copy
+from pack_lsp.core.syntax.yamltree import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    deref,
+    parse,
+    shifted_copy,
+    shifted_tree,
+)
 
 #: ConfigMap ``data`` keys whose value may be a pack.
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
@@ -125,22 +134,33 @@ def documents(text: str) -> list[Node]:
     """The root node of every document of ``text``, with offsets of ``text``."""
     roots: list[Node] = []
     starts = document_starts(text)
+    blanked: str | None = None
     for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
         # Each document is parsed alone, so that a stream of many documents costs its
         # length once, not once per document, and its nodes moved to the offsets of
-        # ``text``; a document with aliases (which a copy cannot move) is parsed in
-        # a shadow of the whole text with everything else blanked instead.
+        # ``text`` (with its aliases and merge keys: ``shifted_tree``). Only a tree
+        # that cannot be copied is parsed in a shadow of the whole text.
         root = parse(text[start:end]).root
         if root is None:
             continue
         try:
-            roots.append(shifted_copy(root, start) if start else root)
+            roots.append(_moved(root, start))
         except ValueError:
-            shadow = blank(text[:start]) + text[start:end] + blank(text[end:])
-            found = parse(shadow).root
+            blanked = blanked if blanked is not None else blank(text)
+            found = parse(blanked[:start] + text[start:end] + blanked[end:]).root
             if found is not None:
                 roots.append(found)
     return roots
+
+
+def _moved(root: Node, start: int) -> Node:
+    """The document ``root`` parsed alone, moved to ``start``."""
+    if not start:
+        return root
+    try:
+        return shifted_copy(root, start)
+    except ValueError:  # aliases or merge keys
+        return shifted_tree(root, start)
 
 
 def _string(node: Node | None) -> str | None:
@@ -171,9 +191,10 @@ def read_stream(text: str) -> Stream | None:
         return None
     embedded: list[EmbeddedPack] = []
     refs: list[ConfigMapRef] = []
+    blanked = _Blanked(text)
     for obj in objects:
         if obj.kind == "ConfigMap" and obj.api_version == "v1":
-            embedded.extend(_embedded(text, obj))
+            embedded.extend(_embedded(text, obj, blanked))
         elif is_pack_resource(obj):
             ref = _config_map_ref(obj)
             if ref is not None:
@@ -193,7 +214,24 @@ def _config_map_ref(obj: KubeObject) -> ConfigMapRef | None:
     return ConfigMapRef(obj.name, name, node.span)
 
 
-def _embedded(text: str, obj: KubeObject) -> list[EmbeddedPack]:
+class _Blanked:
+    """The blanked text of a stream, made once for all its embedded packs' shadows
+    (blanking it again for each pack made a stream of N packs cost N times its
+    length in a regular-expression pass)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._blank: str | None = None
+
+    def shadow(self, region: Span) -> str:
+        """The text with everything outside ``region`` blanked."""
+        if self._blank is None:
+            self._blank = blank(self.text)
+        done = self._blank
+        return done[: region.start] + self.text[region.start : region.end] + done[region.end :]
+
+
+def _embedded(text: str, obj: KubeObject, blanked: _Blanked) -> list[EmbeddedPack]:
     data = obj.root.get("data")
     if not isinstance(data, MappingNode):
         return []
@@ -207,10 +245,7 @@ def _embedded(text: str, obj: KubeObject) -> list[EmbeddedPack]:
         if not is_pack_text(content, is_json, named=_named_like_pack(key)):
             continue
         region = _verbatim_region(text, value, _column(text, pair.key.span.start), is_json)
-        shadow = None
-        if region is not None:
-            shadow = blank(text[: region.start]) + text[region.start : region.end]
-            shadow += blank(text[region.end :])
+        shadow = blanked.shadow(region) if region is not None else None
         out.append(
             EmbeddedPack(
                 obj.name,
@@ -354,10 +389,8 @@ def sibling_config_maps(path: Path, limit: int = 2 * 1024 * 1024) -> dict[str, P
         if entry == path or entry.suffix.lower() not in (".yaml", ".yml"):
             continue
         try:
-            if not entry.is_file() or entry.stat().st_size > limit:
-                continue
-            text = entry.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = decode(read_source(entry, limit))[0]
+        except OSError:  # not a regular file, over the limit, unreadable
             continue
         if entry.name in ("kustomization.yaml", "kustomization.yml"):
             for name in _generated_config_maps(text):

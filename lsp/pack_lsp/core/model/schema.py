@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Tag, make
 from pack_lsp.core.base.fixes import FixData, RaiseSchema, RemoveEntry, suggest
+from pack_lsp.core.base.problemdata import MissingProperty
 from pack_lsp.core.base.problems.schema import (
     DEPRECATED_PROPERTY,
     INVALID_VALUE,
@@ -543,7 +544,7 @@ def _to_diagnostics(
                 MISSING_PROPERTY,
                 f"Missing required property `{prop}` in {owner}",
                 span,
-                data={"kind": "missing-property", "property": prop, "path": list(path)},
+                data=MissingProperty(property=prop, path=list(path)),
             )
         return
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core.base.diagnostics import Diagnostic
-from pack_lsp.core.base.source import check_regular
+from pack_lsp.core.base.source import read_head
 from pack_lsp.core.checks.arena.check import ProjectCheck, check_project, unique
 from pack_lsp.core.model.arena.project import (
     Reader,
@@ -45,9 +45,8 @@ def declares_arena(path: str | Path) -> bool:
     (read from its first 8 KB), and is not a template package's file waiting for
     ``promptarena init`` to render it (``recognize.template_package``)."""
     try:
-        check_regular(Path(path))  # never open a FIFO or a device: it could block
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(8192)
+        # Never opens a FIFO or a device: it could block.
+        head = read_head(path, 8192).decode("utf-8", errors="replace")
     except OSError:
         return False
     if not (_ARENA_HEAD.search(head) and _PROMPTKIT_HEAD.search(head)):

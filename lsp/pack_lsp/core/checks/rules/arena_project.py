@@ -23,6 +23,19 @@ from pack_lsp.core.base.diagnostics import (
     make,
 )
 from pack_lsp.core.base.fixes import Quote, ReplaceValue, suggest
+from pack_lsp.core.base.problemdata import (
+    DuplicatePromptConfigId,
+    DuplicateTaskType,
+    MissingProjectFile,
+    ProjectFileWrongKind,
+    PromptConfigIdNotTaskType,
+    UnknownPersona,
+    UnknownProvider,
+    UnknownScenarioTaskType,
+    UnresolvedNamespacedTool,
+)
+from pack_lsp.core.base.roots import outside_message
+from pack_lsp.core.base.source import refusal
 from pack_lsp.core.base.suggest import suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.arena.project import (
@@ -121,6 +134,21 @@ MISSING_FILE = Rule(
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_kind=ExampleKind.ARENA_PROJECT,
+)
+
+OUTSIDE_ROOT = Rule(
+    "PA120",
+    "project-file-outside-root",
+    Severity.WARNING,
+    "A `file:` of the arena config leaves the project's root (the repository holding "
+    "the config): an absolute path, `..` going above it, or a link pointing out of "
+    "it. pack-lsp does not read it, so that a repository cannot make the checker, the "
+    "editor or `--compile` read files elsewhere on the machine.",
+    _example("  scenarios:\n    - file: /etc/greeting.yaml   # outside the project\n"),
+    "Move the file into the repository, or set `read-outside-root = true` in the "
+    "configuration if reading it is intended.",
+    CATEGORY,
     example_kind=ExampleKind.ARENA_PROJECT,
 )
 
@@ -260,6 +288,7 @@ UNRESOLVED_NAMESPACED_TOOL = Rule(
 
 RULES = (
     MISSING_FILE,
+    OUTSIDE_ROOT,
     WRONG_KIND,
     DUPLICATE_PROMPT_ID,
     ID_NOT_TASK_TYPE,
@@ -303,6 +332,33 @@ def check_project(
         file = project.files.get(ref.target)
         if file is None and ref.target in project.templated:
             continue  # there, but YAML only once its template package is rendered
+        if file is None and ref.target in project.outside:
+            yield (
+                here,
+                make(
+                    OUTSIDE_ROOT,
+                    outside_message(ref.file.value),
+                    ref.file.span,
+                    data={
+                        "kind": "project-file-outside-root",
+                        "file": ref.file.value,
+                        "root": project.root,
+                    },
+                ),
+            )
+            continue
+        refused = refusal(ref.target) if file is None else None
+        if refused is not None:
+            yield (
+                here,
+                make(
+                    MISSING_FILE,
+                    f"`{ref.file.value}` cannot be read: {refused} (named in `{ref.section}`)",
+                    ref.file.span,
+                    data={"kind": "missing-project-file", "file": ref.file.value},
+                ),
+            )
+            continue
         if file is None:
             candidates = _kind_files(project, ref.expected, kinds_nearby)
             found = suggestions(ref.file.value, candidates) or _renamed(ref.file.value, candidates)
@@ -312,7 +368,7 @@ def check_project(
                     MISSING_FILE,
                     f"No file `{ref.file.value}` (named in `{ref.section}`)",
                     ref.file.span,
-                    data={"kind": "missing-project-file", "file": ref.file.value},
+                    data=MissingProjectFile(file=ref.file.value),
                     fixes=suggest(ref.file.span, found),
                 ),
             )
@@ -329,7 +385,7 @@ def check_project(
                     f"`{ref.file.value}` is {what}; `{ref.section}` expects `kind: {ref.expected}`",
                     ref.file.span,
                     related=related,
-                    data={"kind": "project-file-wrong-kind", "expected": ref.expected},
+                    data=ProjectFileWrongKind(expected=ref.expected),
                 ),
             )
     yield from _prompt_ids(project)
@@ -354,7 +410,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     f"Prompt config id `{ref.id.value}` is used twice",
                     ref.id.span,
                     related=(Related(first.span, "first used here"),),
-                    data={"kind": "duplicate-prompt-config-id", "id": ref.id.value},
+                    data=DuplicatePromptConfigId(id=ref.id.value),
                 ),
             )
     for prompt in project.prompts:
@@ -371,7 +427,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 f"`{task.value}` its file declares",
                 ref_id.span,
                 related=(Related(task.span, "the file's task_type", task.path),),
-                data={"kind": "prompt-config-id-not-task-type", "task_type": task.value},
+                data=PromptConfigIdNotTaskType(task_type=task.value),
                 fixes=(ReplaceValue(ref_id.span, task.value),),
             ),
         )
@@ -393,7 +449,7 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     related=(
                         Related(first.task_type.span, "declared here first", first.file.path),
                     ),
-                    data={"kind": "duplicate-task-type", "task_type": task},
+                    data=DuplicateTaskType(task_type=task),
                 ),
             )
     known = project.task_types()
@@ -414,7 +470,7 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 UNKNOWN_TASK_TYPE,
                 f"Task type `{named.value}` is not declared by a prompt config of the project",
                 named.span,
-                data={"kind": "unknown-scenario-task-type", "task_type": named.value},
+                data=UnknownScenarioTaskType(task_type=named.value),
                 fixes=suggest(named.span, suggestions(named.value, known)),
             ),
         )
@@ -475,7 +531,7 @@ def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 UNKNOWN_PROVIDER,
                 f"Provider `{name.value}` is not a provider of the project",
                 name.span,
-                data={"kind": "unknown-provider", "name": name.value},
+                data=UnknownProvider(name=name.value),
                 fixes=suggest(name.span, suggestions(name.value, ids)),
             ),
         )
@@ -496,7 +552,7 @@ def _personas(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     UNKNOWN_PERSONA,
                     f"Persona `{name.value}` is not a persona of the project",
                     name.span,
-                    data={"kind": "unknown-persona", "name": name.value},
+                    data=UnknownPersona(name=name.value),
                     fixes=suggest(name.span, suggestions(name.value, ids)),
                 ),
             )
@@ -534,7 +590,7 @@ def _namespaced_tools(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     f"Tool `{tool.value}` names the {what} `{parts[1]}`, which is not in "
                     f"the config's `{where}`",
                     tool.span,
-                    data={"kind": "unresolved-namespaced-tool", "name": tool.value},
+                    data=UnresolvedNamespacedTool(name=tool.value),
                     fixes=suggest(target, suggestions(parts[1], known), Quote.BARE),
                 ),
             )

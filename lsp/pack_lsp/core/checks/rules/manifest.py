@@ -30,6 +30,12 @@ from pack_lsp.core.base.diagnostics import (
     make,
 )
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import (
+    DependencyCycle,
+    EntrypointRequired,
+    ModuleNotFound,
+    UnknownExtension,
+)
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
 from pack_lsp.core.model.manifest.model import (
     CORE_TOOLS,
@@ -442,7 +448,7 @@ def _check_shape(m: Manifest) -> Iterator[Diagnostic]:
             "An extension without an `agent` section needs an `entrypoint` (module:Class): "
             f"yodoca refuses this manifest, and {LOADS_NOTHING}",
             m.anchor,
-            data={"kind": "entrypoint-required"},
+            data=EntrypointRequired(),
         )
     if m.agent is not None and m.agent.integration_mode is not None:
         mode = m.agent.integration_mode
@@ -516,7 +522,7 @@ def _check_entrypoint(m: Manifest) -> Iterator[Diagnostic]:
             f"Module `{module}` of the entrypoint has no file `{rel.as_posix()}.py` "
             f"in {_folder(m.path)}/: the import fails, so the extension does not load",
             entry.span,
-            data={"kind": "module-not-found", "module": module},
+            data=ModuleNotFound(module=module),
         )
 
 
@@ -668,7 +674,7 @@ def _check_dependency(m: Manifest, ref: Reference, index: ManifestIndex) -> Iter
             f"declares: yodoca stops at the missing dependency, and {LOADS_NOTHING}"
             + did_you_mean(ref.id, known),
             ref.span,
-            data={"kind": "unknown-extension", "id": ref.id, "suggestions": found},
+            data=UnknownExtension(id=ref.id, suggestions=found),
             fixes=suggest(ref.span, found),
         )
         return
@@ -682,7 +688,7 @@ def _check_dependency(m: Manifest, ref: Reference, index: ManifestIndex) -> Iter
             f"`depends_on` entry `{ref.id}` closes a cycle: {shown}; yodoca finds no load "
             f"order, and {LOADS_NOTHING}",
             ref.span,
-            data={"kind": "dependency-cycle", "cycle": [m.ext_id, *chain]},
+            data=DependencyCycle(cycle=[m.ext_id, *chain]),
         )
 
 

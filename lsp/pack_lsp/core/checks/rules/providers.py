@@ -22,11 +22,21 @@ from dataclasses import replace
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import (
+    ConversationalPromptOnNonLlmProvider,
+    DuplicateProviderKey,
+    OptionalProviderReferenced,
+    PromptStepOnNonLlmProvider,
+    UndefinedProvider,
+    UnknownProviderRole,
+)
 from pack_lsp.core.base.resources import load_schema
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
+from pack_lsp.core.model.resolve import Kind, Missing, resolve_name
 from pack_lsp.core.model.schema import needs_version
 
 CATEGORY = "Providers"
@@ -43,11 +53,7 @@ DUPLICATE_PROVIDER_KEY = Rule(
     "and steps select a provider by, so it must be unique. A string entry is the "
     "requirement with that key (`default` is `{key: default, role: llm}`), so it "
     "counts too; keys are compared exactly (`Judge` and `judge` differ).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers:\n"
         "    - default\n"
@@ -66,11 +72,7 @@ UNKNOWN_PROVIDER_ROLE = Rule(
     "A provider requirement's `role` is not one of the suggested roles (`llm`, "
     "`embedding`, `tts`, `stt`, `image`, `inference`). Roles are an open set, so this is "
     "never an error; it may be a typo.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers:\n"
         "    - {key: judge, role: lmm}   # did you mean `llm`?\n"
@@ -89,11 +91,7 @@ UNDEFINED_PROVIDER = Rule(
     Severity.ERROR,
     "A prompt's or a composition step's `provider` is not the `key` of an entry of "
     "`requires.providers` (`default` is always allowed).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: llm}]\n"
         "prompts:\n"
@@ -113,11 +111,7 @@ OPTIONAL_PROVIDER_REFERENCED = Rule(
     "A prompt or a step names a provider requirement declared `required: false`. A "
     "runtime rejects the pack when that optional provider is not bound, because a call "
     "site that names it has nothing to fall back to.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: vision, role: llm, required: false}]\n"
         "prompts:\n"
@@ -134,11 +128,7 @@ CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER = Rule(
     Severity.WARNING,
     "A prompt run by a conversational workflow state names a provider whose `role` is "
     "not `llm`; a conversation needs a model that produces text.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: inference}]\n"
         "prompts:\n"
@@ -160,11 +150,7 @@ PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA = Rule(
     Severity.WARNING,
     "A `prompt` step runs on a provider whose `role` is not `llm` but declares no "
     "`output_schema`; a non-LLM provider can only answer a structured question.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: inference}]\n"
         "prompts:\n"
@@ -268,7 +254,7 @@ def _declarations(
                 "(RFC 0012)",
                 key.span,
                 related=[Related(first.key.span, "first declared here")],
-                data={"kind": "duplicate-provider-key", "name": key.text},
+                data=DuplicateProviderKey(name=key.text),
             )
             continue
         declared[key.value] = req
@@ -280,11 +266,9 @@ def _declarations(
                 f"({', '.join(KNOWN_ROLES)}); roles are open, check that the runtime knows it"
                 + did_you_mean(role.text, KNOWN_ROLES),
                 role.span,
-                data={
-                    "kind": "unknown-provider-role",
-                    "value": role.text,
-                    "suggestions": suggestions(role.text, KNOWN_ROLES),
-                },
+                data=UnknownProviderRole(
+                    value=role.text, suggestions=suggestions(role.text, KNOWN_ROLES)
+                ),
                 fixes=suggest(role.span, suggestions(role.text, KNOWN_ROLES)),
             )
     return declared
@@ -294,23 +278,21 @@ def _reference(
     ref: Located, what: str, declared: dict[str, ProviderRequirement]
 ) -> Iterator[Diagnostic]:
     name = ref.text
-    if name == DEFAULT and name not in declared:
-        return
-    req = declared.get(name)
-    if req is None:
-        known = [DEFAULT, *declared]
+    # `default` is the runtime's own provider unless the pack declares one so named.
+    resolved = resolve_name(Kind.PROVIDER, name, declared, extra=(DEFAULT,))
+    if isinstance(resolved, Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_PROVIDER,
             f"{what} names provider `{name}`, which is not a key of `requires.providers`"
-            + did_you_mean(name, known),
+            + hint_for(found),
             ref.span,
-            data={
-                "kind": "undefined-provider",
-                "name": name,
-                "suggestions": suggestions(name, known),
-            },
-            fixes=suggest(ref.span, suggestions(name, known)),
+            data=UndefinedProvider(name=name, suggestions=found),
+            fixes=suggest(ref.span, found),
         )
+        return
+    req = declared.get(name)
+    if req is None:  # the runtime's `default`
         return
     if not req.is_required:
         yield make(
@@ -319,7 +301,7 @@ def _reference(
             "rejected whenever it is not bound",
             ref.span,
             related=[Related(req.span, "declared optional here")],
-            data={"kind": "optional-provider-referenced", "name": name},
+            data=OptionalProviderReferenced(name=name),
         )
 
 
@@ -349,7 +331,7 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 f"`{ref.text}`, whose role is `{_role_of(ref.text, declared)}`, not `llm`",
                 ref.span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
-                data={"kind": "conversational-prompt-on-non-llm-provider", "name": ref.text},
+                data=ConversationalPromptOnNonLlmProvider(name=ref.text),
             )
     for cname, comp in pack.compositions.items():
         for step in comp.all_steps():
@@ -371,5 +353,5 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 f"`{step_ref.text}` (role `{role}`, not `llm`) but declares no `output_schema`",
                 step.id.span if step.id is not None else step.span,
                 related=[Related(step_ref.span, f"provider `{step_ref.text}` named here")],
-                data={"kind": "prompt-step-on-non-llm-provider", "name": step_ref.text},
+                data=PromptStepOnNonLlmProvider(name=step_ref.text),
             )

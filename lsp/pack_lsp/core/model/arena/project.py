@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pack_lsp.core.base.roots import inside, project_root
 from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.recognize import template_package
@@ -342,6 +343,11 @@ class Project:
     mcp_servers: tuple[Name, ...] = ()
     a2a_agents: tuple[Name, ...] = ()
     _by_task: dict[str, list[PromptConfigFile]] = field(default_factory=dict, repr=False)
+    outside: frozenset[str] = frozenset()
+    """Files named by the config that lie outside the project's root, not read
+    (``core/base/roots.py``)."""
+    root: str | None = None
+    """The project's root (None: files anywhere may be read)."""
     templated: frozenset[str] = frozenset()
     """Files named by the config that hold Go-template placeholders of a template
     package (``recognize.template_package``): there, but not YAML until rendered."""
@@ -412,9 +418,14 @@ def build_project(
     parsed from the same texts (reused as they are)."""
     refs = tuple(_refs(config))
     files: dict[str, SourceFile] = {config.path: config}
+    root = boundary(config.path)
+    outside: set[str] = set()
     templated: set[str] = set()
     for ref in refs:
         if ref.target in files or ref.target in templated:
+            continue
+        if root is not None and not inside(ref.target, root):
+            outside.add(ref.target)  # never read: it could be /proc/self/environ
             continue
         known = parsed.get(ref.target) if parsed is not None else None
         text = read(ref.target)
@@ -469,5 +480,21 @@ def build_project(
         mcp,
         a2a,
         by_task,
+        frozenset(outside),
+        str(root) if root is not None else None,
         frozenset(templated),
     )
+
+
+def boundary(config_path: str) -> Path | None:
+    """The root the files of the arena config at ``config_path`` must stay in, or
+    None when its configuration sets ``read-outside-root = true``."""
+    from pack_lsp.core.model.config import ConfigError, load_for
+
+    try:
+        config = load_for(Path(config_path))
+    except ConfigError:
+        config = None
+    if config is not None and config.read_outside_root:
+        return None
+    return project_root(config_path, config.source if config is not None else None)
