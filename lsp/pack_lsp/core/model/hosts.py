@@ -10,13 +10,15 @@ This module reads such a file (a *host*) into a ``Stream``: its Kubernetes
 objects, the packs embedded in ConfigMap entries and the ConfigMap references of
 ``PromptPack`` resources. An embedded pack gets a *shadow* of the host text when
 its characters stand in the host exactly as they are in the pack (a literal block
-scalar ``|``, or a one-line scalar without escapes): the host's text with every
-other character replaced by a space (line breaks kept). JSON ignores the blanks and
-YAML sees the pack at a uniform indentation, so the shadow parses as the pack itself
-with offsets, lines and columns that are the host's: every diagnostic, hover and
-completion of the embedded pack lands at its exact place in the host file, with
-nothing to map. An entry written in another style (folded, escaped) is checked from
-its value, and its diagnostics are shown on the entry's key.
+scalar ``|`` with any chomping and indentation indicator, ``|2-`` or ``|+4``; a
+folded one ``>`` holding JSON whose folded line breaks all fall between tokens; or a
+one-line scalar without escapes): the host's text with every other character
+replaced by a space (line breaks kept). JSON ignores the blanks and YAML sees the
+pack at a uniform indentation, so the shadow parses as the pack itself with offsets,
+lines and columns that are the host's: every diagnostic, hover, completion and quick
+fix of the embedded pack lands at its exact place in the host file, with nothing to
+map. An entry written in another style (escaped, or folded YAML) is checked from its
+value, and its diagnostics are shown on the entry's key.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ OMNIA_GROUP = "omnia.altairalabs.ai/"
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 _NOT_LINE_BREAK = re.compile(r"[^\r\n]")
+#: A block scalar's header: its style, and an indentation indicator before or after
+#: the chomping indicator.
+_BLOCK_HEADER = re.compile(r"[|>](?:([1-9])[+-]?|[+-]([1-9])?)?")
 
 
 def blank(text: str) -> str:
@@ -239,7 +244,7 @@ def _embedded(text: str, obj: KubeObject, blanked: _Blanked) -> list[EmbeddedPac
         is_json = key.lower().endswith(".json")
         if not is_pack_text(content, is_json, named=_named_like_pack(key)):
             continue
-        region = _verbatim_region(text, value)
+        region = _verbatim_region(text, value, _column(text, pair.key.span.start), is_json)
         shadow = blanked.shadow(region) if region is not None else None
         out.append(
             EmbeddedPack(
@@ -259,23 +264,23 @@ def _named_like_pack(key: str) -> bool:
     return kind_from_name(key) is not None or key.lower() in ("pack.json", "pack.yaml", "pack.yml")
 
 
-def _verbatim_region(text: str, node: ScalarNode) -> Span | None:
+def _column(text: str, offset: int) -> int:
+    return offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def _verbatim_region(text: str, node: ScalarNode, parent_column: int, is_json: bool) -> Span | None:
     """Where ``node``'s value stands in ``text`` character for character (only
-    indentation around it), or None (folded, escaped, or not provably verbatim)."""
+    indentation around it), or None (folded, escaped, or not provably verbatim).
+
+    ``parent_column`` is the column of the entry's key: a block scalar with an
+    explicit indentation indicator (``|2``) has its content at that column plus the
+    indicator, whatever the first line's own indentation. A folded block scalar
+    (``>``) of a JSON pack counts as verbatim when every line break it folds lies
+    between JSON tokens: JSON reads a line break as it reads the space folding makes.
+    """
     start, end = node.span.start, node.span.end
-    if node.style == "|":
-        header_end = text.find("\n", start)
-        if header_end < 0 or header_end >= end:
-            return None
-        region = Span(header_end + 1, end)
-        body = text[region.start : region.end].replace("\r\n", "\n")
-        lines = body.split("\n")
-        indent = next((len(line) - len(line.lstrip(" ")) for line in lines if line.strip(" ")), 0)
-        dedented = [line[indent:] if line[:indent].strip(" ") == "" else None for line in lines]
-        if any(line is None for line in dedented):
-            return None
-        rebuilt = "\n".join(line for line in dedented if line is not None)
-        return region if rebuilt.rstrip("\n ") == node.text.rstrip("\n ") else None
+    if node.style in ("|", ">"):
+        return _block_region(text, node, parent_column, is_json)
     if node.style in ("'", '"'):
         inner = Span(start + 1, end - 1)
         written = text[inner.start : inner.end]
@@ -284,6 +289,55 @@ def _verbatim_region(text: str, node: ScalarNode) -> Span | None:
         written = text[start:end]
         return node.span if "\n" not in written and written == node.text else None
     return None
+
+
+def _block_region(text: str, node: ScalarNode, parent_column: int, is_json: bool) -> Span | None:
+    start, end = node.span.start, node.span.end
+    header_end = text.find("\n", start)
+    if header_end < 0 or header_end >= end:
+        return None
+    # The header may follow a tag or an anchor (`!!str |2`, `&pack |2-`).
+    header = _BLOCK_HEADER.search(text, start, header_end)
+    if header is None:
+        return None
+    region = Span(header_end + 1, end)
+    lines = text[region.start : region.end].replace("\r\n", "\n").split("\n")
+    explicit = header.group(1) or header.group(2)
+    if explicit is not None:
+        indent = max(parent_column, 0) + int(explicit)
+    else:
+        indent = next((len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip(" ")), 0)
+    dedented = []
+    for line in lines:
+        if line[:indent].strip(" ") == "":
+            dedented.append(line[indent:])
+        else:
+            return None
+    rebuilt = "\n".join(dedented)
+    if rebuilt.rstrip("\n ") == node.text.rstrip("\n "):
+        return region
+    if node.style == ">" and is_json and _folds_between_tokens(rebuilt, node.text):
+        return region
+    return None
+
+
+def _folds_between_tokens(written: str, value: str) -> bool:
+    """Whether ``written`` (a folded block's lines) and its folded ``value`` are the
+    same JSON text up to whitespace, no line break of ``written`` being inside a string."""
+    in_string = escaped = False
+    for char in written:
+        if in_string:
+            if char == "\n":
+                return False
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+    return written.split() == value.split()
 
 
 def is_pack_text(content: str, is_json: bool, *, named: bool = False) -> bool:

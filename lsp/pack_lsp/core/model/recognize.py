@@ -8,6 +8,9 @@ The rules (the README's "How files are recognised" says the same):
 2. A Helm chart template (a file under ``templates/`` of a folder holding
    ``Chart.yaml``) is YAML only once rendered: it is not checked (directory scans
    skip it; named explicitly or opened, it gets one information line saying so).
+   So is a file of a PromptKit template package (a folder whose ``template.yaml``
+   declares ``kind: Template``) that holds Go-template actions (``{{ .name }}``,
+   ``{{ "{{x}}" }}``): ``promptarena init`` renders it before it is YAML.
 3. A JSON Schema (``$schema`` naming json-schema.org, or ``$defs``/``definitions``/
    ``properties`` at the top without the shape of a pack) is never a pack.
 4. A document whose ``apiVersion`` is in a PromptKit API group
@@ -33,6 +36,7 @@ their first ``HEAD_LIMIT`` characters (top-level keys only).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -131,6 +135,59 @@ def is_helm_template(path: str) -> bool:
     return False
 
 
+#: A Go-template action as the files of a PromptKit template package write them:
+#: ``{{ .project_name }}``, ``{{ "{{x}}" }}`` (an escaped placeholder), ``{{- if .x }}``,
+#: ``{{ end }}``. PromptKit's own ``{{variable}}`` placeholders start with a name.
+_GO_ACTION = re.compile(
+    r"\{\{-?[ \t]*(?:\.|\$|\"|`|/\*|(?:if|else|end|range|with|template|define|block)\b)"
+)
+#: The file that makes a folder a template package, and how far up it is looked for.
+TEMPLATE_FILE = "template.yaml"
+TEMPLATE_LEVELS = 4
+_TEMPLATE_KIND = re.compile(r"^kind:[ \t]*[\"']?Template[\"']?[ \t]*(?:#.*)?$", re.M)
+_PROMPTKIT_API = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.", re.M)
+
+
+def template_package(path: str, text: str) -> Path | None:
+    """The ``template.yaml`` of the PromptKit template package ``path`` is a file of,
+    when ``text`` holds Go-template actions (None otherwise).
+
+    ``promptarena init`` renders a package's files with Go's text/template before
+    they are YAML: until then ``{{ .project_name }}`` is not a value (YAML reads a
+    flow mapping) and ``{{ "{{x}}" }}`` is not the ``{{x}}`` it renders. A package is
+    a folder whose ``template.yaml`` declares a PromptKit ``kind: Template``; it is
+    looked for in the file's folder and up to ``TEMPLATE_LEVELS`` folders above.
+    """
+    # The folders first: a few `stat` calls cost less than a scan of a large pack.
+    package = _package_of(Path(path))
+    if package is None or "{{" not in text or _GO_ACTION.search(text) is None:
+        return None
+    return package
+
+
+def _package_of(file: Path) -> Path | None:
+    start = os.path.abspath(file)
+    folder = os.path.dirname(start)
+    for _ in range(TEMPLATE_LEVELS + 1):
+        candidate = os.path.join(folder, TEMPLATE_FILE)
+        if candidate != start and os.path.isfile(candidate) and _declares_template(candidate):
+            return Path(candidate)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
+def _declares_template(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return bool(_TEMPLATE_KIND.search(head) and _PROMPTKIT_API.search(head))
+
+
 def still_a_pack(text: str) -> bool:
     """Whether a new version of an unnamed file recognised as a pack can keep that
     kind without a parse: its top level still shows ``prompts`` and no Kubernetes
@@ -173,6 +230,18 @@ def recognize(
             NOT_A_PACK,
             "this is a Helm chart template, which is YAML only once rendered; it is not "
             "checked (check the output of `helm template` instead)",
+            Span(0, 0),
+        )
+    package = template_package(path, text) if path is not None else None
+    if package is not None:
+        if not wanted:
+            return _NONE
+        return Recognition(
+            NOT_A_PACK,
+            f"this is a file of the PromptKit template package `{package.parent.name}` "
+            f"({package.name}), with Go-template placeholders: it is YAML only once "
+            "`promptarena init` renders it, so it is not checked (check the project "
+            "`promptarena init` writes instead)",
             Span(0, 0),
         )
     if head_only or len(text) > PARSE_LIMIT:

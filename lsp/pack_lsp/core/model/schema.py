@@ -481,7 +481,7 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _needs_version(
+def needs_version(
     key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
 ) -> Diagnostic:
     since = str(later.get("since", versions.LATEST))
@@ -604,7 +604,7 @@ def _to_diagnostics(
             if key in allowed or any(p.search(key) for p in patterns):
                 continue
             if isinstance(later, dict) and isinstance(later.get(key), dict):
-                yield _needs_version(key, later[key], pair.key.span, path, target)
+                yield needs_version(key, later[key], pair.key.span, path, target)
                 continue
             candidates = [a for a in allowed if a not in present]
             found = suggestions(key, candidates)
@@ -746,7 +746,7 @@ def _to_diagnostics(
         later = _later_form(err, schema)
         if later is not None and isinstance(value, dict):
             prop, since = later
-            yield _needs_version(
+            yield needs_version(
                 f"{prop}: {_show(value[prop])}",
                 {"since": since},
                 _value_span(root, (*path, prop)),
@@ -863,6 +863,21 @@ def _explain_alternatives(err: ValidationError, root: Node | None, target: versi
                     if word not in types:
                         types.append(word)
         return f"must be {' or '.join(types)}, not {_kind(err.instance)}"
+    # Forms that differ only by which property they require: the value needs one.
+    if by_alt and all(s.validator == "required" for subs in by_alt.values() for s in subs):
+        missing: list[str] = []
+        for subs in by_alt.values():
+            for sub in subs:
+                wanted = sub.validator_value if isinstance(sub.validator_value, list) else []
+                for prop in wanted:
+                    absent = not isinstance(err.instance, dict) or prop not in err.instance
+                    if absent and f"`{prop}`" not in missing:
+                        missing.append(f"`{prop}`")
+        if missing:
+            listed = (
+                ", ".join(missing[:-1]) + f" or {missing[-1]}" if len(missing) > 1 else missing[0]
+            )
+            return f"needs {listed}"
     # Otherwise explain the closest form: the one of the right type with fewest errors.
     candidates = [subs for subs in by_alt.values() if subs not in type_only]
     best = min(candidates, key=len)

@@ -163,7 +163,9 @@ NEEDS_NEWER_VERSION = Rule(
     "schema differs from the specification's. A declared version "
     "pack-lsp does not know is checked with the features of the newest known version "
     'not above it, and the message says both: "declares 1.4.5 in `$schema` (checked '
-    'as 1.4.1)".',
+    "as 1.4.1)\". A composition step's `provider` (1.9.0, RFC 0017) in a pack that "
+    "targets an earlier version is a warning: the schemas before 1.9.0 leave steps open "
+    "and accept the key, but give it no meaning.",
     (
         "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
         "id: support\n"

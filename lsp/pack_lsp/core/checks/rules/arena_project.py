@@ -43,6 +43,8 @@ from pack_lsp.core.model.arena.project import (
     Name,
     Project,
     kind_matches,
+    mapping,
+    name_at,
     role_providers,
 )
 
@@ -124,7 +126,10 @@ MISSING_FILE = Rule(
     "missing-project-file",
     Severity.ERROR,
     "A `file:` of the arena config names a file that does not exist (paths are "
-    "relative to the config's folder). PromptKit refuses to load the project.",
+    "relative to the config's folder). PromptKit refuses to load the project; pack-lsp "
+    "still checks the rest of it, and a name the missing file may declare (a prompt "
+    "config's task type, known by its entry's `id`; a tool; a provider or persona id) "
+    "is not reported elsewhere.",
     _example("  scenarios:\n    - file: scenarios/greeting.yaml   # no such file\n"),
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
@@ -325,6 +330,8 @@ def check_project(
     kinds_nearby = nearby or {}
     for ref in project.refs:
         file = project.files.get(ref.target)
+        if file is None and ref.target in project.templated:
+            continue  # there, but YAML only once its template package is rendered
         if file is None and ref.target in project.outside:
             yield (
                 here,
@@ -446,11 +453,16 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 ),
             )
     known = project.task_types()
-    if not complete(project, PROMPT_CONFIG):
-        return  # a prompt config that could not be read may declare the task type
+    maybe = possible_task_types(project)
+    if maybe is None:
+        return  # a prompt config that could not be read may declare any task type
+    if not maybe and not any(ref.expected == PROMPT_CONFIG for ref in project.refs):
+        # No prompt config at all: promptarena then runs scenarios without a prompt
+        # (no registry to look a task type up in), so their task type names nothing.
+        return
     for scenario in project.scenarios:
         named = scenario.task_type
-        if named is None or project.prompts_for(named.value):
+        if named is None or project.prompts_for(named.value) or named.value in maybe:
             continue
         yield (
             scenario.file.path,
@@ -467,13 +479,35 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
 def complete(project: Project, expected: str | None = None) -> bool:
     """Whether every file the config names (of ``expected`` kind) was read and is of
     its kind: otherwise names it would define are unknown."""
-    for ref in project.refs:
-        if expected is not None and ref.expected != expected:
-            continue
-        file = project.files.get(ref.target)
-        if file is None or not kind_matches(ref, file):
-            return False
-    return True
+    return not project.unknown_refs(expected)
+
+
+def possible_task_types(project: Project) -> frozenset[str] | None:
+    """The task types the prompt configs the project cannot read may declare: the
+    `id` of each one's `prompt_configs` entry (the name PromptKit's loader keys it by,
+    and the task type by convention, PA104); None when one has no `id`, so that any
+    task type may be its (docs/decisions.md, D50)."""
+    found = set(_inline_task_types(project))
+    for ref in project.unknown_refs(PROMPT_CONFIG):
+        if ref.id is None:
+            return None
+        found.add(ref.id.value)
+    return frozenset(found)
+
+
+def _inline_task_types(project: Project) -> Iterator[str]:
+    """The task types of the config's inline ``prompt_specs`` (keyed by task type,
+    promptarena ``mergePromptSpecs``): prompt configs the compiled pack here does not
+    hold, so their names are taken as possible, never checked."""
+    spec = project.config.spec
+    inline = mapping(spec.get("prompt_specs")) if spec is not None else None
+    if inline is None:
+        return
+    for key, pair in inline.items():
+        yield key
+        task = name_at(mapping(pair.value), "task_type", project.path)
+        if task is not None:
+            yield task.value
 
 
 def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
@@ -562,4 +596,4 @@ def _namespaced_tools(project: Project) -> Iterator[tuple[str, Diagnostic]]:
             )
 
 
-__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete"]
+__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete", "possible_task_types"]

@@ -4,12 +4,23 @@
 prompt or a composition step picks one with ``provider``. The key ``default`` (the
 primary LLM) is always valid, declared or not. A step without ``provider`` uses its
 prompt's, a prompt without one uses ``default``.
+
+A step's ``provider`` in a pack that targets a version before 1.9.0 is the 1.9.0
+feature written too early: the official schemas before 1.9.0 leave steps open, so
+they accept the key, but give it no meaning, and a runtime of that version runs the
+step on its prompt's provider. It is reported as PP110 (which version it needs),
+like the prompt-level ``provider`` that those schemas refuse (a warning here, since the
+schema of that version accepts the key), and PP923/PP924 check it as the reference it
+is meant to be (docs/decisions.md, D54).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator, Iterable, Iterator
+from dataclasses import replace
 
+from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
@@ -21,10 +32,12 @@ from pack_lsp.core.base.problemdata import (
     UndefinedProvider,
     UnknownProviderRole,
 )
+from pack_lsp.core.base.resources import load_schema
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
 from pack_lsp.core.model.resolve import Kind, Missing, resolve_name
+from pack_lsp.core.model.schema import needs_version
 
 CATEGORY = "Providers"
 DEFAULT = "default"
@@ -168,14 +181,55 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     for key, prompt in pack.prompts.items():
         if prompt.provider is not None:
             yield from _reference(prompt.provider, f"Prompt `{key}`", declared)
-    for cname, comp in pack.compositions.items():
-        for step in comp.all_steps():
-            if step.provider is not None:
-                sid = step.id.text if step.id is not None else "?"
-                yield from _reference(
-                    step.provider, f"Step `{sid}` of composition `{cname}`", declared
-                )
+    steps = [
+        (cname, step)
+        for cname, comp in pack.compositions.items()
+        for step in comp.all_steps()
+        if step.provider is not None
+    ]
+    early = _early_target(ctx) if steps else None
+    for cname, step in steps:
+        assert step.provider is not None
+        sid = step.id.text if step.id is not None else "?"
+        if early is not None:
+            yield _step_needs_version(cname, sid, step.provider, early)
+        yield from _reference(step.provider, f"Step `{sid}` of composition `{cname}`", declared)
     yield from _roles(pack, declared)
+
+
+@functools.cache
+def _step_provider() -> dict[str, str]:
+    """When a step's ``provider`` appeared (``x-since``/``x-rfc`` of our schema)."""
+    prop = load_schema("promptpack.schema.json")["$defs"]["PromptStep"]["properties"]["provider"]
+    return {"since": prop["x-since"], "rfc": prop["x-rfc"]}
+
+
+def _step_needs_version(
+    composition: str, sid: str, ref: Located, target: versions.Target
+) -> Diagnostic:
+    """PP110 for a step's ``provider`` in a pack that targets a version before it: a
+    warning, since that version's schema accepts the key (its steps are open)."""
+    path = ("compositions", composition, "steps", sid, "provider")
+    found = needs_version("provider", _step_provider(), ref.span, path, target)
+    return replace(
+        found,
+        severity=Severity.WARNING,
+        message=f"{found.message}: the schema of that version accepts it on a step (steps "
+        "are open there) but gives it no meaning, so a runtime of that version runs the "
+        "step on its prompt's provider",
+    )
+
+
+def _early_target(ctx: CheckContext) -> versions.Target | None:
+    """The target version when it is before a step's ``provider`` (None otherwise, and
+    under a profile, whose schema says itself what its runtime reads)."""
+    target = ctx.target
+    since = _step_provider()["since"]
+    if target.source == versions.SOURCE_PROFILE or versions.key(target.version) >= versions.key(
+        since
+    ):
+        return None
+    return target
 
 
 def _declarations(
