@@ -23,6 +23,8 @@ export const RENDER_PROMPT = "pack-lsp.renderPrompt";
 /** The answer of `pack-lsp.renderPrompt` with `[uri]`: the prompts it can render. */
 export interface RenderablePrompts {
   prompts?: string[];
+  /** The deploy targets the pack is checked for (`packLsp.targets`, `.pack-lsp.toml`). */
+  targets?: string[];
   error?: string;
 }
 
@@ -53,13 +55,15 @@ export interface MeaningQuery {
   source: string;
   prompt?: string;
   agent?: string;
+  /** Render as this deploy target's runtime renders (none: pack-lsp's own renderer). */
+  target?: string;
 }
 
 export function meaningUri(scheme: string, query: MeaningQuery): vscode.Uri {
   const base = query.source.split("/").pop() ?? "pack";
   const what =
     scheme === RENDERED_SCHEME
-      ? `${query.prompt ?? "prompt"} (rendered).txt`
+      ? `${query.prompt ?? "prompt"} (rendered${query.target ? ` for ${query.target}` : ""}).txt`
       : `${query.agent ?? "all agents"} (governance).jsonc`;
   return vscode.Uri.from({ scheme, path: `/${base} · ${what}`, query: JSON.stringify(query) });
 }
@@ -83,10 +87,11 @@ export async function meaningText(
       : JSON.stringify({ error: "the pack-lsp server is not running" }, null, 2) + "\n";
   }
   if (scheme === RENDERED_SCHEME) {
-    const answer = await executeCommand<RenderedPrompt | null>(send, [
-      query.source,
-      query.prompt ?? "",
-    ]);
+    const args: unknown[] = [query.source, query.prompt ?? ""];
+    if (query.target !== undefined) {
+      args.push({}, query.target); // no variables of our own: defaults, as without a target
+    }
+    const answer = await executeCommand<RenderedPrompt | null>(send, args);
     if (answer?.document !== undefined) {
       return answer.document;
     }
@@ -166,8 +171,10 @@ export async function showRenderedPrompt(
     return undefined;
   }
   let chosen = prompt;
+  let targets: string[] = [];
   if (chosen === undefined) {
     const answer = await executeCommand<RenderablePrompts | null>(send, [source.toString()]);
+    targets = answer?.targets ?? [];
     const keys = answer?.prompts ?? [];
     if (keys.length === 0) {
       void vscode.window.showWarningMessage(
@@ -186,10 +193,35 @@ export async function showRenderedPrompt(
       return undefined;
     }
   }
+  const target = await pickTarget(targets);
+  if (target === null) {
+    return undefined;
+  }
   return showBeside(
-    meaningUri(RENDERED_SCHEME, { source: source.toString(), prompt: chosen }),
+    meaningUri(RENDERED_SCHEME, { source: source.toString(), prompt: chosen, target }),
     "plaintext",
   );
+}
+
+/** The label of rendering with pack-lsp's own renderer, in the pick of a runtime. */
+export const OWN_RENDERER = "pack-lsp (every placeholder form resolved)";
+
+/**
+ * With deploy targets configured, which runtime's rendering to show: `undefined` for
+ * pack-lsp's own renderer (also when no target is configured), `null` when dismissed.
+ */
+export async function pickTarget(targets: string[]): Promise<string | undefined | null> {
+  if (targets.length === 0) {
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick([OWN_RENDERER, ...targets], {
+    title: "Show Rendered Prompt",
+    placeHolder: "Render as which runtime renders it?",
+  });
+  if (picked === undefined) {
+    return null;
+  }
+  return picked === OWN_RENDERER ? undefined : picked;
 }
 
 /** Show each agent's effective governance beside the pack. */

@@ -8,13 +8,15 @@ import {
   governanceText,
   meaningText,
   meaningUri,
+  OWN_RENDERER,
+  pickTarget,
   RENDER_PROMPT,
   RENDERED_SCHEME,
   showRenderedPrompt,
 } from "../src/meaning";
 import type { SendRequest } from "../src/protocol";
 import { expect } from "./expect";
-import { reset } from "./vscode-mock";
+import { reset, state } from "./vscode-mock";
 
 const SOURCE = "file:///w/shop.promptpack.yaml";
 
@@ -67,6 +69,33 @@ describe("what a pack means", () => {
         params: { command: "pack-lsp.renderPrompt", arguments: [SOURCE, "triage"] },
       },
     ]);
+  });
+
+  it("renders as a deploy target's runtime when one is picked", async () => {
+    const server = fakeServer(() => ({ prompt: "triage", document: "# as python\n" }));
+    const query = { source: SOURCE, prompt: "triage", target: "promptpack-python" };
+    expect(await meaningText(RENDERED_SCHEME, query, server.send)).toBe("# as python\n");
+    expect(server.sent).toEqual([
+      {
+        method: "workspace/executeCommand",
+        params: {
+          command: "pack-lsp.renderPrompt",
+          arguments: [SOURCE, "triage", {}, "promptpack-python"],
+        },
+      },
+    ]);
+    expect(meaningUri(RENDERED_SCHEME, query).path).toContain("(rendered for promptpack-python)");
+  });
+
+  it("asks for a runtime only when deploy targets are configured", async () => {
+    expect(await pickTarget([])).toBe(undefined);
+    state.quickPicks = [(items) => items[1]];
+    expect(await pickTarget(["promptpack-python"])).toBe("promptpack-python");
+    state.quickPicks = [(items) => items[0]];
+    expect(await pickTarget(["omnia"])).toBe(undefined);
+    state.quickPicks = [];
+    expect(await pickTarget(["omnia"])).toBe(null);
+    expect(OWN_RENDERER).toContain("pack-lsp");
   });
 
   it("says why a prompt is not rendered", async () => {
