@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pack_lsp.cli.arena import has_configs
 from pack_lsp.cli.arena import results as arena_results
-from pack_lsp.core.base import kinds, versions
+from pack_lsp.core.base import codecache, kinds, versions
 from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.base.source import check_regular, decode, file_size_setting, read_source
 from pack_lsp.core.checks.analysis import analyze
@@ -603,11 +603,13 @@ def _end_process(code: int) -> NoReturn:
     """End the program now, its output written: what the interpreter would do next
     is freeing every object still alive one at a time (the analyses, the modules),
     which a large pack makes tens of milliseconds of an exit that needs none of it.
-    No atexit handler of the check's own needs to run (the process pool, when there
-    was one, is already shut down)."""
+    The one exit handler that matters is run here: the generated code this process
+    compiled is written for the next one (``core.base.codecache``); the process pool,
+    when there was one, is already shut down."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
         code = 120  # what the interpreter exits with when it cannot flush its output
+    codecache.save_all()
     os._exit(code)
