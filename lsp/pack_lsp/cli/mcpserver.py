@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -278,5 +279,25 @@ def main(argv: list[str]) -> int:
     except ImportError:
         print(f"pack-lsp: error: {INSTALL_HINT}", file=sys.stderr)
         return 2
+    threading.Thread(target=warm_up, args=(server,), name="pack-lsp warm-up", daemon=True).start()
     server.run("stdio")
     return 0
+
+
+def warm_up(server: Any) -> None:
+    """Call the ``check`` tool once on the warm-up pack while the client connects, so
+    that an agent's first call finds the check path loaded, the schema validators
+    compiled and the SDK's argument and result models built (``core.checks.warmup``);
+    then keep the code compiled for the classes created so far
+    (``core.base.codecache``). A failure changes nothing: the first call then does
+    the work itself."""
+    import asyncio
+    import contextlib
+
+    from pack_lsp.core.base import codecache
+    from pack_lsp.core.checks.warmup import WARM_PACK
+
+    # A warm-up that fails leaves the work to the first call: nothing to report.
+    with contextlib.suppress(Exception):
+        asyncio.run(server.call_tool("check", {"text": WARM_PACK}))
+    codecache.save_all()

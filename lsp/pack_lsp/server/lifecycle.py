@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from pack_lsp.server import warmup
 from pack_lsp.server.base import ServerBase
 from pack_lsp.server.diagnostics import choose_diagnostics_channel
 from pack_lsp.server.settings import SETTINGS_SECTION
@@ -67,6 +68,7 @@ def _register_lifecycle(server: PackServer) -> None:
             ls.parent_watch = asyncio.get_running_loop().create_task(
                 ls.watch_parent(params.process_id)
             )
+        warmup.start_soon()
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
