@@ -20,10 +20,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pack_lsp import __version__
+from pack_lsp.core.base import kinds
 from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.checks.analysis import analyze
 from pack_lsp.core.checks.registry import check_codes
-from pack_lsp.core.model.arena.project import is_config_name, load_project, norm
 from pack_lsp.core.model.config import Config, ConfigError, load_for
 from pack_lsp.render import FileResult, renderer
 
@@ -55,6 +55,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     except ConfigError as exc:
         print(f"pack-lsp: error: {exc}", file=sys.stderr)
         return 2
+    from pack_lsp.core.model.arena.project import load_project
+
     project = load_project(path)
     if project is None:
         what = "cannot be read" if not path.is_file() else "is not an arena config (kind: Arena)"
@@ -108,9 +110,10 @@ def results(
     # a pack named on the command line does not pay for it.
     path = Path(raw)
     directory = path.is_dir()
-    if not directory and not (path.is_file() and is_config_name(path)):
+    if not directory and not (path.is_file() and kinds.is_arena_config_name(path)):
         return []
     from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, find_configs
+    from pack_lsp.core.model.arena.project import norm
 
     if directory:
         try:

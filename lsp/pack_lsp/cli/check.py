@@ -29,16 +29,15 @@ from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.base.source import check_regular, decode, file_size_setting, read_source
 from pack_lsp.core.checks.analysis import analyze
 from pack_lsp.core.checks.registry import check_codes, unknown_selector
-from pack_lsp.core.model.arena.project import norm
 from pack_lsp.core.model.config import Config, ConfigError, load_for
 from pack_lsp.core.model.discover import find_packs
-from pack_lsp.core.model.manifest.files import index_files
-from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from pack_lsp.core.model.recognize import recognize
 from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    from pack_lsp.core.model.manifest.workspace import ManifestIndex
 
 STDIN = "-"
 
@@ -59,7 +58,7 @@ copyreg.pickle(types.MappingProxyType, _reduce_mapping_proxy)
 STDIN_NAME = "<stdin>"
 #: A file to check: its path, whether it was named explicitly, its configuration,
 #: the manifests' workspace, and whether its fixes are wanted in the output.
-Pending = tuple[Path, bool, Config, ManifestIndex, bool]
+Pending = tuple[Path, bool, Config, "ManifestIndex | None", bool]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -348,6 +347,18 @@ def check_text(
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
+def _manifest_index(paths: list[Path], globs: tuple[str, ...]) -> ManifestIndex | None:
+    """The index of the agent-extension manifests among ``paths``; None when every path
+    is named as a pack (no manifest among them), so that checking packs loads nothing
+    of manifests."""
+    candidates = [path for path in paths if kinds.kind_from_name(str(path)) is None]
+    if not candidates:
+        return None
+    from pack_lsp.core.model.manifest.files import index_files
+
+    return index_files(candidates, globs)
+
+
 def check_file(
     path: Path,
     explicit: bool,
@@ -528,8 +539,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     ]
     # The checked paths are the workspace of agent-extension manifests.
     cwd_config = _cwd_config(overrides)
-    workspace = index_files(
-        (path for _, batch in batches for path, _ in batch),
+    workspace = _manifest_index(
+        [path for _, batch in batches for path, _ in batch],
         cwd_config.manifests if cwd_config is not None else (),
     )
     arena_done: set[str] = set()
@@ -540,7 +551,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             slots.extend(
                 arena_results(raw, overrides.apply, overrides.exclude, problems, arena_done)
             )
-            batch = [(p, e) for p, e in batch if norm(p) not in arena_done]
+            if arena_done:
+                from pack_lsp.core.model.arena.project import norm
+
+                batch = [(p, e) for p, e in batch if norm(p) not in arena_done]
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pack_lsp.core.base.diagnostics import (
     Diagnostic,
@@ -24,8 +25,12 @@ from pack_lsp.core.base.diagnostics import (
 )
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
-from pack_lsp.core.model.manifest.model import Manifest, Reference
-from pack_lsp.core.model.manifest.workspace import AGENT_TOOL_PREFIX, ManifestIndex
+
+if TYPE_CHECKING:
+    # The registry imports this module for its rules: the manifest model is loaded
+    # when a manifest is checked (``checks.manifest.check``), not by a pack's check.
+    from pack_lsp.core.model.manifest.model import Manifest, Reference
+    from pack_lsp.core.model.manifest.workspace import ManifestIndex
 
 CATEGORY = "Extension manifests"
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
@@ -410,6 +415,8 @@ def _check_ids(m: Manifest, index: ManifestIndex) -> Iterator[Diagnostic]:
         )
     mode = m.agent.integration_mode if m.agent is not None else None
     if m.agent is not None and (mode is None or mode.text == "tool"):
+        from pack_lsp.core.model.manifest.workspace import AGENT_TOOL_PREFIX
+
         tool = AGENT_TOOL_PREFIX + m.id.text
         clash = index.defining(tool)
         if clash:
