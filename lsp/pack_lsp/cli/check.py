@@ -18,6 +18,7 @@ import gc
 import os
 import re
 import sys
+import time
 import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -433,6 +434,7 @@ def _check_all(
     # freezing would put its own objects out of reach for good.
     collecting = gc.isenabled()
     gc.disable()
+    shown = ProgressLine.on_terminal(len(pending))
     try:
         futures: dict[int, Future[FileResult]] = {}
         if executor is not None:
@@ -440,6 +442,7 @@ def _check_all(
                 if isinstance(slot, tuple):
                     futures[i] = executor.submit(check_file, *slot)
         results: list[FileResult] = []
+        done = 0
         for i, slot in enumerate(slots):
             if not isinstance(slot, tuple):
                 results.append(slot)
@@ -450,15 +453,60 @@ def _check_all(
             except OSError as exc:
                 problems.append(f"{path}: cannot read: {exc.strerror or exc}")
                 continue
+            finally:
+                done += 1
+                if shown is not None:
+                    shown.update(done)
             results.append(result)
             if keep is not None:
                 gc.freeze()
         return results
     finally:
+        if shown is not None:
+            shown.clear()
         if collecting:
             gc.enable()
         if executor is not None:
             executor.shutdown()
+
+
+class ProgressLine:
+    """``Checked 1,240 / 10,000 files`` on the standard error while a directory is
+    checked, rewritten in place, on a terminal only: never in a pipe, a file or a CI
+    log (``CI`` set), where it would be noise; cleared before the output is written."""
+
+    #: Fewer files than this are checked too fast for a progress line to help.
+    MIN_FILES = 20
+    #: Least time (seconds) between two updates.
+    EVERY = 0.1
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.last = 0.0
+
+    @classmethod
+    def on_terminal(cls, total: int) -> ProgressLine | None:
+        if total < cls.MIN_FILES or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+            return None
+        try:
+            if not sys.stderr.isatty():
+                return None
+        except (AttributeError, ValueError, OSError):
+            return None
+        return cls(total)
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.EVERY and done < self.total:
+            return
+        self.last = now
+        sys.stderr.write(f"\rChecked {done:,} / {self.total:,} files")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.last:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def _cwd_config(overrides: Overrides) -> Config | None:
