@@ -58,7 +58,8 @@ from run_check_bench import child_env, run_measured  # noqa: E402
 OUT_DIR = BENCH_DIR / "out"
 WORK_DIR = OUT_DIR / "perf"
 TOOLS_DIR = REPO_ROOT / ".tools"
-SHARED = REPO_ROOT.parent / "shared"
+#: The reference material (``PACK_LSP_SHARED``, as for the tests; else ``../shared``).
+SHARED = Path(os.environ.get("PACK_LSP_SHARED") or REPO_ROOT.parent / "shared")
 OFFICIAL_SCHEMA = SHARED / "reference" / "promptpack" / "v1.9.0_promptpack.schema.json"
 OUR_SCHEMA = REPO_ROOT / "schemas" / "promptpack.schema.json"
 CORPUS = SHARED / "corpus"
