@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import threading
 import time
 import uuid
@@ -227,7 +228,7 @@ def _folder_configs(ls: PackServer) -> dict[str, Config]:
     """Each workspace folder's configuration (on the event loop: it may show a message)."""
     out: dict[str, Config] = {}
     for folder in ls.workspace_folders():
-        key = str(folder.resolve()) if folder.is_dir() else str(folder)
+        key = os.path.abspath(folder)  # the manifests' index keys (``server.manifests``)
         try:
             out[key] = ls.config_for(from_fs_path(str(Path(key) / "_")) or "")
         except Exception:
