@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lsprotocol import types
 
 from pack_lsp.core.base import kinds
@@ -101,14 +102,16 @@ class _Progress:
         self.sent.append(("end", value))
 
 
-def test_the_scan_indexes_the_workspace_with_progress(tmp_path: Path) -> None:
+def test_the_scan_indexes_the_workspace_with_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = _workspace(tmp_path)
     server, _, _ = recording_server(root)
     progress = _Progress()
     server.protocol.client_capabilities = types.ClientCapabilities(  # type: ignore[attr-defined]
         window=types.WindowClientCapabilities(work_done_progress=True)
     )
-    server.__dict__["work_done_progress"] = progress  # the property's value
+    monkeypatch.setattr(type(server), "work_done_progress", property(lambda self: progress))
 
     async def scan() -> None:
         indexing.start(server)

@@ -58,6 +58,8 @@ RESCAN_AFTER = 60.0
 #: Longest wait (seconds) of the scan for the analyses of open documents, and of a
 #: manifest's or an arena document's first analysis for the scan.
 WAIT_LIMIT = 30.0
+#: Longest wait (seconds) for the client to accept a progress token.
+CREATE_WAIT = 5.0
 #: Least time (seconds) between two progress reports.
 REPORT_EVERY = 0.2
 _WATCH_ID = "pack-lsp-workspace-files"
@@ -139,8 +141,9 @@ class Progress:
             return
         token = f"pack-lsp-scan-{uuid.uuid4().hex[:12]}"
         try:
-            await self.ls.work_done_progress.create_async(token)
-        except Exception:  # the client refused or failed: no progress shown
+            # A client that never answers must not hold the scan up.
+            await asyncio.wait_for(self.ls.work_done_progress.create_async(token), CREATE_WAIT)
+        except Exception:  # the client refused, failed or did not answer: no progress
             log.debug("work-done progress refused", exc_info=True)
             return
         self.token = token
