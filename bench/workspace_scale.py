@@ -7,10 +7,10 @@ as its root and a client that accepts work-done progress, and measures:
 
 - *open → diagnostics*: a pack opened right after ``initialize``, while the workspace
   is being scanned (the goal: its diagnostics never wait for the scan);
-- *indexing*: from ``initialized`` to the end of the server's indexing progress, and
-  how many progress reports the client got;
-- *workspace symbols*: ``workspace/symbol`` latency once indexed (median of
-  ``--reps`` queries; the goal is 100 ms at 10,000 files).
+- *scan*: from ``initialized`` to the end of the server's first progress (manifests
+  and arena projects), and how many progress reports the client got;
+- *workspace symbols*: the first ``workspace/symbol`` (it builds the symbol index),
+  then the latency of ``--reps`` more (median; the goal is 100 ms at 10,000 files).
 
 Usage::
 
@@ -99,6 +99,7 @@ class Result:
     index_s: float | None = None
     progress_reports: int = 0
     progress_titles: list[str] = field(default_factory=list)
+    first_symbol_s: float | None = None
     symbol_s: list[float] = field(default_factory=list)
     symbol_counts: list[int] = field(default_factory=list)
     error: str = ""
@@ -139,6 +140,10 @@ async def measure(root: Path, open_pack: Path, reps: int, timeout: float) -> Res
         res.progress_titles = [
             p["value"].get("title", "") for p in client.progress if p["value"]["kind"] == "begin"
         ]
+        # The first search builds the symbol index (the server parses every pack then).
+        t0 = time.perf_counter()
+        await client.request("workspace/symbol", {"query": "support"}, timeout * 4)
+        res.first_symbol_s = time.perf_counter() - t0
         for i in range(reps):
             query = QUERIES[i % len(QUERIES)]
             t0 = time.perf_counter()
@@ -161,8 +166,9 @@ def report(res: Result) -> str:
         f"| workspace | {res.files:,} YAML files |",
         "|---|---|",
         f"| open → diagnostics (right after initialize, during the scan) | {ms(res.open_s)} |",
-        f"| initialized → indexing done | {ms(res.index_s)} |",
+        f"| initialized → manifests and arena projects read | {ms(res.index_s)} |",
         f"| progress reports | {res.progress_reports} ({'; '.join(res.progress_titles)}) |",
+        f"| first workspace/symbol (builds the symbol index) | {ms(res.first_symbol_s)} |",
         f"| workspace/symbol, median of {len(res.symbol_s)} | {ms(sym)} (goal ≤ 100 ms) |",
     ]
     if res.error:

@@ -119,13 +119,19 @@ def test_the_scan_indexes_the_workspace_with_progress(
         assert not scan.ready.is_set()  # manifests and arena documents wait from now on
         while not scan.ready.is_set():
             await asyncio.sleep(0.01)
+        assert not scan.symbols.ready  # built by the first search
+        task = indexing.symbols_index(server)
+        assert task is not None
+        await task
+        assert indexing.symbols_index(server) is None  # current: no new scan
 
     asyncio.run(scan())
     scan = indexing.scan_of(server)
     assert scan.symbols.ready and len(scan.symbols.search("support")) == 30
     kinds_sent = [kind for kind, _ in progress.sent]
-    assert kinds_sent[:2] == ["create", "begin"] and kinds_sent[-1] == "end"
+    assert kinds_sent.count("begin") == 2 and kinds_sent[-1] == "end"
     assert progress.sent[-1][1].message == "31 files indexed"
+    assert any(kind == "report" and "/ 31 files" in v.message for kind, v in progress.sent)
     # The manifests' index of the folder is the scan's.
     manifests = server.manifests
     index = manifests.workspaces.index_for(str(root / "ext" / "manifest.yaml"))

@@ -1,24 +1,26 @@
-"""The workspace scan at the session's start: off the event loop, with progress.
+"""The workspace scan: off the event loop, with progress.
 
 Three things need every file of the workspace folders: the agent-extension manifests'
 index (``server.manifests``), the arena projects (``server.arena``) and the workspace
 symbol index (``core.ide.symbols.SymbolIndex``). On a large repository, reading them
-takes seconds; this module does it in a background thread once the session is
-initialized, so that:
+takes seconds; this module does it in a background thread, so that:
 
 - the event loop keeps answering, and a pack opened meanwhile gets its diagnostics
   without waiting for the scan (its analysis needs no other file; the scan starts
-  when the analyses of the documents already open are done, and the symbol phase
+  when the analyses of the documents already open are done, and the symbol scan
   steps aside, file by file, while an analysis runs);
 - a manifest or an arena document, whose diagnostics depend on the other files, has
-  its first analysis wait for the scan (``DocumentStore._analyze``,
-  ``workspace_ready``), so that it is never published from half an index;
-- the client shows work-done progress ("1,240 / 10,000 files") when it
-  supports it (``window.workDoneProgress``);
-- ``workspace/symbol`` answers from the index, which file events
-  (``workspace/didChangeWatchedFiles``, registered when the client can) and saves
-  keep current; without file events, a search older than ``RESCAN_AFTER`` since the
-  last scan starts a new one in the background and answers from the current index.
+  its first analysis wait for the scan of the manifests and arena configs, which
+  starts with the session (``DocumentStore._analyze``, ``workspace_ready``), so that
+  it is never published from half an index;
+- the client shows work-done progress ("1,240 / 10,000 files") when it supports it
+  (``window.workDoneProgress``);
+- the symbol index is built by the session's first ``workspace/symbol``, which waits
+  for it (a session that never searches never parses every pack, nor keeps the memory
+  that takes); later searches answer from it, kept current by file events
+  (``workspace/didChangeWatchedFiles``, registered when the client can) and saves,
+  and rebuilt in the background, for a search, when it is older than ``RESCAN_AFTER``
+  and the client sends no file events.
 
 What runs in the thread touches no server state and sends nothing: the folders'
 configurations are read on the event loop before, and the results are put in place
@@ -35,7 +37,7 @@ import threading
 import time
 import uuid
 import weakref
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +48,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from pack_lsp.core.base import kinds
 from pack_lsp.core.ide.symbols import SymbolIndex
 from pack_lsp.core.model.config import Config
+from pack_lsp.server.memory import trim
 
 if TYPE_CHECKING:
     from pack_lsp.core.model.manifest.workspace import ManifestIndex
@@ -73,6 +76,8 @@ class WorkspaceScan:
     #: Set when no scan runs (manifests and arena documents wait for it).
     ready: threading.Event = field(default_factory=threading.Event)
     running: bool = False
+    #: Builds the symbol index (``symbols_index``).
+    symbols_task: asyncio.Task[None] | None = None
     scanned_at: float = 0.0
     #: The client sends ``workspace/didChangeWatchedFiles`` (registered by the server).
     watching: bool = False
@@ -184,6 +189,7 @@ def _scan(
     folders: dict[str, Config],
     want_manifests: bool,
     want_arena: bool,
+    want_symbols: bool,
     progress: Progress,
 ) -> _Found:
     """The thread's part: read the folders (nothing of the server is changed here)."""
@@ -210,6 +216,14 @@ def _scan(
             except Exception as exc:
                 log.exception("cannot find the arena projects of %s", folder)
                 found.failures.append(f"cannot load the arena projects of {folder}: {exc}")
+    if want_symbols:
+        _scan_symbols(ls, folders, progress, found)
+    return found
+
+
+def _scan_symbols(
+    ls: PackServer, folders: dict[str, Config], progress: Progress, found: _Found
+) -> None:
     scan = scan_of(ls)
     until = time.monotonic() + WAIT_LIMIT
 
@@ -224,7 +238,9 @@ def _scan(
     except Exception as exc:
         log.exception("cannot index the workspace symbols")
         found.failures.append(f"cannot index the workspace symbols: {exc}")
-    return found
+    # Every pack was parsed for its symbols and only the symbols are kept: give the
+    # memory of the parses back to the system.
+    trim()
 
 
 def _folder_configs(ls: PackServer) -> dict[str, Config]:
@@ -267,64 +283,82 @@ def _install(ls: PackServer, found: _Found) -> None:
                 )
 
 
-async def run_scan(ls: PackServer, *, symbols_only: bool = False) -> None:
-    """Scan the workspace folders (``initialized``; later, the symbols alone)."""
+async def run_scan(ls: PackServer, *, symbols: bool = False) -> None:
+    """Scan the workspace folders: the manifests and the arena projects (the session's
+    start), or the symbols (``symbols_index``)."""
     scan = scan_of(ls)
-    if scan.running:
-        return
-    scan.running = True
-    if not symbols_only:
-        scan.ready.clear()
     loop = asyncio.get_running_loop()
     progress = Progress(ls, loop)
+    if not symbols:
+        scan.running = True
+        scan.ready.clear()
     try:
         folders = _folder_configs(ls)
         if not folders:
             return
-        await progress.begin("pack-lsp: indexing the workspace")
+        await progress.begin(
+            "pack-lsp: indexing the workspace symbols"
+            if symbols
+            else "pack-lsp: indexing the workspace"
+        )
         found = await asyncio.to_thread(
             _scan,
             ls,
             folders,
-            not symbols_only and ls.manifests is not None,
-            not symbols_only and ls.arena is not None,
+            not symbols and ls.manifests is not None,
+            not symbols and ls.arena is not None,
+            symbols,
             progress,
         )
-        if not symbols_only:
+        if not symbols:
             _install(ls, found)
-        progress.end(f"{found.packs:,} files indexed")
+        progress.end(
+            f"{found.packs:,} files indexed" if symbols else "manifests and arena projects read"
+        )
     except Exception:
         log.exception("the workspace scan failed")
         progress.end("the workspace scan failed")
     finally:
-        scan.running = False
-        scan.scanned_at = time.monotonic()
-        scan.ready.set()
+        if symbols:
+            scan.scanned_at = time.monotonic()
+        else:
+            scan.running = False
+            scan.ready.set()
 
 
 def start(ls: PackServer) -> None:
     """Start the scan of the session (``initialized``): returns at once."""
     scan = scan_of(ls)
     scan.ready.clear()  # before any document's first analysis can ask
-    task = asyncio.get_running_loop().create_task(run_scan(ls))
-    _TASKS.add(task)
-    task.add_done_callback(_TASKS.discard)
-    asyncio.get_running_loop().create_task(_watch_files(ls))
+    _background(run_scan(ls))
+    _background(_watch_files(ls))
 
 
 #: Background tasks kept alive until done.
 _TASKS: set[asyncio.Task[Any]] = set()
 
 
-def refresh_if_stale(ls: PackServer) -> None:
-    """A search without file events: scan again in the background when the last scan
-    is older than ``RESCAN_AFTER`` (the search answers from the current index)."""
-    scan = scan_of(ls)
-    if scan.watching or scan.running or time.monotonic() - scan.scanned_at < RESCAN_AFTER:
-        return
-    task = asyncio.get_running_loop().create_task(run_scan(ls, symbols_only=True))
+def _background(coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    task = asyncio.get_running_loop().create_task(coro)
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
+    return task
+
+
+def symbols_index(ls: PackServer) -> asyncio.Task[None] | None:
+    """The task that builds the symbol index, started by the first ``workspace/symbol``
+    of the session (a session that never searches never reads every pack); later, a
+    new one when the index is older than ``RESCAN_AFTER`` and the client sends no file
+    events. None when the index is current."""
+    scan = scan_of(ls)
+    task = scan.symbols_task
+    if task is not None and not task.done():
+        return task
+    stale = time.monotonic() - scan.scanned_at >= RESCAN_AFTER and not scan.watching
+    if task is None or stale:
+        scan.symbols_task = task = _background(run_scan(ls, symbols=True))
+        return task
+    return None
 
 
 async def _watch_files(ls: PackServer) -> None:
@@ -372,9 +406,7 @@ def update_symbols(ls: PackServer, changed: Sequence[Path], removed: Sequence[Pa
     if not scan.symbols.ready:
         return  # the running scan reads them
     run = functools.partial(scan.symbols.update, list(changed), list(removed))
-    task = asyncio.get_running_loop().create_task(asyncio.to_thread(run))
-    _TASKS.add(task)
-    task.add_done_callback(_TASKS.discard)
+    _background(asyncio.to_thread(run))
 
 
 def register(server: PackServer) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import weakref
 from pathlib import Path
@@ -64,18 +65,21 @@ async def document_symbol(
     )
 
 
-def workspace_symbol(
+async def workspace_symbol(
     ls: PackServer, params: types.WorkspaceSymbolParams
 ) -> list[types.SymbolInformation]:
     """The symbols matching the query in every pack of the workspace folders (open
-    documents as they are in the editor)."""
+    documents as they are in the editor), from the symbol index (``server.indexing``):
+    the first search of a session waits for it to be built, with progress; later ones
+    read no file."""
     try:
-        scan = indexing.scan_of(ls)
-        if scan.running or scan.symbols.ready:
-            # The index of the workspace scan (``server.indexing``): no file is read.
-            indexing.refresh_if_stale(ls)
+        if ls.workspace_folders():
+            task = indexing.symbols_index(ls)
+            scan = indexing.scan_of(ls)
+            if task is not None and not scan.symbols.ready:
+                await asyncio.shield(task)
             found = scan.symbols.search(params.query, _open_symbols(ls))
-        else:  # no scan in this session: the folders are walked
+        else:  # no folder: the open documents only
             open_docs: dict[Path, str] = {}
             for uri, doc in ls.documents.items():
                 path = to_fs_path(uri)
