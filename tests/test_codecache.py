@@ -106,3 +106,14 @@ def test_a_class_from_the_cache_behaves_as_one_compiled_for_it() -> None:
         with pytest.raises(TypeError):
             cls(1)  # keyword arguments only
         assert [f.name for f in dataclasses.fields(cls)] == ["x", "y", "tags", "notes"]
+
+
+def test_released_code_is_compiled_again_when_needed() -> None:
+    codecache.route_dataclasses()
+    cache = codecache._CACHES["dataclasses"]
+    _make_class("pack_lsp.codecache_release_probe")
+    kept = dict(cache.codes)
+    codecache.release()
+    assert cache.stored == {} and cache.codes == kept
+    cls = _make_class("pack_lsp.codecache_release_probe_two")
+    assert cls(x=1) == cls(x=1)

@@ -5,8 +5,9 @@ warm-up pack: the first pack the user opens then finds the rule modules loaded, 
 schema validators compiled and the scanners' tables built, instead of paying for them.
 The thread then writes the code compiled for the classes created so far
 (``core.base.codecache``), so that the next session starts from it even if this one
-is killed. A failure is logged and changes nothing else: the first analysis then
-does the work itself.
+is killed, and drops the stored code no class of this session used (a few MB). A
+failure is logged and changes nothing else: the first analysis then does the work
+itself.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def _warm() -> None:
     except Exception:
         log.exception("the warm-up analysis failed")
     codecache.save_all()
+    codecache.release()
 
 
 def start_soon() -> None:

@@ -139,6 +139,13 @@ def save_all() -> None:
         cache.save()
 
 
+def release() -> None:
+    """Forget the stored code not decoded so far (a long-running process, once warmed
+    up, keeps only the code of its classes; a class created later is compiled)."""
+    for cache in list(_CACHES.values()):
+        cache.stored = {}
+
+
 def route_dataclasses(prefix: str = "pack_lsp.") -> None:
     """Cache the methods ``dataclasses`` generates for the classes of the modules
     named ``prefix...`` (its ``exec`` calls get the source text only)."""
