@@ -257,24 +257,24 @@ def _folder_configs(ls: PackServer) -> dict[str, Config]:
 
 
 def _install(ls: PackServer, found: _Found) -> None:
-    """On the event loop: put what the scan found in place."""
-    from pack_lsp.server.arena import ServerArena
-    from pack_lsp.server.manifests import ServerManifests
-
+    """On the event loop: put what the scan found in place (into ``server.manifests``'
+    per-folder indexes and ``server.arena``'s workspace, reached through the server:
+    importing those modules here would close a cycle through ``server.documents``)."""
     for failure in found.failures:
         ls.log_message(f"pack-lsp: {failure}", types.MessageType.Warning)
     manifests = ls.manifests
-    if isinstance(manifests, ServerManifests) and found.manifests:
-        manifests.workspaces.folders.update(found.manifests)
+    workspaces = getattr(manifests, "workspaces", None)
+    if manifests is not None and workspaces is not None and found.manifests:
+        workspaces.folders.update(found.manifests)
         # The open manifests are in the index as they are in the editor.
         for uri, doc in list(ls.documents.items()):
             if ls.kind_of(uri, doc.text) == kinds.MANIFEST:
                 manifests.changed(uri, doc.text)
-    arena = ls.arena
-    if isinstance(arena, ServerArena):
+    arena_workspace = getattr(ls.arena, "workspace", None)
+    if arena_workspace is not None:
         for config_path in found.arena_configs:
             try:
-                arena.workspace.add_config(config_path)
+                arena_workspace.add_config(config_path)
             except Exception as exc:
                 log.exception("cannot load the arena project of %s", config_path)
                 ls.log_message(
