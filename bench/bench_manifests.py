@@ -57,8 +57,8 @@ def generate(root: Path, count: int, seed: int) -> list[Path]:
         paths.append(folder / "manifest.yaml")
     for i, ext_id in enumerate(agents):
         folder = root / ext_id
-        (folder / "prompts").mkdir(parents=True)
-        (folder / "prompts" / "system.md").write_text("Be precise.\n", encoding="utf-8")
+        folder.mkdir()
+        (folder / "prompt.jinja2").write_text("Be precise.\n", encoding="utf-8")
         uses = "\n".join(f"    - {t}" for t in rng.sample(tools, 3))
         deps = ", ".join(rng.sample(tools, 2))
         entry = ""
@@ -69,7 +69,7 @@ def generate(root: Path, count: int, seed: int) -> list[Path]:
             f"id: {ext_id}\nname: Agent {ext_id}\nversion: '1.0.0'\n"
             f"description: |\n  Use this agent for task {i}.\n  Not for anything else.\n"
             f"{entry}agent:\n  integration_mode: tool\n  model: gpt-4o-mini\n"
-            "  instructions: prompts/system.md\n  parameters:\n    temperature: 0.2\n"
+            "  instructions: Answer in English.\n  parameters:\n    temperature: 0.2\n"
             f"  uses_tools:\n{uses}\n  limits:\n    max_turns: 10\n"
             f"depends_on: [{deps}]\nenabled: true\n",
             encoding="utf-8",

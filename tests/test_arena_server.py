@@ -53,7 +53,6 @@ def test_edit_of_a_prompt_config_republishes_the_files_that_depend_on_it(tmp_pat
 
 def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -> None:
     from pack_lsp.server import navigation, rename
-    from pack_lsp.server.snapshot import DocumentSnapshot
 
     folder = tmp_path / "helpdesk"
     shutil.copytree(HELPDESK, folder)
@@ -64,17 +63,17 @@ def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -
     text = scenario.read_text("utf-8")
     analysis = server._analyze(uri, text, None, server.config_for(uri))
     assert analysis is not None
-    snap = DocumentSnapshot.of(uri, 1, analysis, server.converter)
+    snap = server.snapshot_of(uri, 1, analysis)
+    assert snap.kind == "arena-document"  # answered by the features' arena handlers
     line = text[: text.index("task_type: triage")].count("\n")
     position = types.Position(line=line, character=len("  task_type: tr"))
     ident = types.TextDocumentIdentifier(uri=uri)
-    (found,) = navigation._pack_definition(
-        server, snap, types.DefinitionParams(text_document=ident, position=position)
+    (found,) = navigation.DEFINITION.handler(snap.kind)(
+        snap, types.DefinitionParams(text_document=ident, position=position)
     )
     assert found.uri == (folder / "prompts" / "triage.yaml").as_uri()
     assert found.range.start == types.Position(line=5, character=13)
-    refs = navigation._pack_references(
-        server,
+    refs = navigation.REFERENCES.handler(snap.kind)(
         snap,
         types.ReferenceParams(
             text_document=ident,
@@ -87,14 +86,14 @@ def test_definition_references_and_rename_through_the_handlers(tmp_path: Path) -
         (folder / "prompts" / "triage.yaml").as_uri(),
         (folder / "config.arena.yaml").as_uri(),
     }
-    edit = rename._pack_rename(
-        server, snap, types.RenameParams(text_document=ident, position=position, new_name="intake")
+    edit = rename.RENAME.handler(snap.kind)(
+        snap, types.RenameParams(text_document=ident, position=position, new_name="intake")
     )
     assert isinstance(edit, types.WorkspaceEdit) and edit.changes is not None
     assert len(edit.changes) == 3
     assert all(e.new_text == "intake" for edits in edit.changes.values() for e in edits)
-    refused = rename._pack_rename(
-        server, snap, types.RenameParams(text_document=ident, position=position, new_name="refunds")
+    refused = rename.RENAME.handler(snap.kind)(
+        snap, types.RenameParams(text_document=ident, position=position, new_name="refunds")
     )
     assert refused == "The project already has a task type `refunds`"
 

@@ -18,9 +18,11 @@ from pack_lsp.core.model.cards import (
     validate,
 )
 from pack_lsp.core.model.cards.extensions import (
+    BASE,
     BLAST,
     EFFECT_DOMAIN,
     HITL,
+    KNOWN,
     check_params,
     check_skills,
 )
@@ -311,7 +313,8 @@ def test_configured_value_refused_by_the_schema() -> None:
 def test_known_extension_params() -> None:
     assert check_params(BLAST, {"skills": {"a": {"radius": "repo"}}}) == []
     assert [p.message for p in check_params(BLAST, {"skills": {"a": {"radius": "slef"}}})] == [
-        "blast-v1: skill 'a': radius 'slef' is not one of self, project, repo; did you mean `self`?"
+        "blast-v1: skill 'a': radius 'slef' is not one of self, project, repo, fleet, public; "
+        "did you mean `self`?"
     ]
     assert check_params(HITL, {"skills": {"a": {"mode": "notification"}}}) == []
     assert len(check_params(HITL, {"skills": {"a": {}}})) == 1
@@ -329,6 +332,58 @@ def test_known_extension_params() -> None:
     assert "effect 2 must be a table" in messages[3]
     assert len(check_params(BLAST, {"radius": "self"})) == 1  # no skills table
     assert check_params("https://example.com/other", {"anything": 1}) == []
+
+
+#: The declarations protoLabs' hub documents for blast-v1 and hitl-mode-v1
+#: (protoLabsAI/protoWorkstacean docs/extensions/*.md at the commit D47 pins).
+WORKSTACEAN_BLAST = {
+    "skills": {
+        "sitrep": {"radius": "self"},
+        "pr_review": {"radius": "repo"},
+        "bulk_migration": {"radius": "fleet", "note": "Rewrites every repo in the org"},
+        "production_deploy": {"radius": "public"},
+    }
+}
+WORKSTACEAN_HITL = {
+    "skills": {
+        "sitrep": {"mode": "autonomous"},
+        "open_pr": {"mode": "notification"},
+        "merge_pr": {"mode": "veto", "vetoTtlMs": 300000},
+        "rebase_pr": {"mode": "gated"},
+        "production_deploy": {"mode": "gated", "reviewer": "operator"},
+        "publish_post": {"mode": "compound"},
+    }
+}
+
+
+def test_workstaceans_documented_values_are_accepted() -> None:
+    assert check_params(BLAST, WORKSTACEAN_BLAST) == []
+    assert check_params(HITL, WORKSTACEAN_HITL) == []
+
+
+def test_values_workstacean_skips_are_reported() -> None:
+    skills = {
+        "a": {"mode": "veto", "vetoTtlMs": "5m"},
+        "b": {"mode": "gated", "reviewer": "human"},
+        "c": {"mode": "manual"},
+    }
+    messages = [p.message for p in check_params(HITL, {"skills": skills})]
+    assert len(messages) == 3
+    assert "vetoTtlMs must be a number" in messages[0]
+    assert "reviewer 'human' is not 'operator'" in messages[1]
+    assert (
+        "mode 'manual' is not one of autonomous, notification, veto, gated, compound"
+        in (messages[2])
+    )
+    assert [p.message for p in check_params(BLAST, {"skills": {"a": {"radius": "world"}}})] == [
+        "blast-v1: skill 'a': radius 'world' is not one of self, project, repo, fleet, public"
+    ]
+
+
+def test_the_four_protolabs_telemetry_extensions_are_known() -> None:
+    for name in ("cost-v1", "confidence-v1", "worldstate-delta-v1", "tool-call-v1"):
+        assert BASE + name in KNOWN
+        assert check_params(BASE + name, None) == []
 
 
 def test_extension_skill_ids_follow_renamed_prompts() -> None:

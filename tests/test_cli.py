@@ -231,7 +231,7 @@ def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
         (
             ".pack-lsp.toml",
             'select = ["XX9"]\n',
-            "select: unknown code `XX9` (codes begin with `PA`, `PK`, `PM` or `PP`)",
+            "select: unknown code `XX9` (codes begin with `PA`, `PK`, `PM`, `PP` or `PT`)",
         ),
         (
             ".pack-lsp.toml",
@@ -295,7 +295,10 @@ def test_a_directory_with_nothing_to_check_exits_2(tmp_path: Path) -> None:
         "README); --allow-empty accepts an empty result"
         for name in ("empty/", "docs")
     ]
-    assert proc.stderr.endswith("Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints\n")
+    assert proc.stderr.endswith(
+        "Checked 1 file: 1 error, 0 warnings, 0 information, 0 hints\n"
+        "1 problem fixable with `--fix`\n"
+    )
 
 
 def test_an_exclusion_that_leaves_nothing_is_named(tmp_path: Path) -> None:

@@ -485,7 +485,10 @@ def test_summary_line_ends_text_output_on_stderr(tmp_path: Path) -> None:
         "b.promptpack.yaml:8:34: hint PP801 Unused suppression: no `PP101` diagnostic "
         "starts on this line",
     ]
-    assert proc.stderr == "Checked 2 files: 1 error, 0 warnings, 0 information, 1 hint\n"
+    assert proc.stderr == (
+        "Checked 2 files: 1 error, 0 warnings, 0 information, 1 hint\n"
+        "1 problem fixable with `--fix`\n"
+    )
 
 
 def test_summary_counts_every_severity(tmp_path: Path) -> None:
@@ -501,7 +504,10 @@ def test_summary_counts_every_severity(tmp_path: Path) -> None:
         "PP102=info",
         str(pack),
     )
-    assert proc.stderr.endswith("Checked 1 file: 0 errors, 1 warning, 3 information, 0 hints\n")
+    assert proc.stderr.endswith(
+        "Checked 1 file: 0 errors, 1 warning, 3 information, 0 hints\n"
+        "1 problem fixable with `--fix`\n"
+    )
 
 
 def test_summary_only_for_text(tmp_path: Path) -> None:

@@ -100,7 +100,7 @@ def test_merged_settings() -> None:
         (
             'select = ["XX9"]\n',
             "select",
-            "unknown code `XX9` (codes begin with `PA`, `PK`, `PM` or `PP`)",
+            "unknown code `XX9` (codes begin with `PA`, `PK`, `PM`, `PP` or `PT`)",
         ),
         ('ignore = ["PP3O1"]\n', "ignore", "unknown code `PP3O1` (did you mean `PP301`?)"),
         (
@@ -135,7 +135,7 @@ def test_every_unknown_code_is_named_once_per_key() -> None:
     assert code_problems(config) == [
         "select: unknown code `PQ1` (did you mean `PA1` or `PP1`?)",
         "select: an empty code",
-        "ignore: unknown code `PP9999` (codes begin with `PA`, `PK`, `PM` or `PP`)",
+        "ignore: unknown code `PP9999` (codes begin with `PA`, `PK`, `PM`, `PP` or `PT`)",
     ]
 
 

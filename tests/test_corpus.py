@@ -130,15 +130,17 @@ def _assert_errors_match(path: Path, pointers: set[str], config: Config) -> None
 def test_arena_project_files_are_not_checked_as_packs(path: Path) -> None:
     # PromptKit's own kinds (Arena, PromptConfig, Tool, ...) are arena documents,
     # checked against their kind's schema (tests/test_arena_documents.py), never as
-    # packs; the JSON Schemas of a project's outputs, named on the command line, get
-    # one line saying what they are, and a directory scan skips them.
+    # packs; the JSON Schemas of a project's outputs and its docker-compose files,
+    # named on the command line, get one line saying what they are, and a directory
+    # scan skips them.
     result = check_file(path, True, Config())
     if _kind(path) == kinds.ARENA:
         assert not [d for d in result.diagnostics if d.code in ("PP014", "PP103")]
         assert path in list(find_packs(path.parent))
         return
     assert [d.code for d in result.diagnostics] == ["PP014"]
-    assert "JSON Schema" in result.diagnostics[0].message
+    what = "Docker Compose" if path.name.startswith("docker-compose") else "JSON Schema"
+    assert what in result.diagnostics[0].message
     assert path not in list(find_packs(path.parent))
 
 

@@ -41,6 +41,11 @@ ALLOWED_EXTRA: dict[str, set[str]] = {
     # Two prompts with one id: the later one's id also differs from its key (PP601),
     # as only one of the two keys can be the id.
     "PP602": {"PP601"},
+    # promptpack-langchainjs includes a fragment only by its bare name, which the
+    # specification reads as the variable: the shadowed fragment is included nowhere
+    # the specification sees (PP504), or through `{{fragments.x}}`, which the runtime
+    # leaves as written (PT042).
+    "PT043": {"PP504"},
 }
 
 #: The syntax codes: a document that has one is not what its example claims to show.

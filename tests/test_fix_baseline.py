@@ -275,17 +275,18 @@ def test_the_server_honours_the_baseline(
 def test_a_plain_check_loads_no_fix_machinery(tmp_path: Path, fmt: str) -> None:
     """--check without --fix or --baseline pays for neither: the fix loop, the
     baseline and --compare stay unloaded, and the quick fixes too for text output
-    (JSON carries them); nor does a pack named on the command line load the arena
-    project machinery."""
+    with --quiet (JSON carries them; text output counts the fixable problems); nor
+    does a pack named on the command line load the arena project machinery."""
     import subprocess
     import sys
 
     pack = tmp_path / "a.promptpack.yaml"
     pack.write_text(PACK)
+    quiet = ["--quiet"] if fmt == "text" else []
     script = (
         "import sys\n"
         "from pack_lsp.cli import main\n"
-        f"main(['--check', '--format', {fmt!r}, {str(pack)!r}])\n"
+        f"main(['--check', '--format', {fmt!r}, {str(pack)!r}, *{quiet!r}])\n"
         "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

@@ -43,6 +43,9 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+#: The Kubernetes golden cases: hosts of embedded packs, mutated by one test.
+HOSTS = [p.read_bytes() for p in sorted((ROOT / "tests" / "golden" / "kubernetes").rglob("*.yaml"))]
+
 CONVERTERS = (PositionConverter("utf-16"), PositionConverter("utf-8"))
 
 #: Seconds one analysis of a generated input may take (a guard, not a benchmark).
@@ -65,11 +68,13 @@ CORPUS = _corpus()
 # --------------------------------------------------------------- the properties
 
 
-def check_properties(text: str, pre: list[Diagnostic] | None = None) -> Analysis:
+def check_properties(
+    text: str, pre: list[Diagnostic] | None = None, path: str = "fuzz.promptpack.yaml"
+) -> Analysis:
     """Spans count code points; each end must convert to UTF-16 and UTF-8 LSP
     positions and back unchanged."""
     start = time.process_time()
-    first = analyze(text, path="fuzz.promptpack.yaml", pre_diagnostics=pre)
+    first = analyze(text, path=path, pre_diagnostics=pre)
     assert time.process_time() - start < BOUND
     n = len(first.text)
     assert not any("\ud800" <= ch <= "\udfff" for ch in first.text)
@@ -83,7 +88,7 @@ def check_properties(text: str, pre: list[Diagnostic] | None = None) -> Analysis
             for conv in CONVERTERS:
                 back = conv.from_lsp(first.lines, conv.to_lsp(first.lines, offset))
                 assert back == offset, (d.code, offset, conv.encoding)
-    again = analyze(text, path="fuzz.promptpack.yaml", pre_diagnostics=pre)
+    again = analyze(text, path=path, pre_diagnostics=pre)
     assert again.diagnostics == first.diagnostics
     return first
 
@@ -212,6 +217,136 @@ def test_generated_with_anchors(data: dict[str, object], key: str) -> None:
     text = text.replace(f'"{key}": ', f'"{key}": &a ', 1)
     text += "extra: *a\nmerged: {<<: {k: 1}, k: *a}\nbroken: *zz\n"
     check_properties(text)
+
+
+# ------------------------------------------------------- packs inside ConfigMaps
+
+
+def _config_map(name: str, key: str, body: str) -> str:
+    block = "".join(f"    {line}\n" if line else "\n" for line in body.splitlines())
+    return f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n  {key}: |\n{block}"
+
+
+@settings(max_examples=min(settings().max_examples, 100))
+@given(st.lists(st.tuples(pack_data(), st.booleans()), min_size=1, max_size=3), st.booleans())
+def test_generated_config_map_hosts(packs: list[tuple[dict[str, object], bool]], ref: bool) -> None:
+    """A Kubernetes stream of ConfigMaps embedding generated packs (YAML and JSON, in
+    literal blocks), with a PromptPack resource and an anchored document between
+    them: analysed as the host it is, every range inside the file."""
+    documents = []
+    for i, (data, as_json) in enumerate(packs):
+        body = json.dumps(data, indent=2) if as_json else _yaml(data, 0, False).lstrip("\n")
+        documents.append(_config_map(f"m{i}", "pack.json" if as_json else "pack.yaml", body))
+        documents.append(f"kind: Service\napiVersion: v1\nmetadata: &meta{i} {{name: s{i}}}\n")
+    if ref:
+        documents.append(
+            "apiVersion: omnia.altairalabs.ai/v1alpha1\nkind: PromptPack\n"
+            "metadata: {name: p}\nspec: {source: {configMapRef: {name: m0}}}\n"
+        )
+    check_properties("---\n".join(documents), path="fuzz-host.yaml")
+
+
+@settings(max_examples=min(settings().max_examples, 100))
+@given(st.data())
+def test_mutated_config_map_host(data: st.DataObject) -> None:
+    """The bundled Kubernetes cases, mutated as the corpus is."""
+    raw = bytearray(data.draw(st.sampled_from(HOSTS)))
+    for _ in range(data.draw(st.integers(1, 3))):
+        if not raw:
+            break
+        at = data.draw(st.integers(0, len(raw) - 1))
+        piece = data.draw(
+            st.sampled_from([*ODD, "{{", "&x ", "*x", "- ", ": ", "\n", "---\n", "|"])
+        )
+        if data.draw(st.booleans()):
+            raw[at:at] = piece.encode("utf-8")
+        else:
+            del raw[at : at + data.draw(st.integers(1, 8))]
+    text, pre = decode(bytes(raw))
+    check_properties(text, pre, path="fuzz-host.yaml")
+
+
+# ------------------------------------------------------------ arena projects
+
+ARENA_HEAD = "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
+#: What a `file:` entry may name: the project's own files, missing ones, and paths
+#: that leave the project (never read: core/base/roots.py).
+FILE_NAMES = [
+    "prompts/a.yaml",
+    "prompts/b.yaml",
+    "providers/mock.yaml",
+    "missing.yaml",
+    "../outside.yaml",
+    "/etc/hostname",
+    "prompts",
+    "",
+]
+
+
+@st.composite
+def arena_project(draw: st.DrawFn) -> dict[str, str]:
+    """The files of an arena project: a config naming generated files, and prompt
+    configs with generated templates (some of them mutated)."""
+    entries = {
+        section: draw(st.lists(st.sampled_from(FILE_NAMES), max_size=3))
+        for section in ("prompt_configs", "providers", "scenarios", "tools")
+    }
+    spec = "".join(
+        f"  {section}:\n"
+        + "".join(
+            f"    - id: p{i}\n      file: {json.dumps(name)}\n" for i, name in enumerate(names)
+        )
+        for section, names in entries.items()
+        if names
+    )
+    files = {"config.arena.yaml": f"{ARENA_HEAD}kind: Arena\nmetadata: {{name: f}}\nspec:\n{spec}"}
+    for name in ("prompts/a.yaml", "prompts/b.yaml"):
+        template = draw(templates)
+        files[name] = (
+            f"{ARENA_HEAD}kind: PromptConfig\nmetadata: {{name: {name[8]}}}\nspec:\n"
+            f"  task_type: {draw(idents)}\n  system_template: {json.dumps(template)}\n"
+            f"  allowed_tools: [{draw(idents)}]\n"
+        )
+    files["providers/mock.yaml"] = (
+        f"{ARENA_HEAD}kind: Provider\nmetadata: {{name: mock}}\nspec: {{id: mock, type: mock}}\n"
+    )
+    victim = draw(st.sampled_from(sorted(files)))
+    text = files[victim]
+    if text:
+        at = draw(st.integers(0, len(text) - 1))
+        files[victim] = (
+            text[:at] + draw(st.sampled_from([*ODD, ": ", "- ", "&a ", "*a", "\n"])) + text[at:]
+        )
+    return files
+
+
+@settings(max_examples=min(settings().max_examples, 100))
+@given(arena_project())
+def test_generated_arena_projects(files: dict[str, str]) -> None:
+    """Checking a project never raises, reads nothing outside it, and puts every
+    problem inside the file it names."""
+    import tempfile
+
+    from pack_lsp.core.checks.arena.check import check_project
+    from pack_lsp.core.model.arena.project import load_project
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "project"
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
+        (root / ".git").mkdir()
+        (Path(folder) / "outside.yaml").write_text(files["prompts/a.yaml"], encoding="utf-8")
+        project = load_project(root / "config.arena.yaml")
+        if project is None:
+            return
+        resolved = root.resolve()
+        assert all(Path(p).resolve().is_relative_to(resolved) for p in project.files)
+        checked = check_project(project)
+        for path in project.paths():
+            length = len(project.files[path].text)
+            for d in checked.diagnostics_for(path):
+                assert 0 <= d.span.start <= d.span.end <= length, (d.code, d.span, length)
 
 
 # --------------------------------------------------------------- mutated packs

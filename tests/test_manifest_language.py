@@ -44,8 +44,21 @@ def test_uses_tools_offers_only_tool_providing_extensions(index: ManifestIndex) 
     analysis = _open(REVIEWER, index, text)
     offset = _offset(text, "    - \n") + len("    - ")
     labels = [c.label for c in complete_ids(analysis, offset, index)]
-    # kv is listed already; code_reviewer is this manifest; builder_agent has code.
-    assert labels == ["builder_agent"]
+    # yodoca's built-in tools first; kv is listed already; code_reviewer is this
+    # manifest; builder_agent has code.
+    assert labels == ["core_tools", "builder_agent"]
+
+
+def test_ids_yodoca_does_not_load_are_not_offered(index: ManifestIndex) -> None:
+    kv = WORKSPACE / "kv" / "manifest.yaml"
+    disabled = ManifestIndex(list(index))
+    text = kv.read_text(encoding="utf-8").replace("enabled: true", "enabled: false")
+    disabled.put(analyze(text, path=kv).manifest)  # type: ignore[arg-type]
+    path = WORKSPACE / "x" / "manifest.yaml"
+    text = "id: x\nname: X\nentrypoint: main:X\ndepends_on:\n  - \n"
+    analysis = analyze(text, path=path, workspace=disabled)
+    labels = [c.label for c in complete_ids(analysis, len(text) - 1, disabled)]
+    assert labels == ["builder_agent", "code_reviewer"]
 
 
 def test_depends_on_offers_every_other_id_with_its_description(index: ManifestIndex) -> None:
@@ -123,12 +136,14 @@ def test_rename_changes_the_id_and_every_reference_in_every_file(index: Manifest
     }
     assert "id: key_value\n" in renamed[str(KV)]
     assert "depends_on: [key_value]" in renamed[str(WORKSPACE / "builder_agent" / "manifest.yaml")]
-    # The renamed workspace is as clean as before.
+    # The renamed workspace is as clean as before but for the folder of the renamed
+    # extension, which yodoca imports by the id: renaming folders is the user's move.
     after = ManifestIndex()
     for path, text in renamed.items():
         after.put(analyze(text, path=path).manifest)  # type: ignore[arg-type]
     for path, text in renamed.items():
-        assert analyze(text, path=path, workspace=after).diagnostics == ()
+        codes = [d.code for d in analyze(text, path=path, workspace=after).diagnostics]
+        assert codes == (["PM014"] if path == str(KV) else []), path
 
 
 def test_rename_keeps_quotes_and_rejects_bad_ids(index: ManifestIndex) -> None:
@@ -138,6 +153,8 @@ def test_rename_keeps_quotes_and_rejects_bad_ids(index: ManifestIndex) -> None:
     edits = {e.path: e.edits for e in rename(analysis, text.index("kv"), "store", index)}
     assert apply_edits(text, edits[str(path)]) == text.replace('"kv"', '"store"')
     with pytest.raises(ValueError, match="not a valid extension id"):
-        rename(analysis, text.index("kv"), "key-value", index)
+        rename(analysis, text.index("kv"), "key.value", index)
+    # yodoca accepts hyphenated ids.
+    assert rename(analysis, text.index("kv"), "key-value", index)
     with pytest.raises(ValueError, match="no extension id"):
         rename(analysis, text.index("name"), "store", index)

@@ -5,6 +5,7 @@ each, check a pack, apply its fixes, see it clean. Skipped without the optional
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,19 @@ def _data(result: Any) -> Any:
     return json.loads(result.content[0].text)
 
 
+def server(cwd: Path) -> StdioServerParameters:
+    """``pack-lsp mcp`` started in ``cwd`` (its root when the client declares none),
+    with this environment (the SDK passes a minimal one by default: the server would
+    not import the pack-lsp under test)."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "pack_lsp", "mcp"], cwd=cwd, env=dict(os.environ)
+    )
+
+
 async def test_mcp_server_over_stdio(tmp_path: Path) -> None:
     pack = tmp_path / "a.promptpack.yaml"
     pack.write_text(PACK)
-    params = StdioServerParameters(command=sys.executable, args=["-m", "pack_lsp", "mcp"])
+    params = server(tmp_path)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         tools = {t.name: t for t in (await session.list_tools()).tools}

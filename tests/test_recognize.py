@@ -203,12 +203,21 @@ def test_embedded_json_and_one_line_entries() -> None:
 
 
 def test_an_entry_that_is_not_verbatim_is_reported_on_its_key() -> None:
+    escaped = _manifest(f"  pack.json: {json.dumps(json.dumps(PACK))}\n")
+    stream = hosts.read_stream(escaped)
+    assert stream is not None and stream.embedded[0].shadow is None
+    (diag,) = [d for d in analyze(escaped, path="k/c.yaml").diagnostics if d.code == "PP301"]
+    assert escaped[diag.span.start : diag.span.end] == "pack.json"
+    assert "of the `pack.json` entry's text" in diag.message
+
+
+def test_a_folded_json_entry_is_checked_at_its_place() -> None:
+    """Folding turns line breaks into spaces, which JSON reads alike."""
     folded = _manifest(_block(">", json.dumps(PACK, indent=2)).replace("pack.yaml", "pack.json"))
     stream = hosts.read_stream(folded)
-    assert stream is not None and stream.embedded[0].shadow is None
+    assert stream is not None and stream.embedded[0].shadow is not None
     (diag,) = [d for d in analyze(folded, path="k/c.yaml").diagnostics if d.code == "PP301"]
-    assert folded[diag.span.start : diag.span.end] == "pack.json"
-    assert "of the `pack.json` entry's text" in diag.message
+    assert folded[diag.span.start : diag.span.end] == '"nothing"'
 
 
 def test_entries_that_are_not_packs_are_left_alone() -> None:

@@ -1,5 +1,10 @@
-"""Every reference of the corpus and of the golden cases means the same thing to the
-resolver (core/model/resolve.py), to go-to-definition and to the diagnostics.
+"""Regression test: every reference of the corpus and of the golden cases keeps
+meaning the same thing to the rules, go-to-definition and the topology.
+
+Each of them asks the resolver (core/model/resolve.py): the rules report a reference the
+resolver leaves undefined, completion offers the names it defines, definition and
+rename go where it resolves (``index.definitions_of``). This test checks that they
+still agree:
 
 - A prompt's tools item: PP301/PP302 fire exactly where go-to-definition finds
   nothing (runtime-provided names and members without a prompt aside, which have no

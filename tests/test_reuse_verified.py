@@ -166,7 +166,9 @@ def test_verify_mode_fails_loudly_on_a_wrong_pack_wide_reuse(
 ) -> None:
     monkeypatch.setattr(analysis, "fingerprint", lambda *args: ("always the same",))
     previous = analyze(PACK)
-    with pytest.raises(reuse.ReuseMismatch, match=r"pack-wide results of pack_lsp\.core\.checks\.rules"):
+    with pytest.raises(
+        reuse.ReuseMismatch, match=r"pack-wide results of pack_lsp\.core\.checks\.rules"
+    ):
         reanalyze(previous, PACK.replace(*RENAME, 1))
 
 

@@ -99,8 +99,12 @@ async def test_embedded_pack_in_the_editor(kclient: LanguageClient, tmp_path: Pa
     client = kclient
     uri = await open_doc(client, tmp_path / "deploy.yaml", MANIFEST, wait=False)
     found = await diagnostics_for(client, uri, 1)
+    # The FAQ pack is YAML under another key than `pack.json`: Omnia, the target of packs
+    # in ConfigMaps, never reads it (PT001) and would refuse it as YAML (PT002).
     assert [(str(d.code), d.range) for d in found] == [
-        ("PP301", span_range(client, MANIFEST, '"lookup_ordr"'))
+        ("PP301", span_range(client, MANIFEST, '"lookup_ordr"')),
+        ("PT001", span_range(client, MANIFEST, "faq.pack.yaml")),
+        ("PT002", span_range(client, MANIFEST, "id: faq", length=2)),
     ]
 
     hover = await client.text_document_hover_async(
@@ -150,4 +154,5 @@ async def test_embedded_pack_in_the_editor(kclient: LanguageClient, tmp_path: Pa
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
         )
     )
-    assert await diagnostics_for(client, uri, 2) == []
+    after = await diagnostics_for(client, uri, 2)
+    assert [str(d.code) for d in after] == ["PT001", "PT002"]

@@ -219,7 +219,7 @@ async def test_render_prompt(client: LanguageClient, tmp_path: Path) -> None:
             types.ExecuteCommandParams(command="pack-lsp.renderPrompt", arguments=[uri])
         )
     )
-    assert listed == {"prompts": ["triage", "billing"]}
+    assert listed == {"prompts": ["triage", "billing"], "targets": []}
 
 
 async def test_governance_preview(client: LanguageClient, tmp_path: Path) -> None:

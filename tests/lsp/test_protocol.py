@@ -221,3 +221,26 @@ def test_exits_when_client_process_dies() -> None:
         if server.poll() is None:
             server.kill()
             pytest.fail("the server did not exit after its client process died")
+
+
+def test_a_cancel_for_an_answered_request_writes_nothing_to_stderr() -> None:
+    """Clients cancel requests whose answer is already on its way (VS Code for every
+    superseded code lens or inlay hint request); pygls logged each as a warning, which the
+    editor showed as a bare "Cancel notification for unknown message id" line."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}},
+        {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 99}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    proc = subprocess.run(
+        SERVER,
+        input=b"".join(_message(m) for m in messages),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert b'"id": 2' in proc.stdout or b'"id":2' in proc.stdout, proc.stdout[-500:]
+    assert b"Cancel notification" not in proc.stderr, proc.stderr.decode(errors="replace")

@@ -11,6 +11,7 @@ import {
   type SendRequest,
 } from "./protocol";
 import { PreviewProvider, showBeside } from "./preview";
+import { notRunning } from "./topology";
 
 export const CARDS_SCHEME = "packlsp-cards";
 
@@ -69,7 +70,10 @@ export class CardsProvider extends PreviewProvider {
   }
 }
 
-/** Ask which agent and which A2A version, then open the preview beside the pack. */
+/**
+ * Ask which agent, then open the preview beside the pack, for the A2A version of the
+ * `packLsp.cardsPreview.a2aVersion` setting (or `version` when a caller names one).
+ */
 export async function previewAgentCards(
   send: SendRequest | undefined,
   source: vscode.Uri | undefined,
@@ -81,15 +85,15 @@ export async function previewAgentCards(
     return undefined;
   }
   if (send === undefined) {
-    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    void notRunning("preview the Agent Cards");
     return undefined;
   }
   const setting = vscode.workspace
     .getConfiguration("packLsp")
     .get<string>("cardsPreview.a2aVersion", "0.3.0");
-  // The version offered first; a value outside the setting's enum is not offered at all.
+  // A value outside the setting's enum is the first version the server knows.
   const configured = A2A_VERSIONS.find((v) => v === setting) ?? A2A_VERSIONS[0];
-  let chosenVersion = A2A_VERSIONS.find((v) => v === version);
+  const chosenVersion = A2A_VERSIONS.find((v) => v === version) ?? configured;
   let chosenAgent = agent;
   if (agent === undefined) {
     const answer = await send(AgentCardsRequest, { textDocument: { uri: source.toString() } });
@@ -103,24 +107,13 @@ export async function previewAgentCards(
       })),
     ];
     const picked = await vscode.window.showQuickPick(items, {
-      title: "Preview Agent Cards",
+      title: `Preview Agent Cards (A2A ${chosenVersion}: the packLsp.cardsPreview.a2aVersion setting)`,
       placeHolder: "Which agent's card?",
     });
     if (picked === undefined) {
       return undefined;
     }
     chosenAgent = picked.key;
-  }
-  if (chosenVersion === undefined) {
-    const order = [configured, ...A2A_VERSIONS.filter((v) => v !== configured)];
-    const picked = await vscode.window.showQuickPick(
-      order.map((v) => ({ label: `A2A ${v}`, version: v })),
-      { title: "Preview Agent Cards", placeHolder: "Which A2A protocol version?" },
-    );
-    if (picked === undefined) {
-      return undefined;
-    }
-    chosenVersion = picked.version;
   }
   const uri = previewUri({ source: source.toString(), agent: chosenAgent, version: chosenVersion });
   return showBeside(uri, "json");

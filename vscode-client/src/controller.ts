@@ -1,7 +1,12 @@
 /**
  * The server's lifecycle: discovery, start, restart on settings or interpreter changes, the
  * status-bar item, and when no server can be found the offer to install one into the extension's
- * storage (made once; the installed server is upgraded with the extension).
+ * storage (the installed server is upgraded with the extension).
+ *
+ * The offer cannot be lost (docs/decisions.md, D70): it is made whenever a pack is opened without
+ * a running server, never for other files, and the status-bar item, shown while a pack is the
+ * active editor, stays an "Install pack-lsp" action until a server runs. Listeners of
+ * `onDidChangeState` (the "not running" notice on open packs) learn of every change.
  *
  * The language client itself is created by an injected factory so this logic runs in unit tests
  * against a mocked `vscode` module.
@@ -31,26 +36,26 @@ export interface Logger {
   show(preserveFocus?: boolean): void;
 }
 
-/** Values kept across sessions (the extension's `globalState`). */
-export interface Memory {
-  get(key: string): unknown;
-  update(key: string, value: unknown): Thenable<void>;
-}
+/**
+ * What the controller knows of the server: `starting`, `running`, `installing`, `missing` (none
+ * found: install one) or `failed` (the one found did not start, or the install failed).
+ */
+export type ServerState = "starting" | "running" | "installing" | "missing" | "failed";
 
 export interface ControllerDeps {
   discover(): Promise<Discovery>;
   createClient(server: ServerCommand): ClientHandle;
   logger: Logger;
   installer: ServerInstaller;
-  memory: Memory;
+  /** How many open documents pack-lsp would check (`recognize.ts`). */
+  openPacks(): number;
 }
 
 export const INSTALL = "Install pack-lsp";
 export const OPEN_SETTING = "Open setting";
 export const SHOW_OUTPUT = "Show output";
 export const SERVER_SETTING = "packLsp.server.command";
-/** The `globalState` key recording that the install was offered (it is offered once). */
-export const OFFERED_KEY = "packLsp.installOffered";
+export const NOT_FOUND = "The pack-lsp language server was not found, so nothing checks this pack.";
 
 function describe(server: ServerCommand): string {
   return [server.command, ...server.args].join(" ");
@@ -66,6 +71,14 @@ export class ServerController implements vscode.Disposable {
   private installing: Promise<boolean> | undefined;
   /** The interpreter the last discovery offered to install with. */
   private interpreter: string | undefined;
+  /** The last discovery, for the offers made when a pack opens. */
+  private discovery: Discovery | undefined;
+  /** Why the server is not running, when it failed: it did not start, or the install failed. */
+  failure: { during: "start" | "install"; text: string } | undefined;
+  private current: ServerState = "starting";
+  private packActive = false;
+  private readonly changed = new vscode.EventEmitter<ServerState>();
+  readonly onDidChangeState = this.changed.event;
   private readonly disposables: { dispose(): unknown }[] = [];
 
   constructor(private readonly deps: ControllerDeps) {
@@ -73,9 +86,44 @@ export class ServerController implements vscode.Disposable {
     this.status.name = "PromptPack language server";
     this.status.command = "packLsp.showOutput";
     this.status.text = "$(sync~spin) pack-lsp";
-    this.status.show();
-    this.disposables.push(this.status);
+    this.disposables.push(this.status, this.changed);
     this.applyLogLevel();
+  }
+
+  get state(): ServerState {
+    return this.current;
+  }
+
+  private setState(state: ServerState): void {
+    this.current = state;
+    this.updateVisibility();
+    this.changed.fire(state);
+  }
+
+  /** The status-bar item is shown while a pack is the active editor, and during an install. */
+  private updateVisibility(): void {
+    if (this.packActive || this.current === "installing") {
+      this.status.show();
+    } else {
+      this.status.hide();
+    }
+  }
+
+  /** Whether the active editor shows a document pack-lsp checks. */
+  setPackActive(active: boolean): void {
+    this.packActive = active;
+    this.updateVisibility();
+  }
+
+  /** A pack was opened: without a running server, offer the install (again). */
+  packOpened(): void {
+    if (this.current === "missing" && this.discovery !== undefined) {
+      void this.notifyNotFound(this.discovery);
+    } else if (this.current === "failed" && this.failure?.during === "install") {
+      void this.showFailure(this.failure.text);
+    } else if (this.current === "failed" && this.discovery !== undefined) {
+      void this.notifyNotFound(this.discovery, this.failure?.text);
+    }
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -121,6 +169,8 @@ export class ServerController implements vscode.Disposable {
     this.status.text = "$(sync~spin) pack-lsp";
     this.status.tooltip = "Starting the PromptPack language server";
     this.status.command = "packLsp.showOutput";
+    this.failure = undefined;
+    this.setState("starting");
     let discovery = await this.deps.discover();
     for (const line of discovery.tried) {
       this.deps.logger.log("debug", `server discovery: tried ${line}`);
@@ -134,15 +184,18 @@ export class ServerController implements vscode.Disposable {
     }
     const server = discovery.server;
     this.server = server;
+    this.discovery = discovery;
     if (server === undefined) {
-      this.status.text = "$(error) pack-lsp";
-      this.status.tooltip = "No pack-lsp language server found: click to install it";
-      this.status.command = "packLsp.installServer";
+      if (this.current === "failed") {
+        return; // the upgrade failed and said so
+      }
+      this.showMissing();
       this.deps.logger.log(
         "error",
         `no language server found; tried: ${discovery.tried.join("; ")}`,
       );
-      if (discovery.managed !== "stale") {
+      this.setState("missing");
+      if (this.deps.openPacks() > 0) {
         void this.notifyNotFound(discovery);
       }
       return;
@@ -153,17 +206,18 @@ export class ServerController implements vscode.Disposable {
       await client.start();
     } catch (error) {
       this.status.text = "$(error) pack-lsp";
-      this.status.tooltip = `The server did not start: ${String(error)}`;
+      this.status.tooltip = `The server did not start: ${String(error)}. Click to install pack-lsp.`;
+      this.status.command = "packLsp.installServer";
       this.deps.logger.log("error", `${describe(server)} did not start: ${String(error)}`);
       try {
         await client.stop();
       } catch {
         // it never ran
       }
-      void this.notifyNotFound(
-        { ...discovery, server: undefined },
-        `${describe(server)} did not start.`,
-      );
+      this.discovery = { ...discovery, server: undefined };
+      this.failure = { during: "start", text: `${describe(server)} did not start.` };
+      this.setState("failed");
+      void this.notifyNotFound(this.discovery, this.failure.text);
       return;
     }
     this.client = client;
@@ -171,19 +225,22 @@ export class ServerController implements vscode.Disposable {
     this.status.text = `$(check) pack-lsp ${version}`;
     this.status.tooltip = `pack-lsp ${version}: ${describe(server)}`;
     this.deps.logger.log("info", `pack-lsp ${version} is running`);
+    this.setState("running");
+  }
+
+  /** The status-bar item when no server was found: an action that installs one. */
+  private showMissing(): void {
+    this.status.text = "$(cloud-download) Install pack-lsp";
+    this.status.tooltip =
+      "pack-lsp is not running, so nothing checks this pack: click to install it into the extension's storage";
+    this.status.command = "packLsp.installServer";
   }
 
   /**
-   * The notification when no server was found (offered once: later starts only show the status
-   * bar item, which installs on a click) or when the one found did not start (always shown).
+   * The notification when no server was found or the one found did not start: made whenever a
+   * pack is opened without a server (VS Code shows one copy of an identical notification).
    */
   async notifyNotFound(discovery: Discovery, reason?: string): Promise<void> {
-    if (reason === undefined) {
-      if (this.deps.memory.get(OFFERED_KEY) === true) {
-        return;
-      }
-      await this.deps.memory.update(OFFERED_KEY, true);
-    }
     const actions: string[] = [];
     const interpreter = discovery.interpreter;
     if (interpreter !== undefined) {
@@ -194,7 +251,7 @@ export class ServerController implements vscode.Disposable {
       interpreter !== undefined
         ? ` Install it into the extension's storage (a virtual environment made with ${interpreter}, dependencies from the package index), or set ${SERVER_SETTING}.`
         : ` Install Python 3.11 or newer to let the extension install it, or set ${SERVER_SETTING}.`;
-    const message = (reason ?? "The pack-lsp language server was not found.") + how;
+    const message = (reason ?? NOT_FOUND) + how;
     const choice =
       reason === undefined
         ? await vscode.window.showInformationMessage(message, ...actions)
@@ -222,25 +279,30 @@ export class ServerController implements vscode.Disposable {
   }
 
   private async runInstall(title: string): Promise<boolean> {
-    this.status.text = "$(sync~spin) pack-lsp";
-    this.status.tooltip = title;
+    const before = this.current;
+    this.status.text = `$(sync~spin) ${title}`;
+    this.status.tooltip = `${title}: click to follow pip's output`;
+    this.status.command = "packLsp.showOutput";
+    this.setState("installing");
     this.deps.logger.log("info", `${title} into the extension's storage`);
     const failure = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title, cancellable: false },
       (progress) =>
         this.deps.installer.install(this.interpreter, (step) => {
-          this.deps.logger.log("info", step);
           progress.report({ message: step });
         }),
     );
     if (failure === undefined) {
       this.deps.logger.log("info", "pack-lsp is installed");
+      this.setState(before === "running" ? "running" : "starting");
       return true;
     }
-    this.status.text = "$(error) pack-lsp";
-    this.status.tooltip = failure;
+    this.status.text = "$(error) Install pack-lsp";
+    this.status.tooltip = `${failure} Click to try again.`;
     this.status.command = "packLsp.installServer";
     this.deps.logger.log("error", failure);
+    this.failure = { during: "install", text: failure };
+    this.setState(this.client !== undefined ? "running" : "failed");
     void this.showFailure(failure);
     return false;
   }

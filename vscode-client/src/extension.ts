@@ -9,11 +9,14 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { CARDS_SCHEME, CardsProvider, previewAgentCards } from "./cards";
+import { presentCompletion } from "./completion";
 import { type ClientHandle, ServerController } from "./controller";
 import { discoverServer, type ServerCommand } from "./discovery";
 import { VenvInstaller } from "./installer";
 import { PACK_JSON, PACK_YAML, PackAdoption } from "./languages";
 import { FilteredChannel } from "./log";
+import { NotRunningNotice } from "./notice";
+import { PackDocuments } from "./packs";
 import {
   GOVERNANCE_SCHEME,
   MeaningProvider,
@@ -147,6 +150,15 @@ function createClient(
           );
         },
       },
+      // A completion's kind beside its label, so that the label is never cut short.
+      provideCompletionItem: async (document, position, context, token, next) => {
+        const result = await next(document, position, context, token);
+        const items = Array.isArray(result) ? result : (result?.items ?? []);
+        for (const item of items) {
+          presentCompletion(item);
+        }
+        return result;
+      },
       // The server's card lens runs a server command whose answer VS Code would drop: open the
       // preview instead.
       provideCodeLenses: async (document, token, next) => {
@@ -211,6 +223,11 @@ async function openExample(context: vscode.ExtensionContext): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const packs = new PackDocuments(
+    () => vscode.workspace.getConfiguration("packLsp").get<string[]>("manifests", []),
+    [CARDS_SCHEME, RENDERED_SCHEME, GOVERNANCE_SCHEME],
+  );
+  const notice = new NotRunningNotice((document) => packs.checked(document));
   const channel = new FilteredChannel(vscode.window.createOutputChannel("PromptPack"));
   const trace = vscode.window.createOutputChannel("PromptPack Trace");
   context.subscriptions.push(channel, trace);
@@ -235,17 +252,52 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createClient: (server) => createClient(server, channel, trace),
     logger: channel,
     installer,
-    memory: context.globalState,
+    openPacks: () => packs.open().length,
   });
   controller = ctl;
   context.subscriptions.push(ctl);
 
   const send = (): SendRequest | undefined => ctl.client?.sendRequest;
-  const activeUri = (): vscode.Uri | undefined => {
-    const doc = vscode.window.activeTextEditor?.document;
-    const views = [CARDS_SCHEME, RENDERED_SCHEME, GOVERNANCE_SCHEME];
-    return doc !== undefined && !views.includes(doc.uri.scheme) ? doc.uri : undefined;
+  const activeUri = (): vscode.Uri | undefined =>
+    packs.target(vscode.window.activeTextEditor?.document);
+  const refreshNotice = (): void => {
+    notice.update(ctl.state, vscode.workspace.textDocuments, ctl.failure);
   };
+  const activeChanged = (editor: vscode.TextEditor | undefined): void => {
+    const document = editor?.document;
+    packs.activated(document);
+    const source = document !== undefined ? packs.sourceOf(document.uri) : undefined;
+    ctl.setPackActive(document !== undefined && (packs.checked(document) || source !== undefined));
+  };
+  context.subscriptions.push(
+    notice,
+    vscode.languages.registerCodeActionsProvider(
+      [{ scheme: "file" }, { scheme: "untitled" }],
+      notice,
+      { providedCodeActionKinds: NotRunningNotice.providedCodeActionKinds },
+    ),
+    ctl.onDidChangeState(refreshNotice),
+    vscode.window.onDidChangeActiveTextEditor(activeChanged),
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      if (packs.checked(document)) {
+        refreshNotice();
+        ctl.packOpened();
+      }
+    }),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      packs.closed(document);
+      notice.closed(document.uri);
+    }),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      // An untitled or edited document may become a pack, or stop being one.
+      if (ctl.state !== "running" && event.contentChanges.length > 0) {
+        refreshNotice();
+        if (event.document === vscode.window.activeTextEditor?.document) {
+          activeChanged(vscode.window.activeTextEditor);
+        }
+      }
+    }),
+  );
   const cards = new CardsProvider(send);
   const meaning = new MeaningProvider(send);
   const topology = new TopologyPanels(send);
@@ -293,6 +345,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(onInterpreter(() => void ctl.onInterpreterChanged()));
   }
   await Promise.all(vscode.workspace.textDocuments.map((document) => adoptPack(document)));
+  activeChanged(vscode.window.activeTextEditor);
   await ctl.start();
 }
 

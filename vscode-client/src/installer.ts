@@ -1,9 +1,11 @@
 /**
  * Installs pack-lsp into the extension's storage (`managed.ts` has the layout and the messages):
  * a virtual environment made with the Python interpreter discovery found, then
- * `pip install <the shipped wheel>`, its dependencies coming from the package index.
+ * `pip install --only-binary :all: <the shipped wheel>`, its dependencies coming from the package
+ * index as wheels (nothing is compiled: docs/decisions.md, D71). pip's output reaches the log line
+ * by line as it is written, and its steps the progress notification.
  */
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { constants } from "node:fs";
 import { access, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -14,8 +16,8 @@ import {
   managedState,
   type ManagedPaths,
   type ManagedState,
+  pipProgress,
   pythonIsRecentEnough,
-  tail,
 } from "./managed";
 
 export interface InstalledServer {
@@ -39,23 +41,67 @@ interface Run {
   output: string;
 }
 
-/** Run a process to its end (no shell); a spawn failure is exit code -1 with its message. */
-function run(command: string, args: string[], timeoutMs: number): Promise<Run> {
+/**
+ * Run a process to its end (no shell), handing each line of its output (stdout and stderr) to
+ * `onLine` as it is written; a spawn failure is exit code -1 with its message.
+ */
+export function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  onLine: (line: string) => void = () => undefined,
+): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
-      (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`;
-        if (error === null) {
-          resolve({ code: 0, output });
-        } else {
-          const code = typeof error.code === "number" ? error.code : -1;
-          resolve({ code, output: output || error.message });
+    let output = "";
+    let settled = false;
+    const child = spawn(command, args, {
+      windowsHide: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      // pip writes its progress unbuffered and in English
+      env: { ...process.env, PYTHONUNBUFFERED: "1", PIP_NO_COLOR: "1" },
+    });
+    const partial = { stdout: "", stderr: "" };
+    const take = (stream: "stdout" | "stderr", chunk: Buffer | string): void => {
+      const text = chunk.toString();
+      output += text;
+      const lines = (partial[stream] + text).split(/\r?\n|\r/);
+      partial[stream] = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line.trim() !== "") {
+          onLine(line);
         }
-      },
-    );
+      }
+    };
+    child.stdout.on("data", (chunk: Buffer) => {
+      take("stdout", chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      take("stderr", chunk);
+    });
+    const timer = setTimeout(() => {
+      output += `\n${command} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped`;
+      child.kill();
+    }, timeoutMs);
+    const finish = (code: number): void => {
+      if (settled) {
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      for (const rest of [partial.stdout, partial.stderr]) {
+        if (rest.trim() !== "") {
+          onLine(rest);
+        }
+      }
+      resolve({ code, output });
+    };
+    child.on("error", (error) => {
+      output += output ? `\n${error.message}` : error.message;
+      finish(-1);
+    });
+    child.on("close", (code) => {
+      finish(code ?? -1);
+    });
   });
 }
 
@@ -103,13 +149,19 @@ export class VenvInstaller implements ServerInstaller {
     return { state, python: this.paths.python };
   }
 
-  private async step(what: string, command: string, args: string[], ms: number): Promise<Run> {
+  /** Run one step, its output going to the log line by line (and to `onLine`). */
+  private async step(
+    what: string,
+    command: string,
+    args: string[],
+    ms: number,
+    onLine: (line: string) => void = () => undefined,
+  ): Promise<Run> {
     this.log(`${what}: ${[command, ...args].join(" ")}`);
-    const result = await run(command, args, ms);
-    if (result.output.trim()) {
-      this.log(tail(result.output, 40));
-    }
-    return result;
+    return run(command, args, ms, (line) => {
+      this.log(line);
+      onLine(line);
+    });
   }
 
   async install(
@@ -158,12 +210,23 @@ export class VenvInstaller implements ServerInstaller {
         "--upgrade",
         "--disable-pip-version-check",
         "--no-input",
+        "--progress-bar",
+        "off",
+        // Wheels only: a dependency without one for this platform is named, never compiled.
+        "--only-binary",
+        ":all:",
         path.join(this.serverDir, wheel),
       ],
       900_000,
+      (line) => {
+        const progress = pipProgress(line);
+        if (progress !== undefined) {
+          report(progress);
+        }
+      },
     );
     if (pip.code !== 0) {
-      return advice("pip", pip.output, venvPython);
+      return advice("pip", pip.output, python ?? venvPython);
     }
     await writeFile(stamp, wheel, "utf-8");
     return undefined;

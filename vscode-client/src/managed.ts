@@ -97,21 +97,84 @@ export function advice(step: InstallStep, detail: string, python?: string): stri
       }
       return `Creating a virtual environment with ${python ?? "Python"} failed (the PromptPack output has its message). ${OR_SETTING}`;
     case "pip":
-      if (
-        /connection|resolve|network|proxy|timed out|no matching distribution|could not find a version|ssl/.test(
-          said,
-        )
-      ) {
-        return `pip could not download pack-lsp's dependencies (pygls, pydantic, ruamel.yaml, jsonschema) from the package index. Connect to the network, or point pip at a reachable index or proxy (pip.conf, PIP_INDEX_URL, HTTPS_PROXY), ${AGAIN}. ${OR_SETTING}`;
-      }
-      if (/gcc|cc1|compiler|failed building wheel|python\.h/.test(said)) {
-        return `pip had to compile a dependency (ruamel.yaml's C loader) and no C compiler was found: install one (Debian and Ubuntu: sudo apt install build-essential python3-dev), ${AGAIN}. ${OR_SETTING}`;
-      }
-      return `pip could not install pack-lsp (the PromptPack output has its message). ${OR_SETTING}`;
+      return pipAdvice(detail, python);
   }
 }
 
-/** The last lines of a process's output, for the log and the messages. */
-export function tail(text: string, lines = 12): string {
-  return text.trimEnd().split(/\r?\n/).slice(-lines).join("\n");
+/** Lines of pip's output that say which network request failed. */
+const NETWORK =
+  /NewConnectionError|Failed to establish a new connection|Temporary failure in name resolution|Name or service not known|nodename nor servname|getaddrinfo failed|Network is unreachable|Connection refused|ConnectTimeout|Read timed out|timed out|ProxyError|SSLError|CERTIFICATE_VERIFY_FAILED|No route to host/i;
+
+/** What pip's output says of its failure: the package it could not get, and why. */
+export interface PipFailure {
+  /** The distribution pip could not install (`pygls`, `ruamel.yaml.clib`), if it names one. */
+  project?: string;
+  /** The requirement as pip wrote it (`pygls<3,>=2.0`). */
+  requirement?: string;
+  /** The index could not be reached. */
+  network: boolean;
+  /** pip tried to build a package from source (a compiler or build dependency failed). */
+  build: boolean;
+}
+
+export function pipFailure(output: string): PipFailure {
+  const found =
+    /No matching distribution found for ([^\s]+)/.exec(output) ??
+    /Could not find a version that satisfies the requirement ([^\s]+)/.exec(output);
+  const requirement = found?.[1];
+  const project = requirement?.split(/[<>=!~;[( ]/)[0];
+  const build =
+    /Failed building wheel for|Failed to build|subprocess-exited-with-error|error: command '[^']*(?:gcc|cc|cl\.exe|clang)[^']*' failed|Python\.h: No such file|Microsoft Visual C\+\+/i.test(
+      output,
+    );
+  return { project, requirement, network: NETWORK.test(output), build };
+}
+
+/** The advice for a failed `pip install`, naming the package that failed. */
+function pipAdvice(output: string, python?: string): string {
+  const failure = pipFailure(output);
+  if (failure.network) {
+    const what =
+      failure.project !== undefined
+        ? `pip could not download ${failure.project} (${failure.requirement ?? failure.project}, needed by pack-lsp)`
+        : "pip could not download pack-lsp's dependencies";
+    return `${what}: the package index was not reachable. Connect to the network, or point pip at a reachable index or proxy (pip.conf, PIP_INDEX_URL, HTTPS_PROXY), ${AGAIN}. ${OR_SETTING}`;
+  }
+  if (failure.project !== undefined) {
+    const on = python !== undefined ? ` for ${python}` : "";
+    return `pip found no wheel of ${failure.project} (${failure.requirement ?? failure.project}, needed by pack-lsp)${on} on this platform in the package index. If ${failure.project} publishes none for this Python and platform, select a Python for which every dependency has one (CPython 3.11 to 3.13 on Linux, macOS and Windows) in the Python extension: the extension installs wheels only, so it never needs a C compiler. If the index cannot be reached or lacks it, point pip at one that has it (pip.conf, PIP_INDEX_URL, HTTPS_PROXY). Then run “PromptPack: Install Server”. ${OR_SETTING}`;
+  }
+  if (failure.build) {
+    return `pip tried to compile a dependency from source and failed (the PromptPack output has its message). ${OR_SETTING}`;
+  }
+  return `pip could not install pack-lsp (the PromptPack output has its message). ${OR_SETTING}`;
+}
+
+/** What the progress notification shows of one line of pip's output, or undefined. */
+export function pipProgress(line: string): string | undefined {
+  const text = line.trim();
+  const m =
+    /^(Collecting|Downloading|Using cached|Processing|Installing collected packages:|Successfully installed|Building wheel for)\s+(.*)$/.exec(
+      text,
+    );
+  if (m === null) {
+    return undefined;
+  }
+  const rest = (m[2] ?? "").replace(/\s+\(from [^)]*\)$/, "");
+  const short = rest.length > 90 ? `${rest.slice(0, 87)}...` : rest;
+  switch (m[1] ?? "") {
+    case "Collecting":
+      return `resolving ${short}`;
+    case "Downloading":
+    case "Using cached":
+      return `downloading ${short.split("/").pop() ?? short}`;
+    case "Processing":
+      return `reading ${short.split(/[\\/]/).pop() ?? short}`;
+    case "Installing collected packages:":
+      return `installing ${short}`;
+    case "Successfully installed":
+      return `installed ${short}`;
+    default:
+      return `building ${short}`;
+  }
 }

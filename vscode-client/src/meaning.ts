@@ -13,6 +13,7 @@
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, RequestType } from "vscode-languageclient";
 import { PreviewProvider, showBeside } from "./preview";
+import { notRunning } from "./topology";
 import type { SendRequest, TextDocumentParams } from "./protocol";
 
 export const RENDERED_SCHEME = "packlsp-rendered";
@@ -22,6 +23,8 @@ export const RENDER_PROMPT = "pack-lsp.renderPrompt";
 /** The answer of `pack-lsp.renderPrompt` with `[uri]`: the prompts it can render. */
 export interface RenderablePrompts {
   prompts?: string[];
+  /** The deploy targets the pack is checked for (`packLsp.targets`, `.pack-lsp.toml`). */
+  targets?: string[];
   error?: string;
 }
 
@@ -52,14 +55,16 @@ export interface MeaningQuery {
   source: string;
   prompt?: string;
   agent?: string;
+  /** Render as this deploy target's runtime renders (none: pack-lsp's own renderer). */
+  target?: string;
 }
 
 export function meaningUri(scheme: string, query: MeaningQuery): vscode.Uri {
   const base = query.source.split("/").pop() ?? "pack";
   const what =
     scheme === RENDERED_SCHEME
-      ? `${query.prompt ?? "prompt"} (rendered).txt`
-      : `${query.agent ?? "all agents"} (governance).json`;
+      ? `${query.prompt ?? "prompt"} (rendered${query.target ? ` for ${query.target}` : ""}).txt`
+      : `${query.agent ?? "all agents"} (governance).jsonc`;
   return vscode.Uri.from({ scheme, path: `/${base} · ${what}`, query: JSON.stringify(query) });
 }
 
@@ -82,10 +87,11 @@ export async function meaningText(
       : JSON.stringify({ error: "the pack-lsp server is not running" }, null, 2) + "\n";
   }
   if (scheme === RENDERED_SCHEME) {
-    const answer = await executeCommand<RenderedPrompt | null>(send, [
-      query.source,
-      query.prompt ?? "",
-    ]);
+    const args: unknown[] = [query.source, query.prompt ?? ""];
+    if (query.target !== undefined) {
+      args.push({}, query.target); // no variables of our own: defaults, as without a target
+    }
+    const answer = await executeCommand<RenderedPrompt | null>(send, args);
     if (answer?.document !== undefined) {
       return answer.document;
     }
@@ -95,7 +101,48 @@ export async function meaningText(
     textDocument: { uri: query.source },
     agent: query.agent,
   });
-  return JSON.stringify(answer, null, 2) + "\n";
+  return governanceText(answer, query.agent);
+}
+
+/** Whether an agent's entry of the governance answer holds any term. */
+function hasTerms(entry: unknown): boolean {
+  const governance = (entry as { governance?: unknown } | null)?.governance;
+  return (
+    typeof governance === "object" && governance !== null && Object.keys(governance).length > 0
+  );
+}
+
+/**
+ * The governance document: the answer as JSON, under comment lines (the document is JSON with
+ * comments) that say what it shows, and what to write when the pack declares no governance at
+ * all, instead of a bare `{"pack": null, "agents": {}}`.
+ */
+export function governanceText(answer: GovernanceResult, agent?: string): string {
+  const json = JSON.stringify(answer, null, 2) + "\n";
+  if (answer.error !== undefined) {
+    return `// No governance preview: ${answer.error}.\n${json}`;
+  }
+  const agents = Object.keys(answer.agents);
+  const any = answer.pack !== null || Object.values(answer.agents).some(hasTerms);
+  const lines = [
+    "// The governance in force (RFC 0013): the pack's `metadata.governance`, and for each",
+    "// agent that block with the fields of its own `governance` replacing the pack's.",
+  ];
+  if (!any) {
+    const why =
+      agent !== undefined
+        ? `Agent \`${agent}\` has no \`governance\` of its own, and the pack no \`metadata.governance\``
+        : agents.length > 0
+          ? `This pack has no \`metadata.governance\`, and none of its ${agents.length} agents has a \`governance\` of its own`
+          : "This pack has no `metadata.governance` and no `agents` section";
+    lines.push(
+      "//",
+      `// ${why}: there is no governance to show.`,
+      "// Add a `governance:` block under the pack's `metadata` (it applies to every agent), or",
+      "// under an agent in `agents.members` (it replaces the pack's fields for that agent).",
+    );
+  }
+  return `${lines.join("\n")}\n${json}`;
 }
 
 /** Serves both schemes. */
@@ -120,12 +167,14 @@ export async function showRenderedPrompt(
     return undefined;
   }
   if (send === undefined) {
-    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    void notRunning("render a prompt");
     return undefined;
   }
   let chosen = prompt;
+  let targets: string[] = [];
   if (chosen === undefined) {
     const answer = await executeCommand<RenderablePrompts | null>(send, [source.toString()]);
+    targets = answer?.targets ?? [];
     const keys = answer?.prompts ?? [];
     if (keys.length === 0) {
       void vscode.window.showWarningMessage(
@@ -144,10 +193,35 @@ export async function showRenderedPrompt(
       return undefined;
     }
   }
+  const target = await pickTarget(targets);
+  if (target === null) {
+    return undefined;
+  }
   return showBeside(
-    meaningUri(RENDERED_SCHEME, { source: source.toString(), prompt: chosen }),
+    meaningUri(RENDERED_SCHEME, { source: source.toString(), prompt: chosen, target }),
     "plaintext",
   );
+}
+
+/** The label of rendering with pack-lsp's own renderer, in the pick of a runtime. */
+export const OWN_RENDERER = "pack-lsp (every placeholder form resolved)";
+
+/**
+ * With deploy targets configured, which runtime's rendering to show: `undefined` for
+ * pack-lsp's own renderer (also when no target is configured), `null` when dismissed.
+ */
+export async function pickTarget(targets: string[]): Promise<string | undefined | null> {
+  if (targets.length === 0) {
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick([OWN_RENDERER, ...targets], {
+    title: "Show Rendered Prompt",
+    placeHolder: "Render as which runtime renders it?",
+  });
+  if (picked === undefined) {
+    return null;
+  }
+  return picked === OWN_RENDERER ? undefined : picked;
 }
 
 /** Show each agent's effective governance beside the pack. */
@@ -161,8 +235,8 @@ export async function previewGovernance(
     return undefined;
   }
   if (send === undefined) {
-    void vscode.window.showErrorMessage("The pack-lsp server is not running.");
+    void notRunning("preview the governance");
     return undefined;
   }
-  return showBeside(meaningUri(GOVERNANCE_SCHEME, { source: source.toString(), agent }), "json");
+  return showBeside(meaningUri(GOVERNANCE_SCHEME, { source: source.toString(), agent }), "jsonc");
 }

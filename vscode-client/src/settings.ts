@@ -14,6 +14,7 @@ export const SERVER_SETTING_KEYS = [
   "severity",
   "profile",
   "promptkitVersion",
+  "targets",
   "specVersion",
   "fragmentDialect",
   "toolNamespaces",

@@ -47,6 +47,36 @@ for (const node of document.querySelectorAll(".node")) {
 </script></body></html>`;
 }
 
+/** A page with one message (no script). */
+export function messageHtml(message: string, cspSource: string): string {
+  const text = message.replace(
+    /[<>&]/g,
+    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c] ?? c,
+  );
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource};">
+<title>Agent topology</title></head>
+<body><p>${text}</p></body></html>`;
+}
+
+/** "pack-lsp is not running" for a command that needs it, with the action that installs it. */
+export async function notRunning(what: string): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(
+    `pack-lsp is not running, so it cannot ${what}: install it, or see the PromptPack output.`,
+    INSTALL_ACTION,
+    OUTPUT_ACTION,
+  );
+  if (choice === INSTALL_ACTION) {
+    await vscode.commands.executeCommand("packLsp.installServer");
+  } else if (choice === OUTPUT_ACTION) {
+    await vscode.commands.executeCommand("packLsp.showOutput");
+  }
+}
+
+export const INSTALL_ACTION = "Install pack-lsp";
+export const OUTPUT_ACTION = "Show output";
+
 /** Where the prompt of `key` is: the `prompts` → key symbol, else the first `key:` line. */
 export async function promptLocation(
   document: vscode.TextDocument,
@@ -98,6 +128,11 @@ export class TopologyPanels implements vscode.Disposable {
       void vscode.window.showWarningMessage("Open a PromptPack file to show its agent topology.");
       return;
     }
+    if (this.send() === undefined && !this.panels.has(source.toString())) {
+      // Without a server there is nothing to draw: say so instead of opening a blank panel.
+      void notRunning("show the agent topology");
+      return;
+    }
     const key = source.toString();
     let panel = this.panels.get(key);
     if (panel === undefined) {
@@ -127,8 +162,15 @@ export class TopologyPanels implements vscode.Disposable {
 
   async refresh(source: vscode.Uri): Promise<void> {
     const panel = this.panels.get(source.toString());
+    if (panel === undefined) {
+      return;
+    }
     const send = this.send();
-    if (panel === undefined || send === undefined) {
+    if (send === undefined) {
+      panel.webview.html = messageHtml(
+        "pack-lsp is not running, so the topology cannot be drawn: run “PromptPack: Install Server” or “PromptPack: Restart Server”.",
+        panel.webview.cspSource,
+      );
       return;
     }
     const topology = await send(TopologyRequest, { textDocument: { uri: source.toString() } });

@@ -1,5 +1,5 @@
 import { expect } from "./expect";
-import { type ClientHandle, OFFERED_KEY, ServerController } from "../src/controller";
+import { type ClientHandle, type ServerState, ServerController } from "../src/controller";
 import type { Discovery, ServerCommand } from "../src/discovery";
 import type { InstalledServer, ServerInstaller } from "../src/installer";
 import type { LogLevel } from "../src/log";
@@ -59,23 +59,13 @@ class FakeInstaller implements ServerInstaller {
   }
 }
 
-class FakeMemory {
-  values = new Map<string, unknown>();
-  get(key: string): unknown {
-    return this.values.get(key);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
-
 function make(
   discoveries: Discovery[],
-  opts: { failStart?: boolean; installer?: FakeInstaller; memory?: FakeMemory } = {},
+  opts: { failStart?: boolean; installer?: FakeInstaller; packs?: number } = {},
 ) {
   const events: string[] = [];
   const installer = opts.installer ?? new FakeInstaller();
-  const memory = opts.memory ?? new FakeMemory();
+  const open = { packs: opts.packs ?? 1 };
   let i = 0;
   const ctl = new ServerController({
     discover: async () => {
@@ -88,9 +78,11 @@ function make(
     createClient: (server) => new FakeClient(server, events, opts.failStart),
     logger,
     installer,
-    memory,
+    openPacks: () => open.packs,
   });
-  return { ctl, events, installer, memory };
+  const states: ServerState[] = [];
+  ctl.onDidChangeState((state) => states.push(state));
+  return { ctl, events, installer, open, states };
 }
 
 const pathServer: Discovery = {
@@ -193,7 +185,7 @@ describe("the not-found notification and the install", () => {
     const { ctl, installer } = make([nothing]);
     await ctl.start();
     await tick();
-    expect(ctl.status.text).toContain("$(error)");
+    expect(ctl.status.text).toBe("$(cloud-download) Install pack-lsp");
     expect(ctl.status.command).toBe("packLsp.installServer");
     expect(calls.infos).toHaveLength(1);
     expect(calls.infos[0]?.message).toContain("/proj/.venv/bin/python");
@@ -202,17 +194,61 @@ describe("the not-found notification and the install", () => {
     expect(installer.installs).toEqual([]);
   });
 
-  it("offers once: a later start without a server shows no notification", async () => {
-    const memory = new FakeMemory();
-    const first = make([nothing], { memory });
-    await first.ctl.start();
+  it("offers nothing while no pack is open, then whenever a pack is opened", async () => {
+    const { ctl, open } = make([nothing], { packs: 0 });
+    await ctl.start();
     await tick();
-    expect(memory.get(OFFERED_KEY)).toBe(true);
-    const second = make([nothing], { memory });
-    await second.ctl.start();
+    expect(calls.infos).toHaveLength(0);
+    expect(ctl.state).toBe("missing");
+    open.packs = 1;
+    ctl.packOpened();
     await tick();
     expect(calls.infos).toHaveLength(1);
-    expect(second.ctl.status.command).toBe("packLsp.installServer");
+    // Dismissed (Escape, or hidden after a while): the next pack opened offers again.
+    ctl.packOpened();
+    await tick();
+    expect(calls.infos).toHaveLength(2);
+    expect(calls.infos[1]?.actions).toEqual(["Install pack-lsp", "Open setting"]);
+  });
+
+  it("offers again after Restart Server when a pack is open", async () => {
+    const { ctl } = make([nothing]);
+    await ctl.start();
+    await ctl.restart();
+    await tick();
+    expect(calls.infos).toHaveLength(2);
+  });
+
+  it("shows the status-bar action only while a pack is active", async () => {
+    const shown: boolean[] = [];
+    const { ctl } = make([nothing]);
+    ctl.status.show = () => shown.push(true);
+    ctl.status.hide = () => shown.push(false);
+    ctl.setPackActive(false);
+    await ctl.start();
+    expect(shown.every((s) => !s)).toBe(true);
+    ctl.setPackActive(true);
+    expect(shown.at(-1)).toBe(true);
+    expect(ctl.status.text).toBe("$(cloud-download) Install pack-lsp");
+    expect(ctl.status.command).toBe("packLsp.installServer");
+    ctl.setPackActive(false);
+    expect(shown.at(-1)).toBe(false);
+  });
+
+  it("tells its listeners each state", async () => {
+    state.infoChoice = "Install pack-lsp";
+    const { ctl, states } = make([nothing, managedServer]);
+    await ctl.start();
+    await tick();
+    await ctl.stop();
+    expect(states).toEqual([
+      "starting",
+      "missing",
+      "installing",
+      "starting",
+      "starting",
+      "running",
+    ]);
   });
 
   it("'Install pack-lsp' installs with progress, then starts the installed server", async () => {
@@ -239,6 +275,25 @@ describe("the not-found notification and the install", () => {
     expect(calls.errors[0]?.message).toContain("pip could not download");
     expect(calls.errors[0]?.actions).toEqual(["Show output", "Open setting"]);
     expect(ctl.status.tooltip).toContain("pip could not download");
+  });
+
+  it("after a failed install, a pack opened shows the failure again, not a fresh offer", async () => {
+    state.infoChoice = "Install pack-lsp";
+    const installer = new FakeInstaller("pip found no wheel of ruamel.yaml.clib");
+    const { ctl } = make([nothing], { installer });
+    await ctl.start();
+    await tick();
+    await tick();
+    expect(ctl.state).toBe("failed");
+    expect(ctl.status.text).toBe("$(error) Install pack-lsp");
+    state.infoChoice = undefined;
+    ctl.packOpened();
+    await tick();
+    expect(calls.errors.map((e) => e.message)).toEqual([
+      "pip found no wheel of ruamel.yaml.clib",
+      "pip found no wheel of ruamel.yaml.clib",
+    ]);
+    expect(calls.infos).toHaveLength(1);
   });
 
   it("upgrades the installed server when the extension brought another wheel", async () => {
@@ -273,12 +328,9 @@ describe("the not-found notification and the install", () => {
     expect(calls.infos[0]?.message).toContain("Python 3.11");
   });
 
-  it("notifies when a found server fails to start, even after the offer was made", async () => {
-    const memory = new FakeMemory();
-    await memory.update(OFFERED_KEY, true);
+  it("notifies when a found server fails to start", async () => {
     const { ctl } = make([{ ...pathServer, interpreter: "/usr/bin/python3" }], {
       failStart: true,
-      memory,
     });
     await ctl.start();
     await tick();

@@ -8,6 +8,8 @@ import {
   bundledWheel,
   managedPaths,
   managedState,
+  pipFailure,
+  pipProgress,
   pythonIsRecentEnough,
   wheelVersion,
 } from "../src/managed";
@@ -57,14 +59,54 @@ describe("what a failed step tells the user", () => {
     expect(text).toContain("PromptPack: Install Server");
   });
 
-  it("tells an unreachable index from a missing compiler", () => {
-    expect(advice("pip", "ERROR: No matching distribution found for pygls<3,>=2.0")).toContain(
-      "package index",
-    );
-    expect(advice("pip", "error: command 'gcc' failed: No such file or directory")).toContain(
-      "build-essential",
-    );
+  it("names the package that failed when the index cannot be reached", () => {
+    // pip 24 without a network (recorded): the first requirement it looked up fails.
+    const offline = [
+      "Looking in indexes: http://127.0.0.1:9/simple",
+      "WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPConnection object at 0x7fd495f40e50>: Failed to establish a new connection: [Errno 111] Connection refused')': /simple/lsprotocol/",
+      "ERROR: Could not find a version that satisfies the requirement lsprotocol>=2025.0.0 (from pack-lsp) (from versions: none)",
+      "ERROR: No matching distribution found for lsprotocol>=2025.0.0",
+    ].join("\n");
+    expect(pipFailure(offline)).toEqual({
+      project: "lsprotocol",
+      requirement: "lsprotocol>=2025.0.0",
+      network: true,
+      build: false,
+    });
+    const text = advice("pip", offline);
+    expect(text).toContain("pip could not download lsprotocol (lsprotocol>=2025.0.0");
+    expect(text).toContain("package index was not reachable");
+    for (const other of ["pygls", "pydantic", "ruamel", "jsonschema"]) {
+      expect(text).not.toContain(other);
+    }
+  });
+
+  it("says which dependency has no wheel, and never asks for a compiler", () => {
+    const output = [
+      "Processing /ext/server/pack_lsp-0.1.0-py3-none-any.whl",
+      "Collecting ruamel.yaml.clib>=0.2.12 (from pack-lsp==0.1.0)",
+      'ERROR: Could not find a version that satisfies the requirement ruamel.yaml.clib>=0.2.12; platform_python_implementation == "CPython" (from pack-lsp) (from versions: none)',
+      "ERROR: No matching distribution found for ruamel.yaml.clib>=0.2.12",
+    ].join("\n");
+    const text = advice("pip", output, "/usr/bin/python3.14");
+    expect(text).toContain("pip found no wheel of ruamel.yaml.clib (ruamel.yaml.clib>=0.2.12");
+    expect(text).toContain("for /usr/bin/python3.14");
+    expect(text).not.toContain("build-essential");
+    expect(advice("pip", "error: subprocess-exited-with-error")).toContain("compile");
     expect(advice("pip", "something else")).toContain("PromptPack output");
+  });
+
+  it("turns pip's lines into progress steps", () => {
+    expect(pipProgress("Collecting pygls<3,>=2.0 (from pack-lsp==0.1.0)")).toBe(
+      "resolving pygls<3,>=2.0",
+    );
+    expect(
+      pipProgress("  Downloading https://files/pydantic_core-2.33.2-cp311-manylinux.whl (2.0 MB)"),
+    ).toBe("downloading pydantic_core-2.33.2-cp311-manylinux.whl (2.0 MB)");
+    expect(pipProgress("Installing collected packages: attrs, pygls")).toBe(
+      "installing attrs, pygls",
+    );
+    expect(pipProgress("  Preparing metadata (pyproject.toml): started")).toBeUndefined();
   });
 
   it("names the interpreter that is too old", () => {
@@ -83,6 +125,12 @@ if [ "$1" = "-c" ]; then echo "\${FAKE_VERSION:-3.12}"; exit 0; fi
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; exit 0; fi
 if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
   if [ -n "$FAKE_PIP_FAIL" ]; then echo "$FAKE_PIP_FAIL" >&2; exit 1; fi
+  if [ -n "$FAKE_PIP_GATE" ]; then
+    echo "Collecting pygls<3,>=2.0 (from pack-lsp==0.2.0)"
+    i=0; while [ ! -f "$FAKE_PIP_GATE" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    if [ -f "$FAKE_PIP_GATE" ]; then echo "released" >> "$(dirname "$0")/../pip-calls.txt"; fi
+    echo "Installing collected packages: pygls"
+  fi
   echo "$@" >> "$(dirname "$0")/../pip-calls.txt"; exit 0
 fi
 exit 2
@@ -107,6 +155,7 @@ describe("installing into the extension's storage", function () {
     writeFileSync(path.join(serverDir, "pack_lsp-0.2.0-py3-none-any.whl"), "");
     log.length = 0;
     delete process.env.FAKE_PIP_FAIL;
+    delete process.env.FAKE_PIP_GATE;
     delete process.env.FAKE_VERSION;
   });
 
@@ -128,6 +177,27 @@ describe("installing into the extension's storage", function () {
     expect(state).toEqual({ state: "current", python: path.join(root, "store/venv/bin/python") });
     const pip = readFileSync(path.join(root, "store/venv/pip-calls.txt"), "utf-8");
     expect(pip).toContain(path.join(serverDir, "pack_lsp-0.2.0-py3-none-any.whl"));
+  });
+
+  it("shows pip's progress while pip runs, and installs wheels only", async () => {
+    // The fake pip prints a line, then waits until that line was reported: the install can only
+    // finish "released" if its output is read while it runs, not at its end.
+    const gate = path.join(root, "gate");
+    process.env.FAKE_PIP_GATE = gate;
+    const installer = new VenvInstaller(path.join(root, "store"), serverDir, (l) => log.push(l));
+    const steps: string[] = [];
+    const failure = await installer.install(python, (step) => {
+      steps.push(step);
+      if (step === "resolving pygls<3,>=2.0") {
+        writeFileSync(gate, "");
+      }
+    });
+    expect(failure).toBeUndefined();
+    expect(steps.slice(-2)).toEqual(["resolving pygls<3,>=2.0", "installing pygls"]);
+    const pip = readFileSync(path.join(root, "store/venv/pip-calls.txt"), "utf-8");
+    expect(pip).toContain("released");
+    expect(pip).toContain("--only-binary :all:");
+    expect(log).toContain("Collecting pygls<3,>=2.0 (from pack-lsp==0.2.0)");
   });
 
   it("upgrades in place when the extension ships another wheel", async () => {

@@ -5,15 +5,18 @@ import {
   GOVERNANCE_SCHEME,
   GovernanceRequest,
   MeaningProvider,
+  governanceText,
   meaningText,
   meaningUri,
+  OWN_RENDERER,
+  pickTarget,
   RENDER_PROMPT,
   RENDERED_SCHEME,
   showRenderedPrompt,
 } from "../src/meaning";
 import type { SendRequest } from "../src/protocol";
 import { expect } from "./expect";
-import { reset } from "./vscode-mock";
+import { reset, state } from "./vscode-mock";
 
 const SOURCE = "file:///w/shop.promptpack.yaml";
 
@@ -38,6 +41,14 @@ beforeEach(() => {
   reset();
 });
 
+/** A JSON-with-comments text without its `//` comment lines. */
+function withoutComments(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !line.startsWith("//"))
+    .join("\n");
+}
+
 describe("what a pack means", () => {
   it("uses the server's command and request names", () => {
     expect(RENDER_PROMPT).toBe(serverConstant("RENDER_PROMPT"));
@@ -60,6 +71,33 @@ describe("what a pack means", () => {
     ]);
   });
 
+  it("renders as a deploy target's runtime when one is picked", async () => {
+    const server = fakeServer(() => ({ prompt: "triage", document: "# as python\n" }));
+    const query = { source: SOURCE, prompt: "triage", target: "promptpack-python" };
+    expect(await meaningText(RENDERED_SCHEME, query, server.send)).toBe("# as python\n");
+    expect(server.sent).toEqual([
+      {
+        method: "workspace/executeCommand",
+        params: {
+          command: "pack-lsp.renderPrompt",
+          arguments: [SOURCE, "triage", {}, "promptpack-python"],
+        },
+      },
+    ]);
+    expect(meaningUri(RENDERED_SCHEME, query).path).toContain("(rendered for promptpack-python)");
+  });
+
+  it("asks for a runtime only when deploy targets are configured", async () => {
+    expect(await pickTarget([])).toBe(undefined);
+    state.quickPicks = [(items) => items[1]];
+    expect(await pickTarget(["promptpack-python"])).toBe("promptpack-python");
+    state.quickPicks = [(items) => items[0]];
+    expect(await pickTarget(["omnia"])).toBe(undefined);
+    state.quickPicks = [];
+    expect(await pickTarget(["omnia"])).toBe(null);
+    expect(OWN_RENDERER).toContain("pack-lsp");
+  });
+
   it("says why a prompt is not rendered", async () => {
     const server = fakeServer(() => ({ prompt: "x", error: "`x` is not a prompt" }));
     const text = await meaningText(RENDERED_SCHEME, { source: SOURCE, prompt: "x" }, server.send);
@@ -76,13 +114,34 @@ describe("what a pack means", () => {
     const uri = meaningUri(GOVERNANCE_SCHEME, { source: SOURCE, agent: "billing" });
     const text = await provider.provideTextDocumentContent(uri);
     provider.dispose();
-    expect(JSON.parse(text)).toEqual(answer);
+    expect(JSON.parse(withoutComments(text))).toEqual(answer);
     expect(server.sent).toEqual([
       {
         method: "promptpack/governance",
         params: { textDocument: { uri: SOURCE }, agent: "billing" },
       },
     ]);
+  });
+
+  it("explains a pack without governance instead of showing bare empty JSON", () => {
+    const none = governanceText({ pack: null, agents: {} });
+    expect(none).toContain("no `metadata.governance` and no `agents` section");
+    expect(none).toContain("Add a `governance:` block");
+    expect(JSON.parse(withoutComments(none))).toEqual({ pack: null, agents: {} });
+    const agents = governanceText({ pack: null, agents: { a: { governance: {} }, b: {} } });
+    expect(agents).toContain("none of its 2 agents has a `governance` of its own");
+    const one = governanceText({ pack: null, agents: { a: { governance: {} } } }, "a");
+    expect(one).toContain("Agent `a` has no `governance` of its own");
+  });
+
+  it("shows governance with a short header and no advice", () => {
+    const answer = { pack: { purpose: "support" }, agents: {} };
+    const text = governanceText(answer);
+    expect(text).not.toContain("no governance to show");
+    expect(JSON.parse(withoutComments(text))).toEqual(answer);
+    expect(governanceText({ pack: null, agents: {}, error: "not a pack" })).toContain(
+      "// No governance preview: not a pack.",
+    );
   });
 
   it("renders the only prompt without asking which", async () => {

@@ -75,7 +75,7 @@ describe("the custom requests", () => {
 
   it("know the server's A2A versions, which the preview setting offers", () => {
     const names = readFileSync(
-      join(process.cwd(), "..", "lsp", "pack_lsp", "core", "cards", "names.py"),
+      join(process.cwd(), "..", "lsp", "pack_lsp", "core", "model", "cards", "names.py"),
       "utf8",
     );
     const declared = /^A2A_VERSIONS: [^=]*= \(([^)]*)\)$/m.exec(names)?.[1];
@@ -116,9 +116,9 @@ describe("the Agent Cards preview", () => {
     expect(JSON.parse(text)).toEqual({ error: "the pack-lsp server is not running" });
   });
 
-  it("offers the answer's agents, then the versions with the configured one first", async () => {
+  it("offers the answer's agents and uses the configured A2A version, asking no version", async () => {
     state.config["packLsp.cardsPreview.a2aVersion"] = "1.0";
-    state.quickPicks = [(items) => items[2], (items) => items[0]];
+    state.quickPicks = [(items) => items[2]];
     const server = fakeServer({ [AgentCardsRequest.method]: CARDS });
     await previewAgentCards(server.send, vscode.Uri.parse(SOURCE));
     expect(server.sent).toEqual([
@@ -126,7 +126,6 @@ describe("the Agent Cards preview", () => {
     ]);
     expect(calls.quickPicks.map((items) => items.map((i) => i.label))).toEqual([
       ["All agents", "router", "billing"],
-      ["A2A 1.0", "A2A 0.3.0"],
     ]);
     expect(calls.shown).toHaveLength(1);
     const shown = calls.shown[0];
@@ -134,12 +133,19 @@ describe("the Agent Cards preview", () => {
     expect(shown?.uri).toContain("billing · A2A 1.0.json");
   });
 
-  it("does not offer a configured version the server does not know", async () => {
+  it("uses the first version the server knows when the setting names another", async () => {
     state.config["packLsp.cardsPreview.a2aVersion"] = "2.0";
-    state.quickPicks = [(items) => items[0], () => undefined];
+    state.quickPicks = [(items) => items[0]];
     const server = fakeServer({ [AgentCardsRequest.method]: CARDS });
     await previewAgentCards(server.send, vscode.Uri.parse(SOURCE));
-    expect(calls.quickPicks[1]?.map((i) => i.label)).toEqual(["A2A 0.3.0", "A2A 1.0"]);
+    expect(calls.quickPicks).toHaveLength(1);
+    expect(calls.shown[0]?.uri).toContain("all · A2A 0.3.0.json");
+  });
+
+  it("says the server is not running, with the install action", async () => {
+    await previewAgentCards(undefined, vscode.Uri.parse(SOURCE));
+    expect(calls.errors[0]?.message).toContain("pack-lsp is not running");
+    expect(calls.errors[0]?.actions).toEqual(["Install pack-lsp", "Show output"]);
     expect(calls.shown).toHaveLength(0);
   });
 
@@ -166,6 +172,28 @@ describe("the topology view", () => {
     expect(panel?.title).toBe("Topology: shop.promptpack.yaml");
     expect(panel?.webview.html).toContain("entry: router");
     expect(panel?.webview.html).toContain('data-id="billing"');
+  });
+
+  it("opens no blank panel without a server, and says so with the install action", async () => {
+    state.errorChoice = "Install pack-lsp";
+    const panels = new TopologyPanels(() => undefined);
+    await panels.show(vscode.Uri.parse(SOURCE));
+    await new Promise((r) => setImmediate(r));
+    panels.dispose();
+    expect(calls.panels).toHaveLength(0);
+    expect(calls.errors[0]?.message).toContain("pack-lsp is not running");
+    expect(calls.commands).toEqual([["packLsp.installServer"]]);
+  });
+
+  it("says in an open panel that the server stopped", async () => {
+    let running = true;
+    const server = fakeServer({ [TopologyRequest.method]: TOPOLOGY });
+    const panels = new TopologyPanels(() => (running ? server.send : undefined));
+    await panels.show(vscode.Uri.parse(SOURCE));
+    running = false;
+    await panels.refresh(vscode.Uri.parse(SOURCE));
+    panels.dispose();
+    expect(calls.panels[0]?.webview.html).toContain("pack-lsp is not running");
   });
 
   it("says a document without agents has none", async () => {

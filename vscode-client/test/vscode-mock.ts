@@ -41,6 +41,7 @@ export function reset(): void {
   calls.panels = [];
   calls.quickPicks = [];
   calls.shown = [];
+  diagnostics.clear();
 }
 
 export enum StatusBarAlignment {
@@ -78,6 +79,7 @@ export const window = {
     name: "",
     command: "",
     show: () => undefined,
+    hide: () => undefined,
     dispose: () => undefined,
   }),
   showErrorMessage: async (message: string, ...actions: string[]) => {
@@ -170,7 +172,56 @@ export const Uri = {
   parse: (value: string) => ({ path: new URL(value).pathname, toString: () => value }),
 };
 
+/** Diagnostics set through `languages.createDiagnosticCollection`, by URI. */
+export const diagnostics = new Map<string, Diagnostic[]>();
+
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+
+export class Diagnostic {
+  source?: string;
+  code?: string | number;
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: DiagnosticSeverity,
+  ) {}
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind("quickfix");
+  constructor(readonly value: string) {}
+}
+
+export class CodeAction {
+  command?: { command: string; title: string };
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  constructor(
+    readonly title: string,
+    readonly kind?: CodeActionKind,
+  ) {}
+}
+
 export const languages = {
+  createDiagnosticCollection: () => ({
+    set: (uri: { toString(): string }, list: Diagnostic[]) => {
+      diagnostics.set(uri.toString(), list);
+    },
+    delete: (uri: { toString(): string }) => {
+      diagnostics.delete(uri.toString());
+    },
+    clear: () => {
+      diagnostics.clear();
+    },
+    dispose: () => {
+      diagnostics.clear();
+    },
+  }),
   setTextDocumentLanguage: async <T extends object>(document: T, languageId: string) => ({
     ...document,
     languageId,

@@ -1,9 +1,14 @@
 """The ``pack-lsp`` command line.
 
-``pack-lsp`` alone serves LSP on stdio; ``pack-lsp --check PATH...`` checks files for
-CI; ``pack-lsp mcp`` serves the Model Context Protocol (``cli/mcpserver.py``). Each
-mode lives in its own module with ``add_arguments(parser)`` and
-``run(args) -> int | None`` (``None``: not this mode's arguments).
+``pack-lsp`` alone serves LSP on stdio; ``pack-lsp --check PATH...`` (or
+``pack-lsp check PATH...``) checks files for CI; ``pack-lsp mcp`` serves the Model
+Context Protocol (``cli/mcpserver.py``); ``pack-lsp rule CODE`` prints a rule's
+documentation (``cli/rule.py``). Each mode lives in its own module with
+``add_arguments(parser)`` and ``run(args) -> int | None`` (``None``: not this mode's
+arguments).
+
+A usage error is one line and a pointer to ``--help`` (status 2); an interrupt
+(Ctrl-C) is one line and status 130, whatever the mode was doing (``interrupted``).
 
 ``--version`` is answered before the modes are imported: building the full parser
 loads the analysis core (its option lists name rule codes and output formats), which
@@ -14,17 +19,22 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from pack_lsp import __version__
 
+#: Status of a run ended by an interrupt (Ctrl-C): 128 + SIGINT, as shells report it.
+INTERRUPTED = 130
+HELP_POINTER = "run `pack-lsp --help` for the options"
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(2, f"pack-lsp: error: {message}\n")
+        """One line, not the usage block: the message and where the options are."""
+        self.exit(2, f"pack-lsp: error: {message} ({HELP_POINTER})\n")
 
 
 def _add_version(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pack-lsp",
         description="Language server and CI checker for PromptPack files. "
         "Without arguments, serves the Language Server Protocol on stdio; "
+        "`pack-lsp check PATH...` is `pack-lsp --check PATH...`; "
+        "`pack-lsp rule CODE` prints a rule's documentation; "
         "`pack-lsp mcp` serves the Model Context Protocol for coding agents.",
     )
     _add_version(parser)
@@ -72,14 +84,43 @@ MODE_OPTIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: Modes that read the one file their option names: a PATH besides it would be ignored.
+ONE_FILE_MODES = ("--card", "--topology", "--compile", "--render", "--governance")
+
+
 def _one_mode(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Modes do not combine: two of them is a usage error, never one silently ignored
-    (``--check --topology a.yaml b.yaml`` would otherwise check ``b.yaml`` only)."""
+    (``--check --topology a.yaml b.yaml`` would otherwise check ``b.yaml`` only); nor
+    is a PATH the mode would not read (``--card a.yaml b.yaml``)."""
     given = [
         option for option, dest in MODE_OPTIONS if getattr(args, dest, None) not in (None, False)
     ]
     if len(given) > 1:
         parser.error(f"{' and '.join(given)} cannot be combined: run one mode at a time")
+    paths = getattr(args, "paths", None) or []
+    if given and given[0] in ONE_FILE_MODES and paths:
+        extra = ", ".join(f"`{p}`" for p in paths)
+        parser.error(
+            f"{given[0]} reads one file, {getattr(args, given[0][2:])!r}; also given: "
+            f"{extra} (run {given[0]} once per file)"
+        )
+
+
+def _subcommand(words: list[str]) -> list[str]:
+    """``pack-lsp check PATH...`` is ``pack-lsp --check PATH...``."""
+    if words[:1] == ["check"]:
+        return ["--check", *words[1:]]
+    return words
+
+
+def interrupted() -> int:
+    """What an interrupt ends with: one line, no traceback, status 130."""
+    try:
+        sys.stderr.write("pack-lsp: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return INTERRUPTED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,16 +135,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     the other modes turn it back on.
     """
     program = argv is None
-    words = list(sys.argv[1:] if argv is None else argv)
+    words = _subcommand(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return _main(words, program)
+    except KeyboardInterrupt:
+        code = interrupted()
+        if program:
+            # Nothing of the run is worth finishing: a check's worker processes are
+            # stopped already (``cli/check.py``), a fix writes whole files only.
+            os._exit(code)
+        return code
+
+
+def _main(words: list[str], program: bool) -> int:
     if words[:1] == ["mcp"]:  # `pack-lsp mcp`: the MCP server, its own command
         from pack_lsp.cli.mcpserver import main as serve_mcp
 
         return serve_mcp(words[1:])
+    if words[:1] == ["rule"]:  # `pack-lsp rule CODE`: a rule's documentation
+        from pack_lsp.cli.rule import main as explain
+
+        return explain(words[1:])
     if program:
         gc.disable()
-    _answer_version(argv)
+    _answer_version(words)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     _one_mode(args, parser)
     args.program = program
     if program and not args.check:

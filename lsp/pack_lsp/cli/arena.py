@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pack_lsp import __version__
-from pack_lsp.core.base import kinds
 from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.checks.analysis import analyze
 from pack_lsp.core.checks.registry import check_codes
@@ -89,6 +88,18 @@ def _shown(path: str) -> str:
     return str(rel) if rel is not None else path
 
 
+def _may_be_arena(path: Path) -> bool:
+    """Whether a file may be an arena config (a YAML file that writes `Arena`): read
+    before the project machinery is imported."""
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            return "Arena" in fh.read(8192)
+    except OSError:
+        return False
+
+
 def has_configs(directory: Path) -> bool:
     from pack_lsp.core.checks.arena.workspace import find_configs
 
@@ -110,10 +121,13 @@ def results(
     # a pack named on the command line does not pay for it.
     path = Path(raw)
     directory = path.is_dir()
-    if not directory and not (path.is_file() and kinds.is_arena_config_name(path)):
+    if not directory and not (path.is_file() and _may_be_arena(path)):
         return []
-    from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, find_configs
+    from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, declares_arena, find_configs
     from pack_lsp.core.model.arena.project import norm
+
+    if not directory and not declares_arena(path):
+        return []  # an arena config is a `kind: Arena` document, whatever its name
 
     if directory:
         try:

@@ -86,12 +86,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _load(path_text: str) -> tuple[Analysis, str]:
     from pack_lsp.core.base import kinds
-    from pack_lsp.core.base.source import decode
+    from pack_lsp.core.base.source import decode, read_source
     from pack_lsp.core.checks.analysis import analyze
     from pack_lsp.core.model.recognize import recognize
 
     path = Path(path_text)
-    raw = path.read_bytes()
+    raw = read_source(path)
     text, pre = decode(raw)
     config = load_for(path)
     found = recognize(str(path), text, config.manifests, explicit=True)
@@ -197,7 +197,8 @@ def _cards(args: argparse.Namespace) -> int:
     if cards.cards and not cards.settings.configured:
         print(
             f"pack-lsp: note: `url` is the local default {LOCAL_URL} (not configured; set "
-            "`url` under [tool.pack-lsp.cards]); transport and capabilities are defaults too",
+            "`url` under [cards] in .pack-lsp.toml or [tool.pack-lsp.cards] in "
+            "pyproject.toml); transport and capabilities are defaults too",
             file=sys.stderr,
         )
     if cards.cards:

@@ -7,7 +7,15 @@ configured ``allow-empty``). ``-`` as a PATH reads the standard input;
 ``--stdin-filename`` names it for output, configuration lookup and kind detection.
 ``--select``, ``--ignore`` and ``--severity`` on the command line take precedence over
 the configuration file, as do ``--profile`` and ``--spec-version``; ``--exclude`` adds
-to its ``exclude``.
+to its ``exclude``. ``--config FILE`` replaces the configuration files found beside the
+checked files with FILE.
+
+The text output is one line per problem (``--output-format concise``, the default when
+the standard output is not a terminal) or each problem with its source lines, a caret
+under its span and the fix it offers (``full``, the default on a terminal;
+``render/full_format.py``). ``--statistics`` prints a count per code instead;
+``--quiet`` leaves out the summary lines; ``--exit-zero`` exits 0 whatever the
+problems found (2 still on a usage or read problem).
 """
 
 from __future__ import annotations
@@ -78,7 +86,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         + ", ".join(sorted(FORMATS))
         + " (default: text); each mode checks its own formats",
     )
+    group.add_argument(
+        "--output-format",
+        default=None,
+        metavar="FORMAT",
+        help="with --check: full (each problem with its source lines and fix; the default "
+        "on a terminal), concise (one line per problem; the default otherwise), or one of "
+        "the --format names",
+    )
     group.add_argument("--strict", action="store_true", help="exit with status 1 on warnings too")
+    group.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="with --check: exit 0 even when problems are found (2 still means a usage, "
+        "configuration or read problem)",
+    )
+    group.add_argument(
+        "--statistics",
+        action="store_true",
+        help="with --check: print the number of problems of each code instead of the problems",
+    )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="with --check: print the problems only, without the summary lines on stderr",
+    )
+    group.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="with --check: the configuration file to use for every checked file (a "
+        ".pack-lsp.toml, or a pyproject.toml with [tool.pack-lsp]) instead of the ones "
+        "found beside the files",
+    )
     group.add_argument(
         "--select",
         action="append",
@@ -127,6 +168,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{versions.LATEST})",
     )
     group.add_argument(
+        "--target",
+        metavar="NAME",
+        action="append",
+        default=None,
+        help="a runtime the packs are deployed to: omnia, promptpack-python, "
+        "promptpack-langchainjs or promptkit (the promptkit profile); reports what it "
+        "will refuse or misread (PT codes); repeatable; replaces the configured targets. "
+        "With --render: render as that runtime does",
+    )
+    group.add_argument(
         "--stdin-filename",
         metavar="NAME",
         help="the file name of the text read from `-`: used in the output, to find the "
@@ -172,6 +223,27 @@ def _severities(values: list[str]) -> dict[str, Severity]:
     return out
 
 
+def _targets(given: list[str] | None, profile: str | None) -> tuple[str, ...] | None:
+    """The ``--target`` names, checked (UsageError for an unknown one, or for the
+    ``promptkit`` target beside another ``--profile``)."""
+    if not given:
+        return None
+    from pack_lsp.core.model.targets import PROMPTKIT, parse_target
+
+    names = []
+    for item in given:
+        try:
+            names.append(parse_target(item))
+        except ValueError as exc:
+            raise UsageError(f"--target: {exc}") from None
+    pk = [n for n in names if n.partition("@")[0] == PROMPTKIT]
+    if pk and profile is not None and profile.partition("@")[0] != PROMPTKIT:
+        raise UsageError(
+            f"--target {pk[0]} is the promptkit profile: it cannot go with --profile {profile}"
+        )
+    return tuple(names)
+
+
 class Overrides:
     """Command-line settings applied over each file's configuration."""
 
@@ -186,14 +258,32 @@ class Overrides:
         # --a2a-version is shared with --card; with --check it selects the A2A version
         # the card rules check against, as the configured `cards.a2a-version` does.
         self.a2a_version: str | None = getattr(args, "a2a_version", None)
+        self.targets = _targets(getattr(args, "target", None), self.profile)
         self.spec_version: str | None = args.spec_version
+        #: The configuration of ``--config FILE``, used for every file (None: found
+        #: beside each file).
+        self.forced: Config | None = None
+        if getattr(args, "config", None) is not None:
+            from pack_lsp.core.model.config import load_file
+
+            try:
+                self.forced = check_codes(load_file(Path(args.config)))
+            except ConfigError as exc:
+                raise UsageError(f"--config: {exc}") from None
         if self.spec_version is not None:
             try:
                 versions.parse_setting(self.spec_version)
             except ValueError as exc:
                 raise UsageError(f"--spec-version: {exc}") from None
 
+    def config_for(self, path: Path) -> Config:
+        """The configuration of the file at ``path`` (``--config``'s when given), its
+        codes checked (``ConfigError``), the command line's settings not applied."""
+        return self.forced if self.forced is not None else load_config(path)
+
     def apply(self, config: Config) -> Config:
+        if self.forced is not None:
+            config = self.forced  # `--config FILE` is every file's configuration
         data: dict[str, Any] = {}
         if self.select is not None:
             data["select"] = self.select
@@ -215,6 +305,8 @@ class Overrides:
             data["profile"] = self.profile  # argparse checked it; may name a release
         if self.spec_version is not None:
             data["spec_version"] = self.spec_version
+        if self.targets is not None:
+            data["targets"] = self.targets  # `promptkit` also sets the profile
         if self.a2a_version is not None:
             cards = {
                 k: v
@@ -257,7 +349,7 @@ def _collect(
         errors.append(f"{raw}: a directory, not a pack file")
     elif path.is_dir():
         try:
-            config = load_config(path / "_")
+            config = overrides.config_for(path / "_")
         except ConfigError as exc:
             errors.append(str(exc))
             config = Config()
@@ -383,7 +475,7 @@ def _check_stdin(
     name: str | None, overrides: Overrides, problems: list[str], fixes: bool = False
 ) -> FileResult | None:
     try:
-        config = overrides.apply(load_config(Path(name or STDIN_NAME)))
+        config = overrides.apply(overrides.config_for(Path(name or STDIN_NAME)))
     except ConfigError as exc:
         problems.append(str(exc))
         return None
@@ -420,12 +512,7 @@ def _check_all(
     pending = [slot for slot in slots if isinstance(slot, tuple)]
     workers = _workers(len(pending))
     executor: ProcessPoolExecutor | None = None
-    if workers > 1:
-        # Imported only here: the process machinery costs a single-file check
-        # tens of milliseconds of start-up.
-        from concurrent.futures import ProcessPoolExecutor
-
-        executor = ProcessPoolExecutor(workers)
+    futures: dict[int, Future[FileResult]] = {}
     # An analysis leaves no reference cycles behind (reference counting frees it),
     # so the cyclic collector would only walk the results kept for the output: on a
     # large pack that walk costs 0.4-0.6 s. Paused while checking; in the program
@@ -436,11 +523,25 @@ def _check_all(
     gc.disable()
     shown = ProgressLine.on_terminal(len(pending))
     try:
-        futures: dict[int, Future[FileResult]] = {}
-        if executor is not None:
-            for i, slot in enumerate(slots):
-                if isinstance(slot, tuple):
-                    futures[i] = executor.submit(check_file, *slot)
+        if workers > 1:
+            # Imported only here: the process machinery costs a single-file check
+            # tens of milliseconds of start-up.
+            from concurrent.futures import ProcessPoolExecutor
+
+            # Ctrl-C is held back while the workers start and take their files (a
+            # worker that got it before ignoring it would die and break the pool; one
+            # inside ``submit`` could leave the pool's lock held): it arrives, if it
+            # came, once they run, and the parent alone answers it (``_stop``).
+            held = _hold_interrupts(True)
+            try:
+                executor = ProcessPoolExecutor(workers, initializer=_leave_interrupts_to_parent)
+                futures = {
+                    i: executor.submit(check_file, *slot)
+                    for i, slot in enumerate(slots)
+                    if isinstance(slot, tuple)
+                }
+            finally:
+                _hold_interrupts(False, held)
         results: list[FileResult] = []
         done = 0
         for i, slot in enumerate(slots):
@@ -461,6 +562,11 @@ def _check_all(
             if keep is not None:
                 gc.freeze()
         return results
+    except KeyboardInterrupt:
+        if executor is not None:
+            _stop(executor)
+            executor = None
+        raise
     finally:
         if shown is not None:
             shown.clear()
@@ -509,11 +615,49 @@ class ProgressLine:
             sys.stderr.flush()
 
 
+def _hold_interrupts(hold: bool, held: bool = True) -> bool:
+    """Block SIGINT in this thread (``hold``) or unblock it again when ``held`` says
+    it was blocked here; whether it is now blocked here. Where signals cannot be
+    blocked (Windows), nothing changes."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        return False
+    if hold:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        return signal.SIGINT not in before
+    if held:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    return False
+
+
+def _leave_interrupts_to_parent() -> None:
+    """In a worker process: Ctrl-C reaches the whole process group, and the parent
+    alone answers it (``_stop``), so a worker does not print its own traceback. The
+    worker starts with SIGINT blocked (``_hold_interrupts``): ignored first, then
+    unblocked, one that came meanwhile is dropped."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _hold_interrupts(False)
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """End the worker processes now, on an interrupt: their results are not wanted,
+    and waiting for the files they are checking would delay the exit."""
+    # The processes, read before ``shutdown`` forgets them (no public API lists them).
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(5)
+
+
 def _cwd_config(overrides: Overrides) -> Config | None:
-    """The configuration of the current directory (its ``manifests`` globs, its
-    ``baseline``)."""
+    """The configuration of the current directory (its ``manifests`` globs)."""
     try:
-        return overrides.apply(load_config(Path.cwd() / "_"))
+        return overrides.apply(overrides.config_for(Path.cwd() / "_"))
     except ConfigError:
         return None
 
@@ -542,7 +686,43 @@ CHECK_ONLY = (
     "allow_empty",
     "stdin_filename",
     "spec_version",
+    "output_format",
+    "exit_zero",
+    "statistics",
+    "quiet",
+    "config",
 )
+#: The text styles of ``--output-format`` (``--format text`` chooses one itself).
+TEXT_STYLES = ("full", "concise")
+
+
+def _output(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[str, str]:
+    """(format, text style) from ``--format`` and ``--output-format``; the style is
+    ``full`` or ``concise`` for the text format, empty for the others."""
+    chosen = args.output_format
+    if chosen is not None and chosen not in (*TEXT_STYLES, *FORMATS):
+        parser.error(
+            f"argument --output-format: invalid choice: {chosen!r} (choose from "
+            f"{', '.join((*TEXT_STYLES, *sorted(FORMATS)))})"
+        )
+    fmt = args.format
+    if fmt is not None and fmt not in FORMATS:
+        parser.error(
+            f"argument --format: invalid choice: {fmt!r} (with --check, "
+            f"choose from {', '.join(sorted(FORMATS))})"
+        )
+    if chosen in TEXT_STYLES:
+        if fmt not in (None, "text"):
+            parser.error(f"--output-format {chosen} is a text style: it goes with --format text")
+        return "text", chosen
+    if chosen is not None and fmt is not None and chosen != fmt:
+        parser.error(f"--format {fmt} and --output-format {chosen} disagree: give one of them")
+    fmt = chosen or fmt or "text"
+    if fmt != "text":
+        return fmt, ""
+    from pack_lsp.render.style import on_terminal
+
+    return fmt, "full" if on_terminal(sys.stdout) else "concise"
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
@@ -555,12 +735,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         parser.error("--check needs at least one PATH (or `-` for the standard input)")
     if args.stdin_filename is not None and STDIN not in args.paths:
         parser.error("--stdin-filename is only used with `-` (the standard input) as a PATH")
-    args.format = args.format or "text"
-    if args.format not in FORMATS:
-        parser.error(
-            f"argument --format: invalid choice: {args.format!r} (with --check, "
-            f"choose from {', '.join(sorted(FORMATS))})"
-        )
+    args.format, style = _output(args, parser)
+    if args.statistics and args.format not in ("text", "json"):
+        parser.error("--statistics prints text or JSON, not --format " + args.format)
     try:
         overrides = Overrides(args)
     except UsageError as exc:
@@ -569,8 +746,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     if fixing and STDIN in args.paths:
         parser.error("--fix and --diff rewrite files: `-` (the standard input) cannot be fixed")
     # Machine output (JSON, SARIF) carries each diagnostic's fixes as text edits, for a
-    # coding agent or a review bot to apply; the text output does not load them.
-    with_fixes = args.format in ("json", "sarif")
+    # coding agent or a review bot to apply; the text output carries them to say which
+    # problems `--fix` fixes (and, in full, how). --quiet concise output needs none.
+    with_fixes = args.format in ("json", "sarif") or (
+        args.format == "text" and not (args.quiet and style == "concise")
+    )
     size_problem = file_size_setting()[1]
     if size_problem is not None:
         print(f"pack-lsp: error: {size_problem}", file=sys.stderr)
@@ -592,6 +772,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         cwd_config.manifests if cwd_config is not None else (),
     )
     arena_done: set[str] = set()
+    #: Each checked file's configuration, for its baseline.
+    configs: dict[str, Config] = {}
     for raw, batch in batches:
         if raw != STDIN:
             # Arena projects (config.arena.yaml and the files it names) first: their
@@ -612,10 +794,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             continue
         for path, explicit in batch:
             try:
-                config = overrides.apply(load_config(path))
+                config = overrides.apply(overrides.config_for(path))
             except ConfigError as exc:
                 problems.append(str(exc))
                 continue
+            configs[str(path)] = config
             slots.append((path, explicit, config, workspace, with_fixes))
     # Run as the `pack-lsp` program (see `pack_lsp.cli.main`), the process ends with
     # this check: its last analysis is kept, never freed, and the process exits at once.
@@ -629,27 +812,72 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             return fix.diff_exit(outcome, problems)
     else:
         results = _check_all(slots, problems, kept)
-    if args.baseline or args.write_baseline or (cwd_config and cwd_config.baseline):
+    if args.write_baseline or args.baseline or _any_baseline(configs, results, overrides):
         from pack_lsp.cli import baseline
-        from pack_lsp.core.ide.baseline import configured
 
-        file = args.baseline or configured(cwd_config) or ""
-        results, done = baseline.apply(results, problems, args, file)
+        results, done = baseline.apply_all(results, problems, args, configs, overrides)
         if done is not None:
             return done
-    output = renderer(args.format)(results)
+    if args.statistics:
+        from pack_lsp.render.statistics import render as statistics
+
+        output = statistics(results, args.format)
+    elif style == "full":
+        from pack_lsp.render.full_format import render as full
+        from pack_lsp.render.style import colour_wanted
+
+        output = full(results, colour=colour_wanted(sys.stdout))
+    else:
+        output = renderer(args.format)(results)
     sys.stdout.write(output)
     sys.stdout.flush()
     # Each problem once: every file below a broken configuration file reports it.
     for problem in dict.fromkeys(problems):
         print(f"pack-lsp: error: {problem}", file=sys.stderr)
-    if args.format == "text":
+    if args.format == "text" and not args.quiet and (results or not problems):
         # On stderr: stdout keeps exactly one line per diagnostic for tools that parse it.
         print(summary_line(summarize(results)), file=sys.stderr)
+        hint = fixable_line(results, fixed=fixing)
+        if hint:
+            print(hint, file=sys.stderr)
     code = _exit_code(results, problems, args.strict)
+    if args.exit_zero and code == 1:
+        code = 0
     if program:
         _end_process(code)
     return code
+
+
+def fixable_line(results: list[FileResult], *, fixed: bool = False) -> str:
+    """``2 fixable with `--fix` (1 more with `--unsafe-fixes`)``, or "" when nothing is;
+    after ``--fix`` only the unsafe ones are left to mention."""
+    from pack_lsp.render.result import fixable
+
+    safe = unsafe = 0
+    for result in results:
+        counts = fixable(result)
+        safe += counts[0]
+        unsafe += counts[1]
+    if fixed or not safe:
+        if not unsafe:
+            return ""
+        return f"{_plural(unsafe, 'problem')} fixable with `--fix --unsafe-fixes`"
+    more = f" ({unsafe} more with `--unsafe-fixes`)" if unsafe else ""
+    return f"{_plural(safe, 'problem')} fixable with `--fix`{more}"
+
+
+def _any_baseline(
+    configs: dict[str, Config], results: list[FileResult], overrides: Overrides
+) -> bool:
+    """Whether a checked file's configuration names a baseline (only those checked
+    outside ``configs``, the standard input and arena files, are looked up)."""
+    from pack_lsp.cli.baseline import config_of
+
+    for result in results:
+        config = config_of(result.path, configs, overrides)
+        if config is not None and config.baseline:
+            return True
+    return False
 
 
 def _exit_code(results: list[FileResult], problems: list[str], strict: bool) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,9 +78,15 @@ def _git_show(revision: str, path: str) -> str | None:
     spec = f"{revision}:./{Path(path).as_posix()}" if not Path(path).is_absolute() else None
     if spec is None:
         raise CompareError(f"{path}: give a path relative to the repository, not absolute")
+    refuse_option(revision)
     try:
+        # `--end-of-options`: what follows is a revision even if it looked like an
+        # option; `--`: nothing after it is a revision.
         done = subprocess.run(
-            ["git", "show", spec], capture_output=True, check=False, cwd=Path.cwd()
+            ["git", "show", "--end-of-options", spec, "--"],
+            capture_output=True,
+            check=False,
+            cwd=Path.cwd(),
         )
     except OSError as exc:
         raise CompareError(f"cannot run git: {exc.strerror or exc}") from None
@@ -89,6 +96,15 @@ def _git_show(revision: str, path: str) -> str | None:
             return None
         raise CompareError(f"git show {spec}: {message.splitlines()[-1] if message else 'failed'}")
     return decode(done.stdout)[0]
+
+
+def refuse_option(revision: str) -> None:
+    """A revision is never an option: ``--compare=--output=x`` would have git write
+    a file and compare against nothing."""
+    if revision.startswith("-"):
+        raise CompareError(
+            f"--compare: {revision!r} is not a git revision (a revision cannot start with `-`)"
+        )
 
 
 def _read(path: str) -> str | None:
@@ -111,14 +127,19 @@ def compare_texts(path: str, base: str, head: str, base_name: str = "") -> Compa
 
 def _pairs(args: argparse.Namespace) -> list[tuple[str, str, str | None, str | None]]:
     """(path, how BASE is named, BASE text, HEAD text) for each file compared."""
-    spec: str = args.compare
-    if Path(spec).is_file():
+    # argparse turns `--compare=--` into an empty list: `--` is what was written.
+    spec: str = args.compare if isinstance(args.compare, str) else "--"
+    if Path(spec).is_file() or (os.path.lexists(spec) and not Path(spec).is_dir()):
+        # A file (a FIFO, a device or a link loop too: reading it says why not).
         if len(args.paths) != 1:
             raise CompareError("--compare OLD_FILE needs exactly one PATH, the new file")
         return [(args.paths[0], spec, _read(spec), _read(args.paths[0]))]
     base_rev, dots, head_rev = spec.partition("..")
     if not base_rev or (dots and not head_rev):
         raise CompareError(f"--compare expects BASE or BASE..HEAD, got {spec!r}")
+    refuse_option(base_rev)
+    if dots:
+        refuse_option(head_rev)
     from pack_lsp.core.model.discover import find_packs
 
     paths: list[str] = []

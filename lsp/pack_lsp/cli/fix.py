@@ -17,12 +17,14 @@ is.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pack_lsp.core.base.source import read_source
 from pack_lsp.render.result import FileResult, FixText, TextEdit
 
 # The fix machinery is imported when it is used: ``add_arguments`` runs for every
@@ -61,36 +63,40 @@ def fix_texts(analysis: Analysis, name: str) -> tuple[tuple[FixText, ...], ...]:
     if not any(d.fixes for d in analysis.diagnostics):
         return ()  # nothing to compute, nor the quick fixes to import
     from pack_lsp.core.base.text import LineIndex
-    from pack_lsp.core.ide.codeactions import quick_fixes
+    from pack_lsp.core.ide.codeactions import quick_fixes, shared_documents
 
     out: list[tuple[FixText, ...]] = []
     others: dict[str, LineIndex] = {}
-    for diag in analysis.diagnostics:
-        texts: list[FixText] = []
-        for fix in quick_fixes(analysis, diag):
-            if fix.file is None:
-                path, lines = name, analysis.lines
-            else:
-                path = fix.file.path
-                lines = others.setdefault(path, LineIndex(fix.file.text))
-            edits = tuple(TextEdit(path, lines.range(e.span), e.text) for e in fix.edits)
-            texts.append(FixText(fix.title, fix.safe, edits))
-        out.append(tuple(texts))
+    with shared_documents():
+        for diag in analysis.diagnostics:
+            texts: list[FixText] = []
+            for fix in quick_fixes(analysis, diag):
+                if fix.file is None:
+                    path, lines = name, analysis.lines
+                else:
+                    path = fix.file.path
+                    lines = others.setdefault(path, LineIndex(fix.file.text))
+                edits = tuple(TextEdit(path, lines.range(e.span), e.text) for e in fix.edits)
+                texts.append(FixText(fix.title, fix.safe, edits, fix.preferred))
+            out.append(tuple(texts))
     return tuple(out)
 
 
 def fix_file(
-    path: Path, explicit: bool, config: Any, workspace: Any, unsafe: bool, check_text: Any
-) -> FixRun:
-    """Analyse ``path`` with ``check_text`` (``cli.check``'s) and apply its fixes
-    (nothing written)."""
-    from pack_lsp.core.base.source import read_source
+    path: Path,
+    explicit: bool,
+    config: Any,
+    workspace: Any,
+    unsafe: bool,
+    check_text: Any,
+    raw: bytes,
+) -> tuple[FixRun, Analysis]:
+    """Analyse ``raw``, the bytes of ``path``, with ``check_text`` (``cli.check``'s)
+    and apply its fixes (nothing written); the analysis of ``raw`` comes with them."""
     from pack_lsp.core.ide.fixall import FixRun, fix_document
 
     keep: list[Any] = []
-    check_text(
-        read_source(path), str(path), config, explicit=explicit, workspace=workspace, keep=keep
-    )
+    check_text(raw, str(path), config, explicit=explicit, workspace=workspace, keep=keep)
     analysis: Analysis = keep[0]
 
     def again(text: str) -> Analysis:
@@ -108,38 +114,58 @@ def fix_file(
 
     if any(d.code == "PP002" for d in analysis.diagnostics):
         # Decoded with replacement characters: writing it back would lose bytes.
-        return FixRun(analysis.text, analysis.text, analysis, (), refused="not valid UTF-8")
-    return fix_document(analysis, again, unsafe=unsafe)
+        refused = FixRun(analysis.text, analysis.text, analysis, (), refused="not valid UTF-8")
+        return refused, analysis
+    return fix_document(analysis, again, unsafe=unsafe), analysis
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+class NotWritten(OSError):
+    """A fixed file that was not written; the message says why, for the user."""
+
+
+def write_atomically(path: Path, data: bytes, expected: bytes | None = None) -> Path:
     """Replace the file at ``path`` with ``data``: a temporary file beside it, renamed
-    over it, with the original's permission bits."""
+    over it, with the original's permission bits; the path written is returned.
+
+    A symbolic link stays a link: the file it points to is the one replaced. With
+    ``expected``, the file is read again just before the rename and must still hold
+    exactly those bytes: an edit saved while the fixes were computed is never
+    overwritten (``NotWritten``, and nothing changes). A file without write
+    permission is not replaced either (the rename would be allowed by the folder's
+    permissions, not the file's).
+    """
     import tempfile
 
-    mode = stat.S_IMODE(path.stat().st_mode)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    from pack_lsp.core.base.source import read_source
+
+    target = Path(os.path.realpath(path))
+    mode = stat.S_IMODE(target.stat().st_mode)
+    if not mode & 0o222 or not os.access(target, os.W_OK):
+        raise NotWritten(errno.EACCES, "the file is read-only: not written")
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, mode)
-        os.replace(temp, path)
+        if expected is not None and read_source(target) != expected:
+            raise NotWritten(
+                errno.EAGAIN,
+                "the file changed while it was being fixed: not written (run --fix again)",
+            )
+        os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    return target
 
 
-def _encoded(path: Path, text: str) -> bytes:
-    """``text`` as the file's bytes: UTF-8, with the byte-order mark it had."""
+def encoded_like(raw: bytes, text: str) -> bytes:
+    """``text`` as the bytes of a file that held ``raw``: UTF-8, with the byte-order
+    mark ``raw`` had."""
     data = text.encode("utf-8")
-    try:
-        with path.open("rb") as f:
-            had_bom = f.read(3) == BOM
-    except OSError:
-        had_bom = False
-    return BOM + data if had_bom else data
+    return BOM + data if raw.startswith(BOM) else data
 
 
 class Outcome:
@@ -167,26 +193,32 @@ def fix_all(
             continue
         path, explicit, config, workspace, with_fixes = slot
         try:
-            run = fix_file(path, explicit, config, workspace, bool(args.unsafe_fixes), check_text)
+            raw = read_source(path)
         except OSError as exc:
             problems.append(f"{path}: cannot read: {exc.strerror or exc}")
             continue
+        unsafe = bool(args.unsafe_fixes)
+        run, first = fix_file(path, explicit, config, workspace, unsafe, check_text, raw)
         if run.refused is not None:
             print(f"pack-lsp: warning: {path}: not fixed: {run.refused}", file=sys.stderr)
-        if run.changed:
+        analysis = run.analysis
+        if run.changed and args.diff:
             outcome.fixed += len(run.applied)
             outcome.files += 1
-            if args.diff:
-                outcome.diffs.append(unified_diff(str(path), run.original, run.text))
+            outcome.diffs.append(unified_diff(str(path), run.original, run.text))
+        elif run.changed:
+            try:
+                write_atomically(path, encoded_like(raw, run.text), expected=raw)
+            except OSError as exc:
+                problems.append(f"{path}: cannot write: {exc.strerror or exc}")
+                # What is on disk is what was read: its diagnostics are the ones to list.
+                analysis = first
             else:
-                try:
-                    write_atomically(path, _encoded(path, run.text))
-                except OSError as exc:
-                    problems.append(f"{path}: cannot write: {exc.strerror or exc}")
-        analysis = run.analysis
+                outcome.fixed += len(run.applied)
+                outcome.files += 1
         fixes = fix_texts(analysis, str(path)) if with_fixes else ()
         results.append(FileResult(str(path), analysis.diagnostics, analysis.lines, fixes))
-    if not args.diff:
+    if not args.diff and (outcome.fixed or not problems):
         print(
             f"Fixed {outcome.fixed} problem{'s' if outcome.fixed != 1 else ''} "
             f"in {outcome.files} file{'s' if outcome.files != 1 else ''}",

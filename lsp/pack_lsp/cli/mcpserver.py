@@ -1,8 +1,8 @@
 """``pack-lsp mcp``: a Model Context Protocol server on stdio, for coding agents.
 
-Built on the official ``mcp`` Python SDK, an optional dependency
-(``pip install 'pack-lsp[mcp]'``). Tools, each with a JSON Schema for its
-arguments (from the signatures below):
+Built on the official ``mcp`` Python SDK, an optional dependency (the ``mcp``
+extra; ``install_hint`` says how to add it to the running environment). Tools, each
+with a JSON Schema for its arguments (from the signatures below):
 
 - ``check``: the diagnostics of a pack file (``path``) or of inline ``text``, each
   with its quick fixes as text edits, as ``pack-lsp --check --format json`` gives;
@@ -14,35 +14,86 @@ arguments (from the signatures below):
 
 Resources: ``pack-lsp://docs/rules.md``, the rules reference, and one
 ``pack-lsp://rules/{code}`` per rule.
+
+The tools work inside their *roots*: the ``file:`` roots the client declares
+(``roots/list``), else the server's working directory. A ``path`` whose file (its
+links followed) is outside them is refused, so nothing is read or written
+elsewhere (docs/reliability.md).
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import inspect
 import json
+import os
+import shlex
 import sys
 import threading
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pack_lsp import __version__
 
-INSTALL_HINT = (
-    "pack-lsp mcp needs the Model Context Protocol SDK: pip install 'pack-lsp[mcp]' "
-    "(or pip install mcp)"
-)
+#: The SDK versions the ``mcp`` extra of pyproject.toml accepts.
+MCP_REQUIREMENT = "mcp>=2,<3"
+
+
+def install_hint() -> str:
+    """How to add the SDK to the environment pack-lsp runs in, as a command that works
+    as written (pack-lsp is not on PyPI, so ``pip install 'pack-lsp[mcp]'`` would not)."""
+    return (
+        "pack-lsp mcp needs the Model Context Protocol SDK; install it into pack-lsp's "
+        f"environment: {shlex.quote(sys.executable)} -m pip install '{MCP_REQUIREMENT}'"
+    )
+
+
 INLINE_NAME = "inline.promptpack.yaml"
+
+#: The folders the tools of the call being answered may read and write (None: the
+#: working directory; set by ``_reported`` for each call).
+_ROOTS: contextvars.ContextVar[tuple[Path, ...] | None] = contextvars.ContextVar(
+    "pack_lsp_mcp_roots", default=None
+)
+
+
+def roots() -> tuple[Path, ...]:
+    """The roots of the call being answered (resolved folders)."""
+    return _ROOTS.get() or (Path.cwd().resolve(),)
+
+
+def inside_roots(path: str, within: Sequence[Path] | None = None) -> Path:
+    """The file ``path`` names, links followed, when it lies inside the roots
+    (``ValueError`` otherwise); a relative path is taken from the first root."""
+    folders = tuple(within) if within is not None else roots()
+    given = Path(path).expanduser()
+    if not given.is_absolute():
+        given = folders[0] / given
+    try:
+        found = Path(os.path.realpath(given))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if not any(found == root or root in found.parents for root in folders):
+        listed = ", ".join(str(r) for r in folders)
+        raise ValueError(
+            f"{path} is outside the folders this server works in ({listed}): declare the "
+            "folder as an MCP root, or start `pack-lsp mcp` there"
+        )
+    return found
 
 
 def _source(path: str | None, text: str | None, name: str | None) -> tuple[bytes, str, bool]:
-    """(bytes, shown name, on disk) of a tool's input: a file or inline text."""
+    """(bytes, shown name, on disk) of a tool's input: a file inside the roots, or
+    inline text."""
     from pack_lsp.core.base.source import read_source
 
     if (path is None) == (text is None):
         raise ValueError("give either `path` (a file) or `text` (the pack's content)")
     if path is not None:
-        return read_source(Path(path)), path, True
+        return read_source(inside_roots(path)), path, True
     assert text is not None
     return text.encode("utf-8"), name or INLINE_NAME, False
 
@@ -78,7 +129,7 @@ def fix(
     file `path` is rewritten in place; inline `text` is returned fixed. Returns the
     fixes applied and the diagnostics left."""
     from pack_lsp.cli.check import check_text
-    from pack_lsp.cli.fix import _encoded, write_atomically
+    from pack_lsp.cli.fix import encoded_like, write_atomically
     from pack_lsp.core.ide.fixall import fix_document
     from pack_lsp.render.json_format import document
     from pack_lsp.render.result import FileResult
@@ -94,7 +145,9 @@ def fix(
 
     run = fix_document(analyse(raw), lambda t: analyse(t.encode("utf-8")), unsafe=unsafe)
     if run.changed and path is not None:
-        write_atomically(Path(path), _encoded(Path(path), run.text))
+        # The file the link points to, checked inside the roots: nothing is written
+        # elsewhere; and only if it still holds what was read.
+        write_atomically(inside_roots(path), encoded_like(raw, run.text), expected=raw)
     left = FileResult(shown, run.analysis.diagnostics, run.analysis.lines)
     out: dict[str, Any] = {
         "applied": [f"{f.diagnostic.code}: {f.title}" for f in run.applied],
@@ -205,7 +258,7 @@ def compare(
     def text_of(path: str | None, text: str | None, which: str) -> str:
         if (path is None) == (text is None):
             raise ValueError(f"give either `{which}_path` or `{which}_text`")
-        return decode(Path(path).read_bytes())[0] if path is not None else str(text)
+        return decode(_source(path, text, None)[0])[0]
 
     base = text_of(base_path, base_text, "base")
     head = text_of(head_path, head_text, "head")
@@ -216,20 +269,59 @@ def compare(
     return result
 
 
-def _reported(tool: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """``tool`` with bad input (a ValueError, a file that cannot be read) answered as
-    the tool's error, in one sentence, rather than as an unexpected failure."""
+async def client_roots(ctx: Any) -> tuple[Path, ...]:
+    """The ``file:`` roots the client declares, resolved; else the working directory."""
+    import mcp_types
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    session = ctx.request_context.session
+    wanted = mcp_types.ClientCapabilities(roots=mcp_types.RootsCapability())
+    found: list[Path] = []
+    if session.check_client_capability(wanted):
+        from urllib.parse import unquote, urlparse
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            listed = await session.list_roots()
+        for root in listed.roots:
+            uri = urlparse(str(root.uri))
+            if uri.scheme == "file":
+                found.append(Path(os.path.realpath(unquote(uri.path))))
+    return tuple(found) or (Path.cwd().resolve(),)
+
+
+def _reported(tool: Callable[..., dict[str, Any]]) -> Callable[..., Any]:
+    """``tool`` run inside the client's roots, with bad input (a ValueError, a file
+    that cannot be read) answered as the tool's error, in one sentence, rather than
+    as an unexpected failure."""
+    import anyio.to_thread
+    from mcp.server.mcpserver import Context
     from mcp.server.mcpserver.exceptions import ToolError
 
-    @functools.wraps(tool)
-    def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    def within(folders: tuple[Path, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        token = _ROOTS.set(folders)
         try:
-            return tool(*args, **kwargs)
+            return tool(**kwargs)
+        finally:
+            _ROOTS.reset(token)
+
+    @functools.wraps(tool)
+    async def call(ctx: Context, **kwargs: Any) -> dict[str, Any]:
+        try:
+            folders = await client_roots(ctx)
+            return await anyio.to_thread.run_sync(functools.partial(within, folders, kwargs))
         except ValueError as exc:
             raise ToolError(str(exc)) from None
         except OSError as exc:
             raise ToolError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
 
+    # The tool's own parameters (the arguments' schema), and the context.
+    signature = inspect.signature(tool)
+    context = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
+    call.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), context]
+    )
+    call.__annotations__ = {**tool.__annotations__, "ctx": Context}
     return call
 
 
@@ -266,7 +358,8 @@ def main(argv: list[str]) -> int:
         print(
             "usage: pack-lsp mcp\n\nServe the Model Context Protocol on stdio for coding "
             "agents: tools check, fix, explain_rule, cards, topology, compare; the rules "
-            "reference as a resource. Needs pip install 'pack-lsp[mcp]'."
+            "reference as a resource. Needs the MCP SDK: "
+            f"{shlex.quote(sys.executable)} -m pip install '{MCP_REQUIREMENT}'."
         )
         return 0
     if argv:
@@ -277,7 +370,7 @@ def main(argv: list[str]) -> int:
     try:
         server = build_server()
     except ImportError:
-        print(f"pack-lsp: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"pack-lsp: error: {install_hint()}", file=sys.stderr)
         return 2
     threading.Thread(target=warm_up, args=(server,), name="pack-lsp warm-up", daemon=True).start()
     server.run("stdio")
@@ -297,7 +390,17 @@ def warm_up(server: Any) -> None:
     from pack_lsp.core.base import codecache
     from pack_lsp.core.checks.warmup import WARM_PACK
 
-    # A warm-up that fails leaves the work to the first call: nothing to report.
-    with contextlib.suppress(Exception):
+    try:
         asyncio.run(server.call_tool("check", {"text": WARM_PACK}))
+    except Exception:
+        # A tool that reads the request's context (the client's roots) cannot be called
+        # outside a request: the check path itself is warmed. A warm-up that fails
+        # leaves the work to the first call: nothing to report.
+        with contextlib.suppress(Exception):
+            from pack_lsp.cli.check import check_text
+            from pack_lsp.core.model.config import Config
+            from pack_lsp.render.json_format import document
+
+            raw = WARM_PACK.encode("utf-8")
+            document([check_text(raw, INLINE_NAME, Config(), on_disk=False, fixes=True)])
     codecache.save_all()

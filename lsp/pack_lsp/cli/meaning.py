@@ -5,12 +5,15 @@
 variables filled (``--var``, then defaults, then examples), after a header of
 comment lines: size in characters, estimated tokens and the estimator, each
 fragment's include path, where each value came from, what is left unfilled;
-``--format json`` prints the same as one JSON object. ``--governance`` prints the
+``--format json`` prints the same as one JSON object. ``--target T`` renders as that
+deploy target's runtime does: what it leaves as written, what it throws (the status
+is then 1). ``--governance`` prints the
 governance in force for each agent (the pack's ``metadata.governance`` with the
 member's own fields replacing the pack's, RFC 0013) as JSON; with ``--agent`` only
 that agent's.
 
-Exit status: 0 on success, 2 on a usage or file problem (an unknown prompt or agent,
+Exit status: 0 on success, 1 when the ``--target`` runtime throws instead of
+rendering, 2 on a usage or file problem (an unknown prompt or agent,
 a file that is not a pack).
 """
 
@@ -56,10 +59,13 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
+    target = getattr(args, "target", None)
     if args.render is None and args.governance is None:
         for option, value in (("--prompt", args.prompt), ("--var", args.var)):
             if value is not None:
                 parser.error(f"{option} is used with --render")
+        if target and not args.check:
+            parser.error("--target is used with --check or --render")
         return None
     # Two modes together are refused before this (``cli._one_mode``).
     if args.render is not None:
@@ -76,8 +82,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
         fmt = args.format or "text"
         if fmt not in ("text", "json"):
             parser.error(f"--format for --render must be text or json, not {fmt!r}")
-        return _render(args.render, args.prompt, values, fmt)
-    for option, value in (("--prompt", args.prompt), ("--var", args.var)):
+        if target and len(target) > 1:
+            parser.error("--render renders for one --target at a time")
+        return _render(args.render, args.prompt, values, fmt, target[0] if target else None)
+    for option, value in (("--prompt", args.prompt), ("--var", args.var), ("--target", target)):
         if value is not None:
             parser.error(f"{option} is used with --render")
     return _governance(args.governance, args.agent)
@@ -89,21 +97,24 @@ def _analysis(path: str) -> tuple[Analysis | None, int]:
     return load(path)
 
 
-def _render(path: str, key: str, values: dict[str, str], fmt: str) -> int:
+def _render(path: str, key: str, values: dict[str, str], fmt: str, target: str | None) -> int:
     from pack_lsp.core.ide.render import RenderError, render
 
     analysis, status = _analysis(path)
     if analysis is None:
         return status
+    if analysis.syntax_error:
+        # What is left of a broken file would make a wrong answer ("no such prompt").
+        return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
-        rendered = render(analysis, key, values)
+        rendered = render(analysis, key, values, target.partition("@")[0] if target else None)
     except RenderError as exc:
         return _fail(f"{path}: {exc}")
     if fmt == "json":
         sys.stdout.write(json.dumps(rendered.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(rendered.document())
-    return 0
+    return 1 if rendered.throws is not None else 0
 
 
 def _governance(path: str, agent: str | None) -> int:
@@ -112,6 +123,8 @@ def _governance(path: str, agent: str | None) -> int:
     analysis, status = _analysis(path)
     if analysis is None:
         return status
+    if analysis.syntax_error:
+        return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
         preview = governance_preview(analysis, agent)
     except GovernanceError as exc:

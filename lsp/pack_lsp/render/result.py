@@ -27,6 +27,8 @@ class FixText:
     title: str
     safe: bool
     edits: tuple[TextEdit, ...]
+    preferred: bool = False
+    """The fix ``--fix`` (and an editor's "fix all") picks among a problem's fixes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,35 @@ class FileResult:
 
     def fixes_of(self, index: int) -> tuple[FixText, ...]:
         return self.fixes[index] if index < len(self.fixes) else ()
+
+
+def chosen_fix(result: FileResult, index: int) -> FixText | None:
+    """The fix ``--fix`` would apply for the diagnostic ``index`` of ``result`` (as
+    ``core/ide/fixall.chosen`` picks it: the preferred one of the fixes that
+    edit this file), or None."""
+    here = [
+        f for f in result.fixes_of(index) if f.edits and all(e.path == result.path for e in f.edits)
+    ]
+    if not here:
+        return None
+    return next((f for f in here if f.preferred), here[0])
+
+
+def fixable(result: FileResult) -> tuple[int, int]:
+    """(problems ``--fix`` fixes, problems only ``--fix --unsafe-fixes`` fixes) of one
+    file's result; a fix two problems share counts once, as it is applied once."""
+    safe = unsafe = 0
+    seen: set[tuple[TextEdit, ...]] = set()
+    for index in range(len(result.fixes)):
+        fix = chosen_fix(result, index)
+        if fix is None or fix.edits in seen:
+            continue
+        seen.add(fix.edits)
+        if fix.safe:
+            safe += 1
+        else:
+            unsafe += 1
+    return safe, unsafe
 
 
 @dataclass(frozen=True, slots=True)

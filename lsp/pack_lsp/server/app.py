@@ -9,11 +9,14 @@ Every feature lives in a module of ``pack_lsp.server`` that exposes
 Handlers are module-level ``async`` functions, registered by ``register``. They stay
 thin: ``PackServer.answer`` resolves the document, awaits the ``Analysis`` of its
 current version, builds the request's ``DocumentSnapshot`` (``snapshot``) and calls
-the feature's handler for the snapshot's kind (a ``ByKind``), which calls a pure
-function of ``pack_lsp.core`` and converts the result with the snapshot's position
-converter; an exception becomes a ``window/logMessage`` plus the empty result::
+the feature's handler for the snapshot's kind (a ``ByKind``) with the snapshot and
+the request's params: never with the server. The handler calls a pure function of
+``pack_lsp.core`` and converts the result with the snapshot's position converter;
+what the client takes and the other files of the workspace are in the snapshot too
+(``snap.client``, ``snap.workspace``). An exception becomes a
+``window/logMessage`` plus the empty result::
 
-    def _hover(ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams) -> ...:
+    def _hover(snap: DocumentSnapshot, params: types.HoverParams) -> types.Hover | None:
         found = core_hover(snap.analysis, snap.offset(params.position))
         if found is None:
             return None
@@ -34,7 +37,8 @@ The server is composed of parts, each in its own module: ``protocol`` (message
 structuring and rejection), ``base`` (client messages, position conversion),
 ``settings``, ``documents`` (pack-lsp's own copy of open documents), ``scheduling``
 (when documents are analysed, in a worker thread), ``diagnostics`` and ``lifecycle``
-(the notifications of the document lifecycle).
+(the notifications of the document lifecycle); ``workspace`` owns what is known of
+the other files (manifest indexes, arena projects).
 """
 
 from __future__ import annotations
@@ -45,24 +49,33 @@ import importlib
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.io_ import StdoutWriter
 
 from pack_lsp import __version__
+from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.server.diagnostics import DiagnosticsMixin
 from pack_lsp.server.documents import OpenDocument as OpenDocument
 from pack_lsp.server.lifecycle import PARENT_POLL_INTERVAL as PARENT_POLL_INTERVAL
 from pack_lsp.server.lifecycle import ParentWatch, _register_lifecycle
 from pack_lsp.server.protocol import InvalidMessage as InvalidMessage
 from pack_lsp.server.protocol import PackProtocol
-from pack_lsp.server.scheduling import Track
+from pack_lsp.server.rechecks import text_of
 from pack_lsp.server.settings import CHANGE_DELAY, DEFAULT_RULES_URL
 from pack_lsp.server.settings import SERVER_SETTINGS as SERVER_SETTINGS
 from pack_lsp.server.settings import SETTINGS_SECTION as SETTINGS_SECTION
-from pack_lsp.server.snapshot import ByKind, DocumentSnapshot, PositionOutsideDocument
+from pack_lsp.server.snapshot import (
+    ByKind,
+    ClientFeatures,
+    DocumentSnapshot,
+    PositionOutsideDocument,
+)
+from pack_lsp.server.track import Track
 from pack_lsp.server.transport import max_message_size, read_messages, stdio_reader
+from pack_lsp.server.workspace import Workspace, WorkspaceSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +130,24 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         self.pull_diagnostics = False
         #: The client re-pulls on ``workspace/diagnostic/refresh``.
         self.refresh_support = False
-        self.manifests = None
-        self.arena = None
+        self.workspace_index = Workspace(
+            read=lambda path: text_of(self, path),
+            version_of=self._version_of,
+            converter=lambda: self.converter,
+            report=self.log_message,
+        )
+
+    def _version_of(self, uri: str) -> int | None:
+        doc = self.documents.get(uri)
+        return doc.version if doc is not None else None
+
+    def client_features(self) -> ClientFeatures:
+        """What the client takes (its capabilities and the settings), for a request;
+        before ``initialize`` (a server driven without a client), nothing."""
+        caps = getattr(self.protocol, "client_capabilities", None)
+        if caps is None:
+            return ClientFeatures(inlay_hints_off=self.inlay_hints_off)
+        return ClientFeatures.of(caps, self.inlay_hints_off)
 
     # ------------------------------------------------------------------ transport
 
@@ -201,8 +230,19 @@ class PackServer(DiagnosticsMixin, ParentWatch):
         result, version = await self.current_analysis(uri, diagnostics=diagnostics)
         if result is None:
             return None
-        snap = DocumentSnapshot.of(uri, version, result, self.converter)
+        snap = self.snapshot_of(uri, version, result)
         return snap.at(at) if at is not None else snap
+
+    def snapshot_of(self, uri: str, version: int | None, result: Analysis) -> DocumentSnapshot:
+        """The snapshot a request on ``uri`` reads, with ``result`` as its analysis."""
+        return DocumentSnapshot.of(
+            uri,
+            version,
+            result,
+            self.converter,
+            self.client_features(),
+            self.workspace_index.snapshot(),
+        )
 
     async def answer(
         self,
@@ -239,19 +279,41 @@ class PackServer(DiagnosticsMixin, ParentWatch):
             snap = await self.snapshot(uri, diagnostics=diagnostics, at=at)
             if snap is None:
                 return empty
-            return handlers.handler(snap.kind)(self, snap, params)
+            return handlers.handler(snap.kind)(snap, params)
         except PositionOutsideDocument:
             raise
         except Exception as exc:
-            log.exception("%s failed for %s", feature, uri)
-            self.log_message(
-                f"pack-lsp: {feature} failed for {uri}: {type(exc).__name__}: {exc}",
-                types.MessageType.Error,
-            )
+            self.request_failed(feature, uri, exc)
             return empty
         finally:
             if done is not None:
                 done()
+
+    def answer_workspace(
+        self,
+        handler: Callable[[WorkspaceSnapshot, P], T],
+        params: P,
+        empty: T,
+        *,
+        feature: str,
+        uri: str,
+    ) -> T:
+        """Answer a request that names no open document but the workspace's files (the
+        follow-ups of an arena project's call hierarchy): ``handler`` reads the
+        workspace snapshot and ``params`` only; a failure is logged, as in ``answer``,
+        and answered with ``empty``."""
+        try:
+            return handler(self.workspace_index.snapshot(), params)
+        except Exception as exc:
+            self.request_failed(feature, uri, exc)
+            return empty
+
+    def request_failed(self, feature: str, uri: str, exc: Exception) -> None:
+        log.exception("%s failed for %s", feature, uri)
+        self.log_message(
+            f"pack-lsp: {feature} failed for {uri}: {type(exc).__name__}: {exc}",
+            types.MessageType.Error,
+        )
 
 
 def _register_features(server: PackServer) -> None:

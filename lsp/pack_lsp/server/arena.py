@@ -126,48 +126,46 @@ def register(server: PackServer) -> None:
     server.arena = ServerArena(server)
 
 
-# ------------------------------------------------------------------ navigation
+# ------------------------------------------------------------------ requests
+# What the requests on a document of an arena project read, from its snapshot
+# (``WorkspaceSnapshot.arena_checks``): the feature modules' ``arena`` handlers.
 
 
-def _projects(ls: PackServer, uri: str) -> list[Project]:
-    support = ls.arena
-    path = to_fs_path(uri)
-    if not isinstance(support, ServerArena) or not path:
+def _projects(snap: DocumentSnapshot) -> list[Project]:
+    if snap.workspace is None:
         return []
-    return [c.project for c in support.workspace.projects_of(path)]
+    return [c.project for c in snap.workspace.arena_checks(snap.uri)]
 
 
-def _compiled(ls: PackServer, uri: str) -> ProjectCheck | None:
-    """The check of the first project of the file at ``uri`` that has a compiled pack."""
-    support = ls.arena
-    path = to_fs_path(uri)
-    if not isinstance(support, ServerArena) or not path:
+def _compiled(snap: DocumentSnapshot) -> ProjectCheck | None:
+    """The check of the first project of the file of ``snap`` that has a compiled pack."""
+    if snap.workspace is None:
         return None
-    for checked in support.workspace.projects_of(path):
+    for checked in snap.workspace.arena_checks(snap.uri):
         project = checked.project
         if checked.compiled_analysis.pack is not None and complete(project) and project.prompts:
             return checked
     return None
 
 
-def compiled_snapshot(ls: PackServer, snap: DocumentSnapshot) -> DocumentSnapshot:
+def compiled_snapshot(snap: DocumentSnapshot) -> DocumentSnapshot:
     """The snapshot the cards preview and the topology read: for a file of an arena
     project, the compiled pack of its project (the document's own uri and version);
     for any other document, ``snap`` itself."""
     if snap.analysis.pack is not None:
         return snap
-    checked = _compiled(ls, snap.uri)
+    checked = _compiled(snap)
     if checked is None:
         return snap
-    return DocumentSnapshot.of(snap.uri, snap.version, checked.compiled_analysis, snap.converter)
+    return snap.with_analysis(checked.compiled_analysis)
 
 
-def member_keys(ls: PackServer, snap: DocumentSnapshot) -> list[tuple[str, types.Range]]:
+def member_keys(snap: DocumentSnapshot) -> list[tuple[str, types.Range]]:
     """The ``agents.members`` keys of the compiled pack written in this file (an arena
     config), with their ranges in it: where the cards' code lenses go."""
     if snap.analysis.pack is not None:
         return []
-    checked = _compiled(ls, snap.uri)
+    checked = _compiled(snap)
     pack = checked.compiled_analysis.pack if checked is not None else None
     if checked is None or pack is None or pack.agents is None:
         return []
@@ -180,64 +178,58 @@ def member_keys(ls: PackServer, snap: DocumentSnapshot) -> list[tuple[str, types
     return out
 
 
-def _location(
-    ls: PackServer, snap: DocumentSnapshot, project: Project, path: str, span: Span
-) -> types.Location:
+def _location(snap: DocumentSnapshot, project: Project, path: str, span: Span) -> types.Location:
     if path == norm(to_fs_path(snap.uri) or ""):
         return snap.location(span)
     text = project.files[path].text
     uri = from_fs_path(path) or Path(path).as_uri()
-    return types.Location(uri=uri, range=ls.converter.range(LineIndex(text), span))
+    return types.Location(uri=uri, range=snap.converter.range(LineIndex(text), span))
 
 
-def definition(ls: PackServer, snap: DocumentSnapshot, offset: int) -> list[types.Location] | None:
+def definition(snap: DocumentSnapshot, offset: int) -> list[types.Location] | None:
     """Where the name at ``offset`` of an arena file is defined (None: not an arena file
     or no cross-file name there)."""
     path = to_fs_path(snap.uri) or ""
-    for project in _projects(ls, snap.uri):
+    for project in _projects(snap):
         if navigation.at(project, path, offset) is not None:
             found = navigation.definition(project, path, offset)
-            return [_location(ls, snap, project, o.path, o.span) for o in found]
+            return [_location(snap, project, o.path, o.span) for o in found]
     return None
 
 
 def references(
-    ls: PackServer, snap: DocumentSnapshot, offset: int, include_declaration: bool
+    snap: DocumentSnapshot, offset: int, include_declaration: bool
 ) -> list[types.Location] | None:
     """Every occurrence of the name at ``offset`` in the projects of the file."""
     path = to_fs_path(snap.uri) or ""
     out: list[types.Location] = []
     seen: set[tuple[str, int, int]] = set()
     found_any = False
-    for project in _projects(ls, snap.uri):
+    for project in _projects(snap):
         if navigation.at(project, path, offset) is None:
             continue
         found_any = True
         for occ in navigation.references(project, path, offset, include_declaration):
             if (occ.path, occ.span.start, occ.span.end) not in seen:
                 seen.add((occ.path, occ.span.start, occ.span.end))
-                out.append(_location(ls, snap, project, occ.path, occ.span))
+                out.append(_location(snap, project, occ.path, occ.span))
     return out if found_any else None
 
 
-def prepare_rename(
-    ls: PackServer, snap: DocumentSnapshot, offset: int
-) -> types.PrepareRenamePlaceholder | None:
+def prepare_rename(snap: DocumentSnapshot, offset: int) -> types.PrepareRenamePlaceholder | None:
     path = to_fs_path(snap.uri) or ""
-    for project in _projects(ls, snap.uri):
+    for project in _projects(snap):
         occ = navigation.at(project, path, offset)
         if occ is not None:
             return types.PrepareRenamePlaceholder(range=snap.range(occ.span), placeholder=occ.name)
     return None
 
 
-def rename(
-    ls: PackServer, snap: DocumentSnapshot, offset: int, new_name: str
-) -> types.WorkspaceEdit | str | None:
+def rename(snap: DocumentSnapshot, offset: int, new_name: str) -> types.WorkspaceEdit | str | None:
     """The edit renaming the name at ``offset`` in every file of the file's project
     (the first project naming the file, when several do)."""
     path = to_fs_path(snap.uri) or ""
-    for project in _projects(ls, snap.uri):
+    for project in _projects(snap):
         if navigation.at(project, path, offset) is None:
             continue
         try:
@@ -249,7 +241,7 @@ def rename(
             uri = from_fs_path(file_path) or Path(file_path).as_uri()
             lines = LineIndex(project.files[file_path].text)
             changes[uri] = [
-                types.TextEdit(range=ls.converter.range(lines, e.span), new_text=e.text)
+                types.TextEdit(range=snap.converter.range(lines, e.span), new_text=e.text)
                 for e in file_edits
             ]
         return types.WorkspaceEdit(changes=changes)

@@ -5,7 +5,8 @@ An item may be written in a file the editor has not opened (a tool file, the are
 config), so an item's ``data`` names its project (``config``, the arena config's
 path) besides the symbol, and the follow-up requests are answered from that
 project's check, not from a document snapshot. Ranges are computed on the texts the
-project read (the editor's text for open files).
+project read (the editor's text for open files). They are answered from the
+workspace snapshot (``PackServer.answer_workspace``), which logs a failure.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from pack_lsp.core.base.text import LineIndex, Span
 from pack_lsp.core.checks.arena.check import ProjectCheck
 from pack_lsp.core.ide.arena import callhierarchy as core
 from pack_lsp.core.ide.index import Kind, SymbolId
-from pack_lsp.server.app import PackServer
-from pack_lsp.server.arena import ServerArena
+from pack_lsp.server.positions import PositionConverter
 from pack_lsp.server.snapshot import DocumentSnapshot
+from pack_lsp.server.workspace import WorkspaceSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,8 @@ _SYMBOL_KINDS = {
 class _Ranges:
     """LSP ranges of spans in the project's files (one line index per file)."""
 
-    def __init__(self, ls: PackServer, check: ProjectCheck) -> None:
-        self.ls = ls
+    def __init__(self, converter: PositionConverter, check: ProjectCheck) -> None:
+        self.converter = converter
         self.check = check
         self.lines: dict[str, LineIndex] = {}
 
@@ -49,7 +50,7 @@ class _Ranges:
         if lines is None:
             file = self.check.project.files.get(path)
             lines = self.lines[path] = LineIndex(file.text if file is not None else "")
-        return self.ls.converter.range(lines, span)
+        return self.converter.range(lines, span)
 
     def item(self, item: core.ArenaCallItem) -> types.CallHierarchyItem:
         symbol = item.symbol
@@ -69,17 +70,16 @@ class _Ranges:
         )
 
 
-def prepare(ls: PackServer, snap: DocumentSnapshot, offset: int) -> list[types.CallHierarchyItem]:
+def prepare(snap: DocumentSnapshot, offset: int) -> list[types.CallHierarchyItem]:
     """The items at ``offset`` of a file of an arena project (the first of its
     projects that compiles and has an item there)."""
-    support = ls.arena
     path = to_fs_path(snap.uri)
-    if not isinstance(support, ServerArena) or not path:
+    if snap.workspace is None or not path:
         return []
-    for check in support.workspace.projects_of(path):
+    for check in snap.workspace.arena_checks(snap.uri):
         found = core.prepare(check, path, offset)
         if found:
-            ranges = _Ranges(ls, check)
+            ranges = _Ranges(snap.converter, check)
             return [ranges.item(i) for i in found]
     return []
 
@@ -90,10 +90,11 @@ def is_arena_item(item: types.CallHierarchyItem) -> bool:
     return isinstance(data, dict) and isinstance(data.get("config"), str)
 
 
-def _symbol(ls: PackServer, item: types.CallHierarchyItem) -> tuple[ProjectCheck, SymbolId] | None:
+def _symbol(
+    workspace: WorkspaceSnapshot, item: types.CallHierarchyItem
+) -> tuple[ProjectCheck, SymbolId] | None:
     data: Any = item.data
-    support = ls.arena
-    if not isinstance(data, dict) or not isinstance(support, ServerArena):
+    if not isinstance(data, dict):
         return None
     kind, name, scope = data.get("kind"), data.get("name"), data.get("scope")
     config = data.get("config")
@@ -101,7 +102,7 @@ def _symbol(ls: PackServer, item: types.CallHierarchyItem) -> tuple[ProjectCheck
         return None
     if scope is not None and not isinstance(scope, str):
         return None
-    check = support.workspace.check(config)
+    check = workspace.arena_check(config)
     try:
         symbol = SymbolId(Kind(kind), name, scope)
     except ValueError:
@@ -110,47 +111,34 @@ def _symbol(ls: PackServer, item: types.CallHierarchyItem) -> tuple[ProjectCheck
 
 
 def _calls(
-    ls: PackServer, item: types.CallHierarchyItem, outgoing: bool
+    workspace: WorkspaceSnapshot, item: types.CallHierarchyItem, outgoing: bool
 ) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
-    found = _symbol(ls, item)
+    found = _symbol(workspace, item)
     if found is None:
         return []
     check, symbol = found
     calls = core.outgoing(check, symbol) if outgoing else core.incoming(check, symbol)
-    ranges = _Ranges(ls, check)
+    ranges = _Ranges(workspace.converter, check)
     return [
         (ranges.item(call.item), [ranges.range(call.path, s) for s in call.sites]) for call in calls
     ]
 
 
-def _guarded(
-    ls: PackServer, item: types.CallHierarchyItem, outgoing: bool
-) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
-    feature = "outgoing calls" if outgoing else "incoming calls"
-    try:
-        return _calls(ls, item, outgoing)
-    except Exception as exc:
-        log.exception("%s failed for %s", feature, item.uri)
-        ls.log_message(
-            f"pack-lsp: {feature} failed for {item.uri}: {type(exc).__name__}: {exc}",
-            types.MessageType.Error,
-        )
-        return []
-
-
 def incoming(
-    ls: PackServer, item: types.CallHierarchyItem
+    workspace: WorkspaceSnapshot, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall]:
+    """The callers of an item ``prepare`` made, from its project's check."""
     return [
         types.CallHierarchyIncomingCall(from_=caller, from_ranges=sites)
-        for caller, sites in _guarded(ls, item, outgoing=False)
+        for caller, sites in _calls(workspace, params.item, outgoing=False)
     ]
 
 
 def outgoing(
-    ls: PackServer, item: types.CallHierarchyItem
+    workspace: WorkspaceSnapshot, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall]:
+    """What an item ``prepare`` made calls, from its project's check."""
     return [
         types.CallHierarchyOutgoingCall(to=callee, from_ranges=sites)
-        for callee, sites in _guarded(ls, item, outgoing=True)
+        for callee, sites in _calls(workspace, params.item, outgoing=True)
     ]

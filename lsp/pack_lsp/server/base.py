@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from pack_lsp.core.base.diagnostics import Diagnostic
-from pack_lsp.core.base.text import Span
+from pack_lsp.core.checks.arena.workspace import ArenaWorkspace
 from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from pack_lsp.server.positions import PositionConverter
+
+if TYPE_CHECKING:
+    from pack_lsp.server.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +44,12 @@ class ManifestSupport(Protocol):
     def changed(self, uri: str, text: str | None) -> None:
         """A document was opened, changed, saved or closed (``None``): update, re-check."""
 
-    def location(self, path: str, span: Span) -> types.Location:
-        """A span of another file, converted with that file's own lines."""
-
 
 class ArenaSupport(Protocol):
     """What the arena projects module (``server.arena``) gives the server."""
+
+    #: The checked projects (read by requests through ``WorkspaceSnapshot``).
+    workspace: ArenaWorkspace
 
     def start(self) -> None:
         """Load and check the arena projects of the workspace folders (``initialized``)."""
@@ -68,10 +71,26 @@ class ServerBase(LanguageServer):
     """Client messages and the negotiated position conversion."""
 
     _shown: set[str]
-    #: Agent-extension manifest indexes per workspace folder (``server.manifests``).
-    manifests: ManifestSupport | None
-    #: Arena projects of the workspace (``server.arena``).
-    arena: ArenaSupport | None
+    #: The manifest indexes and arena projects of the workspace (``server.workspace``).
+    workspace_index: Workspace
+
+    @property
+    def manifests(self) -> ManifestSupport | None:
+        """Agent-extension manifest indexes per workspace folder (``server.manifests``)."""
+        return self.workspace_index.manifests
+
+    @manifests.setter
+    def manifests(self, value: ManifestSupport | None) -> None:
+        self.workspace_index.manifests = value
+
+    @property
+    def arena(self) -> ArenaSupport | None:
+        """Arena projects of the workspace (``server.arena``)."""
+        return self.workspace_index.arena
+
+    @arena.setter
+    def arena(self, value: ArenaSupport | None) -> None:
+        self.workspace_index.arena = value
 
     # ----------------------------------------------------------------- conversion
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pack_lsp.core.checks.analysis import Analysis
-from pack_lsp.core.ide.baseline import BaselineError, Entry, Matcher, configured, load
+from pack_lsp.core.ide.baseline import BaselineError, Entry, Matcher, configured, load, outside_root
 
 MODES = ("hint", "hidden")
 _HINT = 4  # LSP DiagnosticSeverity.Hint
@@ -23,6 +23,10 @@ def _entries(path: Path) -> list[Entry] | BaselineError:
     try:
         stamp = path.stat().st_mtime
     except OSError as exc:
+        try:
+            load(path)  # says why in the words of every refused file (a link loop...)
+        except BaselineError as refused:
+            return refused
         return BaselineError(f"{path}: {exc.strerror or exc}")
     hit = _cache.get(path)
     if hit is not None and hit[0] == stamp:
@@ -43,6 +47,9 @@ def apply(
     file = configured(result.config)
     if file is None or fs_path is None or len(items) != len(result.diagnostics):
         return items, None
+    refused = outside_root(result.config)
+    if refused is not None:
+        return items, f"pack-lsp: the baseline is not used: {refused}"
     path = Path(file).absolute()
     known = _entries(path)
     if isinstance(known, BaselineError):

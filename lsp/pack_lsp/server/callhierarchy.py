@@ -54,10 +54,8 @@ def _symbol_of(snap: DocumentSnapshot, item: types.CallHierarchyItem) -> core.Ca
 
 
 def _prepare(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CallHierarchyPrepareParams
+    snap: DocumentSnapshot, params: types.CallHierarchyPrepareParams
 ) -> list[types.CallHierarchyItem] | None:
-    if snap.analysis.pack is None:  # a file of an arena project, or no pack at all
-        return arena_calls.prepare(ls, snap, snap.offset(params.position)) or None
     found = core.prepare(snap.analysis, snap.offset(params.position))
     return [_item(snap, i) for i in found] or None
 
@@ -77,7 +75,7 @@ def _calls(
 
 
 def _incoming(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CallHierarchyIncomingCallsParams
+    snap: DocumentSnapshot, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall]:
     return [
         types.CallHierarchyIncomingCall(from_=caller, from_ranges=sites)
@@ -86,7 +84,7 @@ def _incoming(
 
 
 def _outgoing(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CallHierarchyOutgoingCallsParams
+    snap: DocumentSnapshot, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall]:
     return [
         types.CallHierarchyOutgoingCall(to=callee, from_ranges=sites)
@@ -94,7 +92,16 @@ def _outgoing(
     ]
 
 
-PREPARE = ByKind(pack=_prepare)
+def _arena_prepare(
+    snap: DocumentSnapshot, params: types.CallHierarchyPrepareParams
+) -> list[types.CallHierarchyItem] | None:
+    """A file of an arena project: the items of its project's compiled pack."""
+    if snap.analysis.pack is not None:
+        return _prepare(snap, params)
+    return arena_calls.prepare(snap, snap.offset(params.position)) or None
+
+
+PREPARE = ByKind(pack=_prepare, arena=_arena_prepare)
 INCOMING = ByKind(pack=_incoming)
 OUTGOING = ByKind(pack=_outgoing)
 
@@ -109,8 +116,10 @@ async def prepare(
 async def incoming(
     ls: PackServer, params: types.CallHierarchyIncomingCallsParams
 ) -> list[types.CallHierarchyIncomingCall]:
-    if arena_calls.is_arena_item(params.item):
-        return arena_calls.incoming(ls, params.item)
+    if arena_calls.is_arena_item(params.item):  # answered from its project
+        return ls.answer_workspace(
+            arena_calls.incoming, params, [], feature="incoming calls", uri=params.item.uri
+        )
     uri = params.item.uri
     return await ls.answer(
         uri, INCOMING, params, [], feature="incoming calls", at=params.item.selection_range.start
@@ -121,7 +130,9 @@ async def outgoing(
     ls: PackServer, params: types.CallHierarchyOutgoingCallsParams
 ) -> list[types.CallHierarchyOutgoingCall]:
     if arena_calls.is_arena_item(params.item):
-        return arena_calls.outgoing(ls, params.item)
+        return ls.answer_workspace(
+            arena_calls.outgoing, params, [], feature="outgoing calls", uri=params.item.uri
+        )
     uri = params.item.uri
     return await ls.answer(
         uri, OUTGOING, params, [], feature="outgoing calls", at=params.item.selection_range.start

@@ -112,32 +112,47 @@ def _string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _cards(ls: PackServer, snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
-    snap = arena.compiled_snapshot(ls, snap)
+def _cards(snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
     return agent_cards(snap, _string(_get(params, "a2aVersion")), _string(_get(params, "profile")))
 
 
-def _card(ls: PackServer, snap: DocumentSnapshot, key: str) -> dict[str, Any] | None:
-    card = agent_cards(arena.compiled_snapshot(ls, snap))["cards"].get(key)
+def _card(snap: DocumentSnapshot, key: str) -> dict[str, Any] | None:
+    card = agent_cards(snap)["cards"].get(key)
     return card if isinstance(card, dict) else None
 
 
-def _topology(ls: PackServer, snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
-    return topology(arena.compiled_snapshot(ls, snap))
+def _topology(snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
+    return topology(snap)
 
 
-def _lenses(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CodeLensParams
-) -> list[types.CodeLens]:
-    if snap.analysis.pack is None:  # an arena config: the members of its compiled pack
-        return code_lenses(arena.compiled_snapshot(ls, snap), arena.member_keys(ls, snap))
+def _lenses(snap: DocumentSnapshot, params: types.CodeLensParams) -> list[types.CodeLens]:
     return code_lenses(snap)
 
 
-_CARDS = ByKind(pack=_cards)
-_TOPOLOGY = ByKind(pack=_topology)
-_LENSES = ByKind(pack=_lenses)
-_SHOW_CARD = ByKind(pack=_card)
+def _arena_cards(snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
+    return _cards(arena.compiled_snapshot(snap), params)
+
+
+def _arena_card(snap: DocumentSnapshot, key: str) -> dict[str, Any] | None:
+    return _card(arena.compiled_snapshot(snap), key)
+
+
+def _arena_topology(snap: DocumentSnapshot, params: Any) -> dict[str, Any]:
+    return _topology(arena.compiled_snapshot(snap), params)
+
+
+def _arena_lenses(snap: DocumentSnapshot, params: types.CodeLensParams) -> list[types.CodeLens]:
+    """An arena config: lenses above the members its compiled pack takes from it."""
+    if snap.analysis.pack is not None:
+        return code_lenses(snap)
+    return code_lenses(arena.compiled_snapshot(snap), arena.member_keys(snap))
+
+
+# A file of an arena project answers for the pack its project compiles to.
+_CARDS = ByKind(pack=_cards, arena=_arena_cards)
+_TOPOLOGY = ByKind(pack=_topology, arena=_arena_topology)
+_LENSES = ByKind(pack=_lenses, arena=_arena_lenses)
+_SHOW_CARD = ByKind(pack=_card, arena=_arena_card)
 
 
 async def on_agent_cards(ls: PackServer, params: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
 def _quick_fixes(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CodeActionParams
+    snap: DocumentSnapshot, params: types.CodeActionParams
 ) -> list[types.CodeAction | types.Command]:
     span = Span(*sorted((snap.offset(params.range.start), snap.offset(params.range.end))))
     # The context's diagnostics may come from an older version: clamp, no error.
@@ -45,9 +45,9 @@ def _quick_fixes(
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diag],
                 is_preferred=fix.preferred or None,
-                edit=workspace_edit(ls, snap, list(fix.edits))
+                edit=workspace_edit(snap, list(fix.edits))
                 if fix.file is None
-                else file_edit(ls, snap, fix.file, list(fix.edits)),
+                else file_edit(snap, fix.file, list(fix.edits)),
             )
         )
     return out

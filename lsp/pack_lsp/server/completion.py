@@ -37,12 +37,10 @@ _KINDS: dict[CompletionKind, types.CompletionItemKind] = {
 
 
 def _items(
-    ls: PackServer, snap: DocumentSnapshot, found: Sequence[core_completion.Completion]
+    snap: DocumentSnapshot, found: Sequence[core_completion.Completion]
 ) -> types.CompletionList:
-    td = ls.client_capabilities.text_document
-    item_caps = td.completion.completion_item if td and td.completion else None
-    snippets = bool(item_caps and item_caps.snippet_support)
-    formats = item_caps.documentation_format if item_caps else None
+    snippets = snap.client.snippets
+    formats = snap.client.completion_formats
     items: list[types.CompletionItem] = []
     for c in found:
         if c.snippet and not snippets:
@@ -70,19 +68,15 @@ def _items(
     return types.CompletionList(is_incomplete=False, items=items)
 
 
-def _pack(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CompletionParams
-) -> types.CompletionList:
+def _pack(snap: DocumentSnapshot, params: types.CompletionParams) -> types.CompletionList:
     offset = snap.offset(params.position)
-    return _items(ls, snap, terms.complete_with_terms(snap.analysis, offset))
+    return _items(snap, terms.complete_with_terms(snap.analysis, offset))
 
 
-def _manifest(
-    ls: PackServer, snap: DocumentSnapshot, params: types.CompletionParams
-) -> types.CompletionList:
-    index = manifests.index_of(ls, snap.uri)
+def _manifest(snap: DocumentSnapshot, params: types.CompletionParams) -> types.CompletionList:
+    index = manifests.index_of(snap)
     offset = snap.offset(params.position)
-    return _items(ls, snap, manifest_features.complete_ids(snap.analysis, offset, index))
+    return _items(snap, manifest_features.complete_ids(snap.analysis, offset, index))
 
 
 COMPLETION = ByKind(pack=_pack, manifest=_manifest)

@@ -121,7 +121,7 @@ class DiagnosticsMixin(AnalysisScheduler):
         r: Related,
     ) -> dict[str, Any]:
         if r.path is not None and r.path != fs_path and self.manifests is not None:
-            location = _CONVERTER.unstructure(self.manifests.location(r.path, r.span))
+            location = _CONVERTER.unstructure(self.workspace_index.location(r.path, r.span))
         else:
             location = {"uri": uri, "range": conv.range_json(lines, r.span)}
         return {"location": location, "message": r.message}
@@ -190,12 +190,10 @@ def choose_diagnostics_channel(ls: PackServer, caps: types.ClientCapabilities) -
         _register_pull(ls)
 
 
-def _pulled(
-    ls: PackServer, snap: DocumentSnapshot, params: types.DocumentDiagnosticParams
-) -> types.DocumentDiagnosticReport:
-    return types.RelatedFullDocumentDiagnosticReport(
-        items=ls.lsp_diagnostics(snap.uri, snap.analysis)
-    )
+def _pulled(snap: DocumentSnapshot, params: types.DocumentDiagnosticParams) -> Analysis | None:
+    """The analysis whose diagnostics are pulled; the server converts them (its
+    conversion keeps per-document state, ``diagnostics_json``)."""
+    return snap.analysis
 
 
 _PULLED = ByKind(pack=_pulled)
@@ -205,10 +203,16 @@ async def pull_diagnostics(
     ls: PackServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
     """``textDocument/diagnostic``: the diagnostics of the current version."""
+    uri = params.text_document.uri
     empty: types.DocumentDiagnosticReport = types.RelatedFullDocumentDiagnosticReport(items=[])
-    return await ls.answer(
-        params.text_document.uri, _PULLED, params, empty, feature="diagnostics", diagnostics=True
-    )
+    result = await ls.answer(uri, _PULLED, params, None, feature="diagnostics", diagnostics=True)
+    if result is None:
+        return empty
+    try:
+        return types.RelatedFullDocumentDiagnosticReport(items=ls.lsp_diagnostics(uri, result))
+    except Exception as exc:
+        ls.request_failed("diagnostics", uri, exc)
+        return empty
 
 
 def _register_pull(server: PackServer) -> None:

@@ -180,10 +180,8 @@ class DocumentStore(SettingsMixin):
         # A manifest's or an arena document's diagnostics depend on the other files:
         # its analysis waits for the workspace scan, if one runs (a pack's never does).
         workspace_ready(self, kind)
-        workspace = None
-        if kind == kinds.MANIFEST and self.manifests is not None:  # cross-file rules
-            workspace = self.manifests.workspace_for(uri)
-        if self.arena is not None and self.arena.member(uri):
+        inputs = self.workspace_index.inputs(uri, manifest=kind == kinds.MANIFEST)
+        if inputs.project_problems is not None:
             # A file of an arena project: its project problems come first (a small
             # file, analysed whole).
             return analyze(
@@ -191,8 +189,9 @@ class DocumentStore(SettingsMixin):
                 path=to_fs_path(uri),
                 config=config,
                 kind=kind,
-                pre_diagnostics=list(self.arena.diagnostics_for(uri)),
+                pre_diagnostics=list(inputs.project_problems),
             )
+        workspace = inputs.manifests
         if previous is None:
             return analyze(
                 text, path=to_fs_path(uri), config=config, kind=kind, workspace=workspace

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
@@ -12,26 +10,14 @@ from pack_lsp.core.ide.codeactions import OtherFile
 from pack_lsp.core.ide.rename import Edit
 from pack_lsp.server.snapshot import DocumentSnapshot
 
-if TYPE_CHECKING:
-    from pack_lsp.server.app import PackServer
-
-
-def document_changes(ls: PackServer) -> bool:
-    """The client takes versioned ``documentChanges`` in a workspace edit."""
-    caps = ls.client_capabilities.workspace
-    edit = caps.workspace_edit if caps is not None else None
-    return bool(edit is not None and edit.document_changes)
-
 
 def text_edits(snap: DocumentSnapshot, edits: list[Edit]) -> list[types.TextEdit]:
     return [types.TextEdit(range=snap.range(e.span), new_text=e.text) for e in edits]
 
 
-def workspace_edit(
-    ls: PackServer, snap: DocumentSnapshot, edits: list[Edit]
-) -> types.WorkspaceEdit:
+def workspace_edit(snap: DocumentSnapshot, edits: list[Edit]) -> types.WorkspaceEdit:
     """A versioned document change, or plain ``changes`` for clients without them."""
-    if not document_changes(ls):
+    if not snap.client.document_changes:
         return types.WorkspaceEdit(changes={snap.uri: text_edits(snap, edits)})
     changed: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(
         text_edits(snap, edits)
@@ -48,16 +34,14 @@ def workspace_edit(
     )
 
 
-def file_edit(
-    ls: PackServer, snap: DocumentSnapshot, file: OtherFile, edits: list[Edit]
-) -> types.WorkspaceEdit:
+def file_edit(snap: DocumentSnapshot, file: OtherFile, edits: list[Edit]) -> types.WorkspaceEdit:
     """Edits of another file (the configuration), unversioned: its text on disk."""
     lines = LineIndex(file.text)
     uri = from_fs_path(file.path) or file.path
     plain = [
         types.TextEdit(range=snap.converter.range(lines, e.span), new_text=e.text) for e in edits
     ]
-    if not document_changes(ls):
+    if not snap.client.document_changes:
         return types.WorkspaceEdit(changes={uri: plain})
     text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(plain)
     return types.WorkspaceEdit(

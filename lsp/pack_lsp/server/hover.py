@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from lsprotocol import types
 
 from pack_lsp.core.ide import manifest_features, terms
@@ -13,27 +11,20 @@ from pack_lsp.server.markup import markup
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
-def _formats(ls: PackServer) -> Sequence[types.MarkupKind] | None:
-    td = ls.client_capabilities.text_document
-    return td.hover.content_format if td and td.hover else None
-
-
-def _pack(ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams) -> types.Hover | None:
+def _pack(snap: DocumentSnapshot, params: types.HoverParams) -> types.Hover | None:
     found = terms.hover_with_terms(snap.analysis, snap.offset(params.position))
     if found is None:
         return None
-    content = markup(found.markdown, _formats(ls))
+    content = markup(found.markdown, snap.client.hover_formats)
     if content is None:
         return None
     return types.Hover(contents=content, range=snap.range(found.span))
 
 
-def _manifest(
-    ls: PackServer, snap: DocumentSnapshot, params: types.HoverParams
-) -> types.Hover | None:
-    index = manifests.index_of(ls, snap.uri)
+def _manifest(snap: DocumentSnapshot, params: types.HoverParams) -> types.Hover | None:
+    index = manifests.index_of(snap)
     text = manifest_features.hover(snap.analysis, snap.offset(params.position), index)
-    content = markup(text or "", _formats(ls))
+    content = markup(text or "", snap.client.hover_formats)
     return types.Hover(contents=content) if content is not None else None
 
 

@@ -81,8 +81,7 @@ def _register_lifecycle(server: PackServer) -> None:
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
-            if ls.arena is not None:
-                ls.arena.settings_changed()
+            ls.workspace_index.settings_changed()
             ls.recheck_all()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -94,8 +93,7 @@ def _register_lifecycle(server: PackServer) -> None:
             ls.set_settings(settings)
         else:
             await ls.pull_settings()
-        if ls.arena is not None:
-            ls.arena.settings_changed()
+        ls.workspace_index.settings_changed()
         ls.recheck_all()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -138,23 +136,6 @@ def _register_lifecycle(server: PackServer) -> None:
 
 def _manifest_changed(ls: PackServer, uri: str) -> None:
     """Keep the manifest index and the arena projects current, and re-check the
-    documents depending on ``uri``."""
-    if ls.arena is not None:
-        try:
-            ls.arena.changed(uri)
-        except Exception as exc:
-            log.exception("arena project update failed for %s", uri)
-            ls.log_message(
-                f"pack-lsp: arena project update failed for {uri}: {exc}",
-                types.MessageType.Error,
-            )
+    documents depending on ``uri`` (``Workspace.changed``)."""
     doc = ls.documents.get(uri)
-    if ls.manifests is None:
-        return
-    try:
-        ls.manifests.changed(uri, doc.text if doc is not None else None)
-    except Exception as exc:
-        log.exception("manifest index update failed for %s", uri)
-        ls.log_message(
-            f"pack-lsp: manifest update failed for {uri}: {exc}", types.MessageType.Error
-        )
+    ls.workspace_index.changed(uri, doc.text if doc is not None else None)

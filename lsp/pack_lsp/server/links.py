@@ -14,16 +14,8 @@ from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
-def _tooltips(ls: PackServer) -> bool:
-    """Whether the client shows a link's tooltip (``documentLink.tooltipSupport``)."""
-    td = ls.client_capabilities.text_document
-    return bool(td and td.document_link and td.document_link.tooltip_support)
-
-
-def _links(
-    ls: PackServer, snap: DocumentSnapshot, params: types.DocumentLinkParams
-) -> list[types.DocumentLink]:
-    tooltips = _tooltips(ls)
+def _links(snap: DocumentSnapshot, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    tooltips = snap.client.link_tooltips
     out = []
     for link in document_links(snap.analysis):
         if link.url is not None:

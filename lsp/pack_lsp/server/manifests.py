@@ -9,10 +9,11 @@ with the open buffers), and:
 - after a manifest is opened, changed, saved or closed, puts its text into the
   index first and re-checks the manifests whose diagnostics depend on it, opened
   or not (published for push clients, a refresh request for pull clients);
-- gives the feature modules (completion, hover, navigation, rename) the index a
+- gives the feature handlers (completion, hover, navigation, rename) the index a
   manifest's ids are looked up in (``index_of``) and converts spans of *other*
   files with those files' own text, so that a location in another manifest lands
-  right (``located``).
+  right (``located``), both from the request's snapshot
+  (``server.workspace.WorkspaceSnapshot``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.base import kinds
-from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis, analyze
 from pack_lsp.core.checks.manifest.check import update_index
 from pack_lsp.core.model.discover import find_packs
@@ -90,9 +91,6 @@ class ServerManifests:
     def changed(self, uri: str, text: str | None) -> None:
         manifest_changed(self.server, uri, text)
 
-    def location(self, path: str, span: Span) -> types.Location:
-        return location(self.server, path, span)
-
 
 def workspaces(server: PackServer) -> ManifestWorkspaces:
     found = server.manifests
@@ -145,38 +143,21 @@ def manifest_changed(server: PackServer, uri: str, text: str | None) -> None:
     recheck(server, to_recheck, analyse)
 
 
-# ------------------------------------------------------------- other files
-
-
-def location(server: PackServer, path: str, span: Span) -> types.Location:
-    """The location of ``span`` in the file ``path``, with that file's own lines.
-
-    The text is the open buffer when there is one, else the file on disk.
-    """
-    uri = from_fs_path(path) or Path(path).as_uri()
-    text = text_of(server, path)
-    if text is None:
-        start = types.Position(line=0, character=0)
-        return types.Location(uri=uri, range=types.Range(start=start, end=start))
-    return types.Location(uri=uri, range=server.converter.range(LineIndex(text), span))
-
-
 # ------------------------------------------------------------------ features
 
 
-def index_of(server: PackServer, uri: str) -> ManifestIndex:
-    """The index the features of the manifest at ``uri`` look ids up in."""
-    found = workspace_for(server, uri)
-    return found if found is not None else ManifestIndex()
+def index_of(snap: DocumentSnapshot) -> ManifestIndex:
+    """The index the features of the manifest ``snap`` look ids up in."""
+    if snap.workspace is None:
+        return ManifestIndex()
+    return snap.workspace.manifest_index(snap.uri)
 
 
-def located(
-    server: PackServer, snap: DocumentSnapshot, path: str | None, span: Span
-) -> types.Location:
+def located(snap: DocumentSnapshot, path: str | None, span: Span) -> types.Location:
     """The location of ``span`` in the manifest ``path`` (None: the snapshot's own)."""
-    if path is None or path == to_fs_path(snap.uri):
+    if path is None or path == to_fs_path(snap.uri) or snap.workspace is None:
         return snap.location(span)
-    return location(server, path, span)
+    return snap.workspace.location(path, span)
 
 
 def register(server: PackServer) -> None:

@@ -4,10 +4,12 @@ preview.
 - ``textDocument/inlayHint``: ``core.language.inlayhints``; the ``inlayHints``
   setting (``{"provider": false, ...}``) turns kinds off.
 - ``workspace/executeCommand`` ``pack-lsp.renderPrompt`` with
-  ``[uri, promptKey, {variable: value}?]`` answers ``core.language.render``'s
+  ``[uri, promptKey, {variable: value}?, target?]`` answers ``core.ide.render``'s
   result as JSON plus ``document``, the plain-text view an editor shows (``error``
-  says why when the prompt cannot be rendered); with ``[uri]`` alone, ``{"prompts":
-  [keys]}``, the prompts that have a system template to render.
+  says why when the prompt cannot be rendered); ``target`` renders as that deploy
+  target's runtime does. With ``[uri]`` alone, ``{"prompts": [keys], "targets":
+  [names]}``: the prompts that have a system template to render and the deploy
+  targets the document is checked for.
 - ``promptpack/governance`` with ``{"textDocument": {"uri"}, "agent"?}`` answers
   ``core.language.governance``'s preview (``error`` when it cannot be made); the
   command ``pack-lsp.showGovernance`` with ``[uri, agent?]`` answers the same.
@@ -23,6 +25,7 @@ from pack_lsp.core.base.text import Span
 from pack_lsp.core.ide.governance import GovernanceError, governance_preview
 from pack_lsp.core.ide.inlayhints import KINDS, inlay_hints
 from pack_lsp.core.ide.render import RenderError, render
+from pack_lsp.core.model.targets import deploy_targets
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot, PositionOutsideDocument
 
@@ -31,10 +34,8 @@ GOVERNANCE = "promptpack/governance"
 SHOW_GOVERNANCE = "pack-lsp.showGovernance"
 
 
-def _hints(
-    ls: PackServer, snap: DocumentSnapshot, params: types.InlayHintParams
-) -> list[types.InlayHint]:
-    kinds = frozenset(KINDS) - ls.inlay_hints_off
+def _hints(snap: DocumentSnapshot, params: types.InlayHintParams) -> list[types.InlayHint]:
+    kinds = frozenset(KINDS) - snap.client.inlay_hints_off
     if not kinds:
         return []
     start = snap.offset(params.range.start)
@@ -54,10 +55,10 @@ def _hints(
     ]
 
 
-def _render(ls: PackServer, snap: DocumentSnapshot, args: tuple[str, dict[str, str]]) -> Any:
-    key, values = args
+def _render(snap: DocumentSnapshot, args: tuple[str, dict[str, str], str | None]) -> Any:
+    key, values, target = args
     try:
-        rendered = render(snap.analysis, key, values)
+        rendered = render(snap.analysis, key, values, target)
     except RenderError as exc:
         return {"prompt": key, "error": str(exc)}
     out = rendered.to_json()
@@ -65,14 +66,17 @@ def _render(ls: PackServer, snap: DocumentSnapshot, args: tuple[str, dict[str, s
     return out
 
 
-def _renderable(ls: PackServer, snap: DocumentSnapshot, params: None) -> Any:
+def _renderable(snap: DocumentSnapshot, params: None) -> Any:
     pack = snap.analysis.pack
     if pack is None:
         return {"prompts": [], "error": "the document is not a PromptPack"}
-    return {"prompts": [k for k, p in pack.prompts.items() if p.system_template is not None]}
+    return {
+        "prompts": [k for k, p in pack.prompts.items() if p.system_template is not None],
+        "targets": list(deploy_targets(snap.analysis.config.targets)),
+    }
 
 
-def _governance(ls: PackServer, snap: DocumentSnapshot, agent: str | None) -> Any:
+def _governance(snap: DocumentSnapshot, agent: str | None) -> Any:
     try:
         return governance_preview(snap.analysis, agent)
     except GovernanceError as exc:
@@ -104,12 +108,20 @@ async def on_render_prompt(ls: PackServer, *args: Any) -> Any:
         empty = {"prompts": [], "error": f"{args[0]} is not an open PromptPack"}
         return await ls.answer(args[0], RENDERABLE, None, empty, feature="render prompt")
     if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
-        return {"error": "pack-lsp.renderPrompt takes [uri, promptKey, {variable: value}?]"}
+        return {"error": USAGE}
     values = _values(args[2] if len(args) > 2 else None)
     if values is None:
         return {"error": "the variables of pack-lsp.renderPrompt must be an object"}
+    target = args[3] if len(args) > 3 else None
+    if target is not None and not isinstance(target, str):
+        return {"error": USAGE}
     empty = {"prompt": args[1], "error": f"{args[0]} is not an open PromptPack"}
-    return await ls.answer(args[0], RENDER, (args[1], values), empty, feature="render prompt")
+    return await ls.answer(
+        args[0], RENDER, (args[1], values, target), empty, feature="render prompt"
+    )
+
+
+USAGE = "pack-lsp.renderPrompt takes [uri, promptKey, {variable: value}?, target?]"
 
 
 def _get(obj: Any, name: str) -> Any:

@@ -16,47 +16,58 @@ from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
 def _pack_definition(
-    ls: PackServer, snap: DocumentSnapshot, params: types.DefinitionParams
+    snap: DocumentSnapshot, params: types.DefinitionParams
 ) -> list[types.Location]:
-    across = arena.definition(ls, snap, snap.offset(params.position))
-    if across is not None:  # a name that crosses the files of an arena project
-        return across
     spans = navigation.definition(snap.analysis, snap.offset(params.position))
     return [snap.location(s) for s in spans]
 
 
 def _manifest_definition(
-    ls: PackServer, snap: DocumentSnapshot, params: types.DefinitionParams
+    snap: DocumentSnapshot, params: types.DefinitionParams
 ) -> list[types.Location]:
-    index = manifests.index_of(ls, snap.uri)
+    index = manifests.index_of(snap)
     found = manifest_features.definition(snap.analysis, snap.offset(params.position), index)
-    return [manifests.located(ls, snap, f.path, f.span) for f in found]
+    return [manifests.located(snap, f.path, f.span) for f in found]
 
 
-def _pack_references(
-    ls: PackServer, snap: DocumentSnapshot, params: types.ReferenceParams
-) -> list[types.Location]:
+def _pack_references(snap: DocumentSnapshot, params: types.ReferenceParams) -> list[types.Location]:
     offset = snap.offset(params.position)
-    across = arena.references(ls, snap, offset, params.context.include_declaration)
-    if across is not None:
-        return across
     spans = navigation.references(snap.analysis, offset, params.context.include_declaration)
     return [snap.location(s) for s in spans]
 
 
 def _manifest_references(
-    ls: PackServer, snap: DocumentSnapshot, params: types.ReferenceParams
+    snap: DocumentSnapshot, params: types.ReferenceParams
 ) -> list[types.Location]:
-    index = manifests.index_of(ls, snap.uri)
+    index = manifests.index_of(snap)
     offset = snap.offset(params.position)
     found = list(manifest_features.references(snap.analysis, offset, index))
     if params.context.include_declaration:
         found = manifest_features.definition(snap.analysis, offset, index) + found
-    return [manifests.located(ls, snap, f.path, f.span) for f in found]
+    return [manifests.located(snap, f.path, f.span) for f in found]
+
+
+def _arena_definition(
+    snap: DocumentSnapshot, params: types.DefinitionParams
+) -> list[types.Location]:
+    across = arena.definition(snap, snap.offset(params.position))
+    if across is not None:  # a name that crosses the files of an arena project
+        return across
+    return _pack_definition(snap, params)
+
+
+def _arena_references(
+    snap: DocumentSnapshot, params: types.ReferenceParams
+) -> list[types.Location]:
+    offset = snap.offset(params.position)
+    across = arena.references(snap, offset, params.context.include_declaration)
+    if across is not None:
+        return across
+    return _pack_references(snap, params)
 
 
 def _highlights(
-    ls: PackServer, snap: DocumentSnapshot, params: types.DocumentHighlightParams
+    snap: DocumentSnapshot, params: types.DocumentHighlightParams
 ) -> list[types.DocumentHighlight]:
     return [
         types.DocumentHighlight(
@@ -69,8 +80,8 @@ def _highlights(
     ]
 
 
-DEFINITION = ByKind(pack=_pack_definition, manifest=_manifest_definition)
-REFERENCES = ByKind(pack=_pack_references, manifest=_manifest_references)
+DEFINITION = ByKind(pack=_pack_definition, manifest=_manifest_definition, arena=_arena_definition)
+REFERENCES = ByKind(pack=_pack_references, manifest=_manifest_references, arena=_arena_references)
 HIGHLIGHTS = ByKind(pack=_highlights)
 
 

@@ -33,6 +33,38 @@ class InvalidMessage:
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class InvalidRequest:
+    """A message JSON-RPC calls an invalid request: its ``id`` is neither a string, a
+    number nor null (an object, an array, a boolean). pygls failed on it with an
+    internal error (-32603) that echoed the id and logged a traceback; JSON-RPC 2.0
+    asks for ``-32600`` with a null id, which ``PackProtocol.reject_request`` sends."""
+
+    detail: str
+
+
+#: JSON-RPC 2.0's "Invalid Request" error code.
+INVALID_REQUEST = -32600
+
+
+def _invalid_id(data: dict[str, Any]) -> str | None:
+    """What is wrong with the id of the message ``data``, or None when it is valid
+    (or ``data`` is not a message but a value inside one)."""
+    if "jsonrpc" not in data or "id" not in data:
+        return None
+    if not any(key in data for key in ("method", "result", "error")):
+        return None
+    found = data["id"]
+    if isinstance(found, bool) or not isinstance(found, int | float | str | None):
+        kind = "a boolean" if isinstance(found, bool) else f"a JSON {_json_kind(found)}"
+        return f"the request id is {kind}: JSON-RPC ids are strings, numbers or null"
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    return "object" if isinstance(value, dict) else "array" if isinstance(value, list) else "value"
+
+
 def _structure_problem(exc: BaseException) -> str:
     cause = exc.__cause__ or exc
     if isinstance(cause, cattrs.BaseValidationError):
@@ -54,7 +86,11 @@ class PackProtocol(LanguageServerProtocol):
     """
 
     def structure_message(self, data: dict[str, Any]) -> Any:
-        """pygls' structuring, but params that do not fit become an ``InvalidMessage``."""
+        """pygls' structuring, but params that do not fit become an ``InvalidMessage``
+        and an id that is not one an ``InvalidRequest``."""
+        problem = _invalid_id(data)
+        if problem is not None:
+            return InvalidRequest(problem)
         try:
             return super().structure_message(data)
         except (JsonRpcInvalidParams, JsonRpcInternalError) as exc:
@@ -69,7 +105,16 @@ class PackProtocol(LanguageServerProtocol):
         if isinstance(message, InvalidMessage):
             self.reject(message)
             return
+        if isinstance(message, InvalidRequest):
+            self.reject_request(message)
+            return
         super().handle_message(message)
+
+    def reject_request(self, message: InvalidRequest) -> None:
+        """Answer an invalid request with -32600 and a null id, as JSON-RPC 2.0 says."""
+        log.error("invalid request: %s", message.detail)
+        error = {"code": INVALID_REQUEST, "message": f"Invalid Request: {message.detail}"}
+        self._send_data({"jsonrpc": "2.0", "id": None, "error": error})
 
     def reject(self, message: InvalidMessage) -> None:
         """Answer a malformed request with InvalidParams; log a malformed notification."""
@@ -107,6 +152,16 @@ class PackProtocol(LanguageServerProtocol):
         as JSON skip that walk (``json.dumps`` alone, in C).
         """
         self._send_data({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        """Cancel a pending request; a cancel for one already answered is dropped quietly.
+
+        Clients cancel requests whose answer is already on its way (VS Code does for every
+        superseded code lens, inlay hint or semantic tokens request): normal LSP traffic,
+        which pygls logged as a warning that reached the editor's output as a bare line.
+        """
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
 
     def report_skipped(self, text: str) -> None:
         log.error("%s", text)

@@ -14,9 +14,7 @@ _FOLD_KINDS = {
 }
 
 
-def _folds(
-    ls: PackServer, snap: DocumentSnapshot, params: types.FoldingRangeParams
-) -> list[types.FoldingRange]:
+def _folds(snap: DocumentSnapshot, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     return [
         types.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=_FOLD_KINDS[f.kind])
         for f in ranges.folding_ranges(snap.analysis)
@@ -24,7 +22,7 @@ def _folds(
 
 
 def _selections(
-    ls: PackServer, snap: DocumentSnapshot, params: types.SelectionRangeParams
+    snap: DocumentSnapshot, params: types.SelectionRangeParams
 ) -> list[types.SelectionRange]:
     out: list[types.SelectionRange] = []
     for position in params.positions:

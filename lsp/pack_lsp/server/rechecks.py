@@ -11,13 +11,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
 from pack_lsp.core.base.source import decode, read_source, strip_bom
 from pack_lsp.core.checks.analysis import Analysis
-from pack_lsp.server.app import PackServer
+
+if TYPE_CHECKING:
+    from pack_lsp.server.app import PackServer
 
 log = logging.getLogger(__name__)
 

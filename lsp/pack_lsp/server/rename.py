@@ -16,8 +16,7 @@ from pack_lsp.core.base.text import LineIndex
 from pack_lsp.core.ide import manifest_features, rename
 from pack_lsp.server import arena, manifests
 from pack_lsp.server.app import PackServer
-from pack_lsp.server.edits import document_changes, workspace_edit
-from pack_lsp.server.rechecks import text_of
+from pack_lsp.server.edits import workspace_edit
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
 
@@ -28,11 +27,8 @@ class RequestFailed(JsonRpcException):
 
 
 def _pack_prepare(
-    ls: PackServer, snap: DocumentSnapshot, params: types.PrepareRenameParams
+    snap: DocumentSnapshot, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | str:
-    across = arena.prepare_rename(ls, snap, snap.offset(params.position))
-    if across is not None:  # a name that crosses the files of an arena project
-        return across
     try:
         target = rename.prepare_rename(snap.analysis, snap.offset(params.position))
     except rename.RenameError as exc:
@@ -41,14 +37,12 @@ def _pack_prepare(
 
 
 def _manifest_prepare(
-    ls: PackServer, snap: DocumentSnapshot, params: types.PrepareRenameParams
+    snap: DocumentSnapshot, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | str:
     """The id under the position and its range, or the reason it cannot be renamed."""
     offset = snap.offset(params.position)
     try:
-        edits = manifest_features.rename(
-            snap.analysis, offset, "_", manifests.index_of(ls, snap.uri)
-        )
+        edits = manifest_features.rename(snap.analysis, offset, "_", manifests.index_of(snap))
     except ValueError as exc:
         return str(exc)
     own = to_fs_path(snap.uri)
@@ -62,21 +56,32 @@ def _manifest_prepare(
     return "no extension id here"
 
 
-def _pack_rename(
-    ls: PackServer, snap: DocumentSnapshot, params: types.RenameParams
-) -> types.WorkspaceEdit | str:
-    across = arena.rename(ls, snap, snap.offset(params.position), params.new_name)
-    if across is not None:
-        return across
+def _pack_rename(snap: DocumentSnapshot, params: types.RenameParams) -> types.WorkspaceEdit | str:
     try:
         edits = rename.rename(snap.analysis, snap.offset(params.position), params.new_name)
     except rename.RenameError as exc:
         return str(exc)
-    return workspace_edit(ls, snap, edits)
+    return workspace_edit(snap, edits)
+
+
+def _arena_prepare(
+    snap: DocumentSnapshot, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | str:
+    across = arena.prepare_rename(snap, snap.offset(params.position))
+    if across is not None:  # a name that crosses the files of an arena project
+        return across
+    return _pack_prepare(snap, params)
+
+
+def _arena_rename(snap: DocumentSnapshot, params: types.RenameParams) -> types.WorkspaceEdit | str:
+    across = arena.rename(snap, snap.offset(params.position), params.new_name)
+    if across is not None:
+        return across
+    return _pack_rename(snap, params)
 
 
 def _manifest_rename(
-    ls: PackServer, snap: DocumentSnapshot, params: types.RenameParams
+    snap: DocumentSnapshot, params: types.RenameParams
 ) -> types.WorkspaceEdit | str:
     """A workspace edit renaming the id under the position in every manifest naming it."""
     try:
@@ -84,7 +89,7 @@ def _manifest_rename(
             snap.analysis,
             snap.offset(params.position),
             params.new_name,
-            manifests.index_of(ls, snap.uri),
+            manifests.index_of(snap),
         )
     except ValueError as exc:
         return str(exc)
@@ -95,18 +100,17 @@ def _manifest_rename(
         if file_edits.path is None or file_edits.path == own:
             uri, lines = snap.uri, snap.lines
         else:
-            text = text_of(ls, file_edits.path)
+            text = snap.workspace.read(file_edits.path) if snap.workspace is not None else None
             if text is None:
                 return f"cannot read {file_edits.path}"
             uri = from_fs_path(file_edits.path) or Path(file_edits.path).as_uri()
             lines = LineIndex(text)
-        open_doc = ls.documents.get(uri)
-        versions[uri] = open_doc.version if open_doc is not None else None
+        versions[uri] = snap.workspace.version_of(uri) if snap.workspace is not None else None
         changes.setdefault(uri, []).extend(
             types.TextEdit(range=snap.converter.range(lines, e.span), new_text=e.text)
             for e in file_edits.edits
         )
-    if not document_changes(ls):
+    if not snap.client.document_changes:
         return types.WorkspaceEdit(changes=changes)
     return types.WorkspaceEdit(
         document_changes=[
@@ -123,10 +127,10 @@ def _manifest_rename(
 
 #: A handler answers the reason as a string when the name cannot be renamed.
 PREPARE_RENAME: ByKind[types.PrepareRenameParams, types.PrepareRenamePlaceholder | str | None] = (
-    ByKind(pack=_pack_prepare, manifest=_manifest_prepare)
+    ByKind(pack=_pack_prepare, manifest=_manifest_prepare, arena=_arena_prepare)
 )
 RENAME: ByKind[types.RenameParams, types.WorkspaceEdit | str | None] = ByKind(
-    pack=_pack_rename, manifest=_manifest_rename
+    pack=_pack_rename, manifest=_manifest_rename, arena=_arena_rename
 )
 
 

@@ -36,22 +36,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lsprotocol import types
 
 from pack_lsp.core.base.text import LineIndex
-from pack_lsp.core.checks.analysis import Analysis, structure_listener
+from pack_lsp.core.checks.analysis import (
+    RULES_REUSED,
+    RULES_REUSED_PACK,
+    Analysis,
+    structure_listener,
+)
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.syntax.reuse import ReuseMismatch
+from pack_lsp.server import collector
 from pack_lsp.server.documents import DocumentStore
-from pack_lsp.server.memory import trim
+from pack_lsp.server.track import Track
 
 log = logging.getLogger(__name__)
 
@@ -64,42 +69,6 @@ ANALYSIS_THREADS = 2
 READERS_PAUSE = 1.0
 
 
-#: Analyses between two full garbage collections (``AnalysisScheduler._stored``).
-FULL_COLLECTION_EVERY = 100
-
-_stores = 0
-_paused = 0
-_paused_lock = threading.Lock()
-
-
-@contextlib.contextmanager
-def _collector_paused(pause: bool) -> Iterator[None]:
-    """Pause the cyclic garbage collector while analyses run (in any thread).
-
-    When the last running analysis ends, everything alive is frozen before the
-    collector resumes: the new analysis is then out of its reach without being
-    walked once (a walk of every object an analysis made, about 70 ms at 70k lines,
-    that would otherwise come with the first allocation after it). An analysis
-    leaves no reference cycles behind (a core test checks it), so freezing loses
-    nothing; see ``AnalysisScheduler._stored`` for the periodic full collection.
-    """
-    global _paused
-    if not pause:
-        yield
-        return
-    with _paused_lock:
-        _paused += 1
-        gc.disable()
-    try:
-        yield
-    finally:
-        with _paused_lock:
-            _paused -= 1
-            if _paused == 0:
-                gc.freeze()
-                gc.enable()
-
-
 @dataclass(slots=True, eq=False)
 class StructureListener:
     """The structure listener of one analysis and how long it waited for requests."""
@@ -108,11 +77,16 @@ class StructureListener:
     paused: float = 0.0
 
 
-def _release(box: list[Analysis | None]) -> None:
-    """Free a replaced analysis (its last reference is in ``box``), in a worker
-    thread, then give the freed memory back to the system (``memory.trim``)."""
-    box.clear()
-    trim()
+def timings_text(timings: Mapping[str, float]) -> str:
+    """An analysis's ``timings`` for the log: each stage in milliseconds, and how many
+    prompts and modules took their rule results from the previous version."""
+    return ", ".join(
+        f"{key} {int(value)}" if key in _COUNTS else f"{key} {value * 1000:.1f} ms"
+        for key, value in timings.items()
+    )
+
+
+_COUNTS = frozenset({RULES_REUSED, RULES_REUSED_PACK})
 
 
 def _nothing() -> None:
@@ -123,62 +97,13 @@ class AnalysisFailed(RuntimeError):
     """The analysis of the requested version raised (already logged once)."""
 
 
-@dataclass(slots=True, eq=False)
-class Track:
-    """The analysis state of one open document (see the module docstring)."""
-
-    #: Bumped by every change of the text or of what the analysis depends on.
-    generation: int = 0
-    #: The newest finished analysis (None: not a PromptPack, or none yet).
-    analysis: Analysis | None = None
-    #: The generation and document version ``analysis`` was made from.
-    analysis_generation: int = -1
-    version: int | None = None
-    #: Generation of the last finished attempt, successful or not (-1: none yet).
-    analysed: int = -1
-    #: Why the last attempt failed (None when it succeeded).
-    error: BaseException | None = None
-    #: First generation after a change of settings or of other files: an older
-    #: analysis is not a valid base (``previous``) for the next one.
-    base_from: int = 0
-    #: Seconds the last analysis took in its thread.
-    cost: float = 0.0
-    #: Event-loop time of the last change (the wait is counted from it).
-    changed_at: float = 0.0
-    #: The last change came within the wait after the one before it (a burst).
-    burst: bool = False
-    #: A request waits for the current generation: no wait before the analysis.
-    urgent: bool = False
-    #: The structure (no diagnostics) of a generation newer than ``analysis``, whose
-    #: schema validation and rules still run; requests that need no diagnostics
-    #: are answered from it.
-    structure: Analysis | None = None
-    structure_generation: int = -1
-    structure_version: int | None = None
-    #: Requests waiting for the structure of a generation: generation → count
-    #: (read by the analysis thread to decide whether to wait for them).
-    readers: dict[int, int] = field(default_factory=dict)
-    #: The generation and event of an analysis thread that waits until the
-    #: requests for that generation's structure are answered.
-    resume: tuple[int, threading.Event] | None = None
-    closed: bool = False
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    finished: asyncio.Event = field(default_factory=asyncio.Event)
-    driver: asyncio.Task[None] | None = None
-
-    def notify(self) -> None:
-        """Wake everything waiting for a result (a finished attempt or the close)."""
-        done, self.finished = self.finished, asyncio.Event()
-        done.set()
-
-
 class AnalysisScheduler(DocumentStore):
     """The analysis of open documents: one driver task per document (module docstring)."""
 
     tracks: dict[str, Track]
     change_delay: float
     _executor: ThreadPoolExecutor | None = None
-    #: Call ``gc.freeze()`` after storing an analysis (see ``_stored``).
+    #: Pause and freeze the collector around analyses (``collector``).
     freeze_gc: bool = True
 
     # ------------------------------------------------------------------ triggers
@@ -369,7 +294,7 @@ class AnalysisScheduler(DocumentStore):
             self.publish_result(uri, version, result)
         # Freeing the replaced analysis takes ~8 ms at 70k lines: not on the event
         # loop; then the freed memory goes back to the system (``memory``).
-        self.analysis_executor().submit(_release, [replaced])
+        self.analysis_executor().submit(collector.release, [replaced])
         del replaced
         # After the waiting requests (woken above, scheduled before this) are answered.
         asyncio.get_running_loop().call_soon(self._stored)
@@ -451,35 +376,21 @@ class AnalysisScheduler(DocumentStore):
     ) -> tuple[Analysis | None, float]:
         """Analyse; the cost is the thread's time without the wait for requests."""
         start = time.perf_counter()
-        with _collector_paused(self.freeze_gc), contextlib.ExitStack() as stack:
+        with collector.paused(self.freeze_gc), contextlib.ExitStack() as stack:
             if listener is not None:
                 stack.enter_context(structure_listener(listener.listen))
             result = self._analyze(uri, text, previous, config)
         paused = listener.paused if listener is not None else 0.0
-        return result, time.perf_counter() - start - paused
+        cost = time.perf_counter() - start - paused
+        if result is not None and log.isEnabledFor(logging.DEBUG):
+            log.debug("analysed %s in %.1f ms: %s", uri, cost * 1000, timings_text(result.timings))
+        return result, cost
 
     def _stored(self) -> None:
-        """After a new analysis replaced the older one of its document: the collector.
-
-        An analysis is a large graph of long-lived objects. Left to itself, the
-        cyclic garbage collector runs many young collections while an analysis
-        builds it, and every full collection walks all stored analyses again, a
-        pause that grows with the pack. Instead, the collector is paused while an
-        analysis runs and everything alive is frozen when it ends
-        (``_collector_paused``). A replaced analysis is acyclic: reference counting
-        frees it although it is frozen. Frozen objects that became cyclic garbage
-        (from elsewhere in the server) would never be collected, so every
-        ``FULL_COLLECTION_EVERY`` analyses everything is unfrozen and collected
-        once. Called after the result is published and its requests are answered.
-        """
-        if not self.freeze_gc:
-            return
-        global _stores
-        _stores += 1
-        if _stores % FULL_COLLECTION_EVERY == 0:
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
+        """After a new analysis replaced the older one of its document: the
+        collector's periodic full collection (``collector.stored``)."""
+        if self.freeze_gc:
+            collector.stored()
 
     def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
         """Deliver the result of the current version (push clients; see diagnostics)."""

@@ -13,9 +13,7 @@ LEGEND = types.SemanticTokensLegend(
 )
 
 
-def _pack(
-    ls: PackServer, snap: DocumentSnapshot, params: types.SemanticTokensParams
-) -> types.SemanticTokens:
+def _pack(snap: DocumentSnapshot, params: types.SemanticTokensParams) -> types.SemanticTokens:
     data: list[int] = []
     prev_line = 0
     prev_start = 0

@@ -48,7 +48,7 @@ def _document_symbol(snap: DocumentSnapshot, sym: symbols.DocumentSymbol) -> typ
 
 
 def _outline(
-    ls: PackServer, snap: DocumentSnapshot, params: types.DocumentSymbolParams
+    snap: DocumentSnapshot, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol]:
     found = symbols.document_symbols(snap.analysis.pack, snap.analysis.root)
     return [_document_symbol(snap, s) for s in found]

@@ -1,5 +1,6 @@
 """The schemas of the PromptKit kinds an arena project is made of (our own words,
-under ``schemas/promptkit-v1alpha1/``): which file holds each kind's, and loading it.
+under ``schemas/promptkit-v1alpha1/``) and of the kinds of PromptKit's template
+packages (``schemas/promptkit-templates/``): which file holds each kind's, and loading it.
 
 Kept apart from ``core.arena_documents`` (which checks documents against them) so
 that the schema walk (``core.schemawalk``) can read them without the rules.
@@ -35,10 +36,24 @@ SCHEMAS: Mapping[str, str] = MappingProxyType(
 OTHER_KINDS = frozenset({"RuntimeConfig", "LoggingConfig"})
 
 
+#: The kinds of PromptKit's template packages, which ``promptarena init`` reads (not
+#: parts of an arena project), and their schema files under ``schemas/``: a package's
+#: ``template.yaml`` (promptarena ``arena/templates/loader.go``) and a registry's
+#: ``index.yaml`` (``arena/templates/registry.go``).
+TEMPLATE_SCHEMAS: Mapping[str, str] = MappingProxyType(
+    {
+        "Template": "promptkit-templates/template.schema.json",
+        "TemplateIndex": "promptkit-templates/templateindex.schema.json",
+    }
+)
+
+
 def schema_file(kind: str) -> str | None:
     """The path under ``schemas/`` of the schema of ``kind`` (None: not a kind)."""
     name = SCHEMAS.get(kind)
-    return f"{SCHEMA_FOLDER}/{name}" if name is not None else None
+    if name is not None:
+        return f"{SCHEMA_FOLDER}/{name}"
+    return TEMPLATE_SCHEMAS.get(kind)
 
 
 def schema_of(kind: str) -> dict[str, Any] | None:

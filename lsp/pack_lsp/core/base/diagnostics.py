@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pack_lsp.core.base.fixes import FixData, FixKind
+from pack_lsp.core.base.problemdata import ProblemData
 from pack_lsp.core.base.text import Span
 
 __all__ = [
@@ -71,9 +72,10 @@ class ExampleKind(enum.Enum):
     PACK_BYTES = "pack-bytes"
     """A YAML pack whose ``\\xNN`` escapes stand for raw bytes (an encoding fault)."""
     MANIFEST = "manifest"
-    """An agent-extension manifest, checked as ``example/manifest.yaml``. Further
-    documents (after a ``---`` line) are other manifests of its workspace, each
-    starting with a ``# <folder>/manifest.yaml`` comment that says where it is."""
+    """An agent-extension manifest, checked as ``<id>/manifest.yaml`` (in the folder
+    named after its id, as yodoca wants) unless it starts with a
+    ``# <folder>/manifest.yaml`` comment. Further documents (after a ``---`` line) are
+    other manifests of its workspace, each starting with such a comment."""
     KUBERNETES = "kubernetes"
     """A YAML file named on the command line (``example/resources.yaml``), recognised as
     ``pack-lsp --check`` recognises it: Kubernetes manifests, schemas, ..."""
@@ -179,8 +181,16 @@ def make(
     """Build a diagnostic of ``rule`` with the rule's default severity.
 
     ``fixes`` are the payloads of the quick fixes offered; each one's kind must be
-    among ``rule.fixes`` (a test checks it).
+    among ``rule.fixes`` (a test checks it). ``data`` is a ``ProblemData`` of
+    ``core/base/problemdata.py``, or a dict with a ``"kind"``; either is kept as the
+    plain mapping sent to editors.
     """
+    if isinstance(data, ProblemData):
+        plain: Mapping[str, Any] = MappingProxyType(data.plain())
+    elif data:
+        plain = MappingProxyType(dict(data))
+    else:
+        plain = _EMPTY
     return Diagnostic(
         code=rule.code,
         severity=rule.severity,
@@ -188,6 +198,6 @@ def make(
         span=span,
         related=tuple(related),
         tags=tuple(tags),
-        data=MappingProxyType(dict(data)) if data else _EMPTY,
+        data=plain,
         fixes=tuple(fixes),
     )

@@ -6,9 +6,9 @@ Kubernetes manifests that carry packs, the documents of PromptKit arena projects
 ``core.arena_documents``); ``NOT_A_PACK`` is a file that is named or
 given like a pack but is something else (it gets one line saying what). The
 decision from content is ``core.recognize``'s. A file named ``manifest.yaml``/
-``.yml`` is a manifest when it has a top-level ``id`` and an ``entrypoint`` or
-``agent``; files matching a configured ``manifests`` glob are manifests whatever
-their content.
+``.yml`` is a manifest when it has a top-level ``id`` and a key only such a manifest
+has (``MANIFEST_KEYS``: ``entrypoint``, ``agent``, ``depends_on``, ...); files
+matching a configured ``manifests`` glob are manifests whatever their content.
 """
 
 from __future__ import annotations
@@ -23,6 +23,21 @@ KUBERNETES = "kubernetes-manifest"
 NOT_A_PACK = "not-a-pack"
 ARENA = "arena-document"
 MANIFEST_NAMES = ("manifest.yaml", "manifest.yml")
+#: Top-level keys only a yodoca extension manifest has (with ``id``, they make a file
+#: so named a manifest; one with neither ``entrypoint`` nor ``agent`` is then reported).
+MANIFEST_KEYS = frozenset(
+    {
+        "entrypoint",
+        "agent",
+        "depends_on",
+        "setup_instructions",
+        "secrets",
+        "schedules",
+        "events",
+        "agent_config",
+        "agent_id",
+    }
+)
 
 PACK_PATTERNS = (
     "*.promptpack.yaml",
@@ -59,7 +74,7 @@ def is_manifest(path: str, text: str, globs: tuple[str, ...] = ()) -> bool:
     if PurePath(path).name not in MANIFEST_NAMES:
         return False
     keys = {m.group(1) or m.group(2) or m.group(3) for m in _TOP_KEY.finditer(text)}
-    return "id" in keys and bool(keys & {"entrypoint", "agent"})
+    return "id" in keys and bool(keys & MANIFEST_KEYS)
 
 
 def is_arena_config_name(path: str | PurePath) -> bool:

@@ -117,6 +117,28 @@ def check_regular(path: Path) -> None:
         raise SourceError(errno.EINVAL, f"{kind}, not a regular file")
 
 
+def _open_regular(path: Path) -> int:
+    """A descriptor open for reading on the regular file ``path`` (links followed).
+
+    Refuses what is not a regular file before opening it and again on the open
+    descriptor: if the path was swapped for a FIFO after the first check, opening it
+    does not block (``O_NONBLOCK``) and the second check refuses it.
+    """
+    check_regular(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceError(exc.errno, "symbolic link loop") from None
+        raise
+    kind = _kind_of(os.fstat(fd).st_mode)
+    if kind is not None:
+        os.close(fd)
+        raise SourceError(errno.EINVAL, f"{kind}, not a regular file")
+    return fd
+
+
 def read_source(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` bytes.
 
@@ -127,27 +149,49 @@ def read_source(path: str | Path, limit: int | None = None) -> bytes:
     """
     path = Path(path)
     limit = max_file_size() if limit is None else limit
-    check_regular(path)
-    # O_NONBLOCK: if the path was swapped for a FIFO after the check, opening it
-    # must not block; the type is checked again on the open descriptor.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise SourceError(exc.errno, "symbolic link loop") from None
-        raise
-    with os.fdopen(fd, "rb") as handle:
+    with os.fdopen(_open_regular(path), "rb") as handle:
         info = os.fstat(handle.fileno())
-        kind = _kind_of(info.st_mode)
-        if kind is not None:
-            raise SourceError(errno.EINVAL, f"{kind}, not a regular file")
         if limit and info.st_size > limit:
             raise SourceError(errno.EFBIG, _too_large(info.st_size, limit))
         data = handle.read(limit + 1) if limit else handle.read()
     if limit and len(data) > limit:  # grew while being read
         raise SourceError(errno.EFBIG, _too_large(len(data), limit))
     return data
+
+
+def read_head(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes of the regular file ``path`` (all of a shorter file),
+    with the checks of ``read_source`` but no size limit: a file is recognised by
+    its first lines however long it is."""
+    with os.fdopen(_open_regular(Path(path)), "rb") as handle:
+        return handle.read(size)
+
+
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """The text of the regular file ``path`` as strict UTF-8 (a BOM dropped), read
+    by ``read_source``; ``SourceError`` for bytes that are not UTF-8 too."""
+    raw = read_source(path, limit)
+    try:
+        return strip_bom(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            errno.EILSEQ, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start})"
+        ) from None
+
+
+def refusal(path: str | Path) -> str | None:
+    """Why ``read_source`` refuses the existing ``path`` (not a regular file, a link
+    loop, over the size limit), found without reading it; None when it would read
+    it, or when nothing is there."""
+    try:
+        check_regular(Path(path))
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    limit = max_file_size()
+    return _too_large(size, limit) if limit and size > limit else None
 
 
 def _too_large(size: int, limit: int) -> str:

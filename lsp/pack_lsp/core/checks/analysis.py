@@ -22,6 +22,7 @@ from pack_lsp.core.base.problems.document import INTERNAL_ERROR, NOT_A_PACK
 from pack_lsp.core.base.source import strip_bom
 from pack_lsp.core.base.text import LineIndex, Span
 from pack_lsp.core.checks.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
+from pack_lsp.core.checks.rules import kubernetes, targets
 from pack_lsp.core.checks.suppress import apply_suppressions
 from pack_lsp.core.model import hosts
 from pack_lsp.core.model.config import Config
@@ -39,9 +40,10 @@ from pack_lsp.core.model.recognize import Recognition, recognize
 from pack_lsp.core.model.recording import TARGET, TEMPLATE_CONTEXT, Reads, fingerprint
 from pack_lsp.core.model.schema import merge_units
 from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after, summarize
+from pack_lsp.core.model.targets import deploy_targets
 from pack_lsp.core.syntax import reuse
-from pack_lsp.core.syntax.jsontree import is_json_path, parse_json
-from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, to_data
+from pack_lsp.core.syntax.jsontree import is_json_path, parse_json, parse_json_region
+from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, parse_region, to_data
 
 if TYPE_CHECKING:
     import logging
@@ -65,8 +67,28 @@ _UNSET: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
+class Bookkeeping:
+    """What incremental analysis (``core/checks/incremental.py``) takes from an analysis
+    to update it after an edit instead of starting over; nothing a feature reads."""
+
+    parse_diagnostics: tuple[Diagnostic, ...] = ()
+    """The problems the parser found (before configuration)."""
+    plain_tree: bool | None = None
+    """Known to hold no anchor, alias, tag or merge key (``None``: not looked at)."""
+    schema_units: tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None = None
+    """Schema diagnostics per unit (root, then each prompt)."""
+    rule_units: RuleUnits | None = None
+    """Per-prompt rule results and their interface fingerprint."""
+
+
+#: The bookkeeping of an analysis nothing can be updated from.
+NO_BOOKKEEPING = Bookkeeping()
+
+
+@dataclass(frozen=True, slots=True)
 class Analysis:
-    """Everything known about one version of one document."""
+    """Everything known about one version of one document. Every ``Analysis`` is made
+    by ``build_analysis``."""
 
     text: str
     lines: LineIndex
@@ -82,18 +104,28 @@ class Analysis:
     path: Path | None = None
     timings: dict[str, float] = field(default_factory=dict)
     manifest: Manifest | None = None  # for an agent-extension manifest
-    parse_diagnostics: tuple[Diagnostic, ...] = ()
-    """The problems the parser found (before configuration), for incremental analysis."""
-    plain_tree: bool | None = None
-    """Known to hold no anchor, alias, tag or merge key (``None``: not looked at)."""
-    schema_units: tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None = None
-    """Schema diagnostics per unit (root, then each prompt), for incremental analysis."""
-    rule_units: RuleUnits | None = None
-    """Per-prompt rule results and their interface fingerprint, for incremental analysis."""
+    bookkeeping: Bookkeeping = NO_BOOKKEEPING
+    """What incremental analysis updates this analysis from."""
     embedded: tuple[Embedded, ...] = ()
     """For a Kubernetes manifest: the packs its ConfigMaps hold (``core.hosts``)."""
     arena: ArenaDocument | None = None
     """For a document of an arena project: the PromptKit kind it declares."""
+
+    @property
+    def parse_diagnostics(self) -> tuple[Diagnostic, ...]:
+        return self.bookkeeping.parse_diagnostics
+
+    @property
+    def plain_tree(self) -> bool | None:
+        return self.bookkeeping.plain_tree
+
+    @property
+    def schema_units(self) -> tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None:
+        return self.bookkeeping.schema_units
+
+    @property
+    def rule_units(self) -> RuleUnits | None:
+        return self.bookkeeping.rule_units
 
     def at(self, offset: int) -> Analysis | None:
         """The analysis that answers requests at ``offset``: this one for a pack or a
@@ -218,6 +250,13 @@ def analyze(
     else:
         parsed = parse(text)
     timings["parse"] = time.perf_counter() - t0
+    if kind == kinds.ARENA:
+        return _analyze_arena(parsed, config, file_path, timings, pre_diagnostics, previous_derived)
+    if kind == kinds.MANIFEST:
+        return _analyze_manifest(
+            parsed, config, file_path, timings, pre_diagnostics, previous_derived, workspace
+        )
+    # A PromptPack, or a document of no kind of ours (parsed, nothing checked).
     return complete(
         parsed,
         kind=kind,
@@ -225,9 +264,80 @@ def analyze(
         file_path=file_path,
         timings=timings,
         pre_diagnostics=pre_diagnostics,
-        workspace=workspace,
         reused=Reuse(previous_derived=previous_derived),
     )
+
+
+def _analyze_arena(
+    parsed: ParseResult,
+    config: Config,
+    file_path: Path | None,
+    timings: dict[str, float],
+    pre: list[Diagnostic] | None,
+    previous_derived: Derived | None,
+) -> Analysis:
+    """A document of an arena project: its PromptKit kind's schema and checks
+    (``core/model/arena/documents.py``)."""
+    diagnostics: list[Diagnostic] = list(pre or ()) + parsed.diagnostics
+    data: Any = None
+    arena: ArenaDocument | None = None
+    if parsed.root is not None:
+        from pack_lsp.core.model.arena.documents import check_document
+
+        data = to_data(parsed.root)
+        arena, found = check_document(parsed.root, data, schema=not parsed.syntax_error)
+        diagnostics.extend(found)
+    derived = derive(None, parsed.text, config, _reusable(previous_derived))
+    return _finished(
+        parsed, kinds.ARENA, config, file_path, timings, diagnostics, data, derived, arena=arena
+    )
+
+
+def _analyze_manifest(
+    parsed: ParseResult,
+    config: Config,
+    file_path: Path | None,
+    timings: dict[str, float],
+    pre: list[Diagnostic] | None,
+    previous_derived: Derived | None,
+    workspace: ManifestIndex | None,
+) -> Analysis:
+    """An agent-extension manifest, with the other manifests of ``workspace``
+    (``core/checks/manifest/check.py``)."""
+    diagnostics: list[Diagnostic] = list(pre or ()) + parsed.diagnostics
+    data: Any = None
+    manifest: Manifest | None = None
+    if parsed.root is not None:
+        from pack_lsp.core.checks.manifest.check import analyze_manifest
+
+        data = to_data(parsed.root)
+        manifest, found = analyze_manifest(
+            parsed.root,
+            data,
+            str(file_path) if file_path is not None else None,
+            workspace,
+            schema=not parsed.syntax_error,
+        )
+        diagnostics.extend(found)
+    derived = derive(None, parsed.text, config, _reusable(previous_derived))
+    return _finished(
+        parsed,
+        kinds.MANIFEST,
+        config,
+        file_path,
+        timings,
+        diagnostics,
+        data,
+        derived,
+        manifest=manifest,
+    )
+
+
+def _reusable(previous_derived: Derived | None) -> Derived | None:
+    """``previous_derived``, unless ``PACK_LSP_INCREMENTAL=off`` (``core.syntax.reuse``)."""
+    if previous_derived is not None and reuse.mode() == reuse.OFF:
+        return None
+    return previous_derived
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,11 +385,12 @@ def complete(
     file_path: Path | None,
     timings: dict[str, float],
     pre_diagnostics: list[Diagnostic] | None = None,
-    workspace: ManifestIndex | None = None,
     reused: Reuse = NO_REUSE,
 ) -> Analysis:
-    """Every stage after parsing: data and model, schema, rules, then the profile,
-    configuration and suppressions.
+    """The pack pipeline, every stage after parsing: data and model, schema, rules,
+    then the profile, configuration and suppressions (``kind`` is ``PROMPTPACK``, or
+    None for a document of no kind of ours, which is parsed and modelled as data
+    only).
 
     ``analyze`` and incremental analysis both end here, so a rule or a stage cannot
     differ between them. ``reused`` is what the previous version of the document
@@ -306,30 +417,10 @@ def complete(
             known_schema = reuse_prompts = previous_derived = rule_edit = None
     diagnostics: list[Diagnostic] = list(pre_diagnostics or ()) + parsed.diagnostics
     pack: Pack | None = None
-    manifest: Manifest | None = None
     units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None
     derived: Derived | None = None
     rule_units: RuleUnits | None = None
-    arena: ArenaDocument | None = None
-    if kind == kinds.ARENA and parsed.root is not None:
-        from pack_lsp.core.model.arena.documents import check_document
-
-        data = to_data(parsed.root)
-        arena, found = check_document(parsed.root, data, schema=not parsed.syntax_error)
-        diagnostics.extend(found)
-    elif kind == kinds.MANIFEST and parsed.root is not None:
-        from pack_lsp.core.checks.manifest.check import analyze_manifest
-
-        data = to_data(parsed.root)
-        manifest, found = analyze_manifest(
-            parsed.root,
-            data,
-            str(file_path) if file_path is not None else None,
-            workspace,
-            schema=not parsed.syntax_error,
-        )
-        diagnostics.extend(found)
-    elif parsed.root is not None:
+    if parsed.root is not None:
         t0 = time.perf_counter()
         if data is _UNSET:
             data = to_data(parsed.root)
@@ -341,18 +432,17 @@ def complete(
         listener = _structure_listener.get()
         if listener is not None and pack is not None and not parsed.syntax_error:
             listener(
-                Analysis(
-                    text=text,
-                    lines=parsed.lines,
-                    kind=kind,
+                build_analysis(
+                    text,
+                    parsed.lines,
+                    kind,
+                    config,
+                    derived,
                     root=parsed.root,
                     data=data,
                     pack=pack,
-                    diagnostics=(),
-                    config=config,
-                    derived=derived,
                     path=file_path,
-                    plain_tree=plain_tree,
+                    bookkeeping=Bookkeeping(plain_tree=plain_tree),
                 )
             )
         if derived is not None:
@@ -384,29 +474,108 @@ def complete(
         data = None
     if derived is None:
         derived = derive(None, text, config, previous_derived)
+    return _finished(
+        parsed,
+        kind,
+        config,
+        file_path,
+        timings,
+        diagnostics,
+        data,
+        derived,
+        pack=pack,
+        plain_tree=plain_tree,
+        units=units,
+        rule_units=rule_units,
+    )
+
+
+def _finished(
+    parsed: ParseResult,
+    kind: str | None,
+    config: Config,
+    file_path: Path | None,
+    timings: dict[str, float],
+    diagnostics: list[Diagnostic],
+    data: Any,
+    derived: Derived,
+    *,
+    pack: Pack | None = None,
+    manifest: Manifest | None = None,
+    arena: ArenaDocument | None = None,
+    plain_tree: bool | None = None,
+    units: list[tuple[str | None, tuple[Diagnostic, ...]]] | None = None,
+    rule_units: RuleUnits | None = None,
+) -> Analysis:
+    """The analysis of a parsed document, once its kind's checks ran: the profile's
+    severities, the configuration and suppression comments applied, sorted."""
     t0 = time.perf_counter()
     final = config.apply(apply_profile(config.profile, diagnostics))
     final = apply_suppressions(final, parsed, config, file_path)
     final.sort(key=Diagnostic.sort_key)
     timings["finish"] = time.perf_counter() - t0
-    return Analysis(
-        text=text,
-        lines=parsed.lines,
-        kind=kind,
+    return build_analysis(
+        parsed.text,
+        parsed.lines,
+        kind,
+        config,
+        derived,
         root=parsed.root,
         data=data,
         pack=pack,
         diagnostics=tuple(final),
-        config=config,
         syntax_error=parsed.syntax_error,
         path=file_path,
         timings=timings,
-        derived=derived,
         manifest=manifest,
-        parse_diagnostics=tuple(parsed.diagnostics),
-        plain_tree=plain_tree,
-        schema_units=tuple(units) if units is not None else None,
-        rule_units=rule_units,
+        arena=arena,
+        bookkeeping=Bookkeeping(
+            parse_diagnostics=tuple(parsed.diagnostics),
+            plain_tree=plain_tree,
+            schema_units=tuple(units) if units is not None else None,
+            rule_units=rule_units,
+        ),
+    )
+
+
+def build_analysis(
+    text: str,
+    lines: LineIndex,
+    kind: str | None,
+    config: Config,
+    derived: Derived,
+    *,
+    root: Node | None = None,
+    data: Any = None,
+    pack: Pack | None = None,
+    diagnostics: tuple[Diagnostic, ...] = (),
+    syntax_error: bool = False,
+    path: Path | None = None,
+    timings: dict[str, float] | None = None,
+    manifest: Manifest | None = None,
+    arena: ArenaDocument | None = None,
+    embedded: tuple[Embedded, ...] = (),
+    bookkeeping: Bookkeeping = NO_BOOKKEEPING,
+) -> Analysis:
+    """Every ``Analysis`` is made here: a pack's, a manifest's, an arena document's, a
+    Kubernetes manifest's, a file that is not a pack, and the structure handed to the
+    server before the rules run."""
+    return Analysis(
+        text=text,
+        lines=lines,
+        kind=kind,
+        root=root,
+        data=data,
+        pack=pack,
+        diagnostics=diagnostics,
+        config=config,
+        derived=derived,
+        syntax_error=syntax_error,
+        path=path,
+        timings=timings if timings is not None else {},
+        manifest=manifest,
+        bookkeeping=bookkeeping,
+        embedded=embedded,
         arena=arena,
     )
 
@@ -433,16 +602,13 @@ def _finish(
     """The analysis of a document that is not a pack itself (nothing to navigate)."""
     final = config.apply(diagnostics)
     final.sort(key=Diagnostic.sort_key)
-    return Analysis(
-        text=text,
-        lines=LineIndex(text),
-        kind=kind,
-        root=None,
-        data=None,
-        pack=None,
+    return build_analysis(
+        text,
+        LineIndex(text),
+        kind,
+        config,
+        derive(None, text, config),
         diagnostics=tuple(final),
-        config=config,
-        derived=derive(None, text, config),
         path=file_path,
         embedded=embedded,
     )
@@ -472,11 +638,22 @@ def _analyze_host(
     file, plus the manifest's own references (``rules.kubernetes``)."""
     diagnostics: list[Diagnostic] = list(pre or ())
     parts: list[Embedded] = []
+    # Omnia deploys the packs of ConfigMaps: they are checked for it unless the
+    # configuration names targets (D55).
+    deployed = deploy_targets(config.targets, hosted=True)
+    if config.targets is None:
+        config = config.merged({"targets": deployed})
+    diagnostics.extend(targets.check_configmaps(stream, deployed))
     token = _structure_listener.set(None)  # an embedded pack's structure is not the file's
+    # A shadow has the host's line breaks: with only ASCII outside each pack, the
+    # host's line index is each shadow's too.
+    lines = LineIndex(text) if text.isascii() else None
     try:
         for entry in stream.embedded:
             if entry.shadow is not None:
-                sub = _analyze_embedded(entry.shadow, entry.json, config, file_path)
+                sub = _analyze_embedded(
+                    entry.shadow, entry.json, config, file_path, entry.content, lines
+                )
                 diagnostics.extend(sub.diagnostics)
                 parts.append(Embedded(entry.content, entry.key, sub))
             else:
@@ -485,8 +662,6 @@ def _analyze_host(
                 parts.append(Embedded(entry.content, entry.key, None))
     finally:
         _structure_listener.reset(token)
-    from pack_lsp.core.checks.rules import kubernetes
-
     own = stream.config_maps
     siblings = None
     if file_path is not None and any(ref.name not in own for ref in stream.refs):
@@ -511,8 +686,22 @@ def _analyze_host(
     return _finish(text, kinds.KUBERNETES, diagnostics, config, file_path, tuple(parts))
 
 
-def _analyze_embedded(text: str, is_json: bool, config: Config, file_path: Path | None) -> Analysis:
-    parsed = parse_json(text) if is_json else parse(text)
+def _analyze_embedded(
+    text: str,
+    is_json: bool,
+    config: Config,
+    file_path: Path | None,
+    region: Span | None = None,
+    lines: LineIndex | None = None,
+) -> Analysis:
+    """An embedded pack: ``text`` is its value, or its shadow in the host when
+    ``region`` says where in the host it stands (only that region is parsed)."""
+    if is_json:
+        parsed = parse_json(text) if region is None else parse_json_region(text, region, lines)
+    elif region is not None:
+        parsed = parse_region(text, region, lines)
+    else:
+        parsed = parse(text)
     return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
 
 

@@ -46,6 +46,7 @@ LANGUAGES: dict[ExampleKind, str] = {
 #: further manifest starts with.
 _DOCUMENT_BREAK = re.compile(r"^---[ \t]*\n", re.MULTILINE)
 _PATH_COMMENT = re.compile(r"#\s*([\w.-]+/manifest\.ya?ml)\s*$")
+_MANIFEST_ID = re.compile(r"^id:[ \t]*([\w.-]+)[ \t]*(?:#.*)?$", re.MULTILINE)
 _PROJECT_PATH_COMMENT = re.compile(r"#\s*([\w.-]+(?:/[\w.-]+)*\.(?:ya?ml|json))\s*$")
 _BYTE_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
 
@@ -88,7 +89,7 @@ def files(rule: Rule) -> list[tuple[str, bytes]]:
     if kind not in (ExampleKind.MANIFEST, ExampleKind.ARENA_PROJECT):
         return [(FILE_NAMES[kind], rule.example.encode())]
     first, *others = _DOCUMENT_BREAK.split(rule.example)
-    out = [(FILE_NAMES[kind], first.encode())]
+    out = [(_first_name(kind, first), first.encode())]
     pattern, shape = (
         (_PATH_COMMENT, "`# <folder>/manifest.yaml`")
         if kind is ExampleKind.MANIFEST
@@ -105,6 +106,18 @@ def files(rule: Rule) -> list[tuple[str, bytes]]:
             name = f"example/{name}"
         out.append((name, other.encode()))
     return out
+
+
+def _first_name(kind: ExampleKind, first: str) -> str:
+    """The checked file of a several-file example. A manifest lives in the folder
+    named after its id, as yodoca wants, unless its first line is a path comment."""
+    if kind is not ExampleKind.MANIFEST:
+        return FILE_NAMES[kind]
+    named = _PATH_COMMENT.match(first.split("\n", 1)[0])
+    if named is not None:
+        return named.group(1)
+    ext_id = _MANIFEST_ID.search(first)
+    return f"{ext_id.group(1)}/manifest.yaml" if ext_id else FILE_NAMES[kind]
 
 
 def config(rule: Rule) -> Config:

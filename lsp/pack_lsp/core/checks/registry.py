@@ -24,6 +24,7 @@ from pack_lsp.core.checks.rules import (
     manifest,
     pack,
     providers,
+    targets,
     templates,
     tools,
     workflow,
@@ -52,6 +53,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     arena_project,
     arena_documents,
     yaml11,
+    targets,
 )
 
 
@@ -76,6 +78,11 @@ def rule(code: str) -> Rule:
 
 _SELECTORS = frozenset(code[:n] for code in REGISTRY for n in range(1, len(code) + 1))
 """Every code and every prefix of a code: what selects at least one rule."""
+RETIRED: frozenset[str] = frozenset(
+    code for module in RULE_MODULES for code in getattr(module, "RETIRED", ())
+)
+"""Codes of rules that were removed (a family module's ``RETIRED``): a configuration
+that still names one is valid, it selects nothing."""
 _PREFIXES = [f"`{letters}`" for letters in sorted({code[:2] for code in REGISTRY})]
 _FAMILIES = (
     ", ".join(_PREFIXES[:-1]) + " or " + _PREFIXES[-1] if len(_PREFIXES) > 1 else _PREFIXES[0]
@@ -94,7 +101,7 @@ def unknown_selector(selector: str) -> str | None:
     wanted = selector.strip().upper()
     if not wanted:
         return "an empty code"
-    if wanted == "ALL" or wanted in _SELECTORS:
+    if wanted == "ALL" or wanted in _SELECTORS or wanted in RETIRED:
         return None
     same_length = sorted(s for s in (*_SELECTORS, "ALL") if len(s) == len(wanted))
     close = suggestions(wanted, same_length)

@@ -19,7 +19,8 @@ HEADER = """# pack-lsp rules
 Every diagnostic pack-lsp reports has a stable code. This page is generated from the
 rule registry (`python -m pack_lsp.core.checks.rulesdoc > docs/rules.md`); a test keeps it in
 sync. Severities are defaults: change them with `severity` in the configuration, and
-turn rules on or off with `select` / `ignore` (see the README).
+turn rules on or off with `select` / `ignore` (see the README). `pack-lsp rule PP301`
+prints a rule's section on the terminal.
 
 | code | name | default severity | category |
 |---|---|---|---|
@@ -79,6 +80,45 @@ def _profiles() -> str:
     )
 
 
+TARGETS = """
+## Deploy targets: what each runtime is modelled to do
+
+`targets = [...]` (`--target NAME`, the editor's `packLsp.targets`) names the runtimes
+a pack is deployed to; a pack in a Kubernetes ConfigMap is checked for `omnia` when no
+target is configured. `promptkit` is the `promptkit` profile below. The PT codes report
+what each other runtime refuses (errors) or reads differently (warnings); a pack checked
+for no target gets none. Each runtime was read at the commit shown.
+"""
+
+
+def _targets() -> str:
+    from pack_lsp.core.model import runtimes
+    from pack_lsp.core.model.targets import RUNTIMES
+
+    out = [TARGETS]
+    lists = {"omnia": runtimes.OMNIA_SHAPES, "promptpack-python": runtimes.V1_SHAPES}
+    for name, runtime in RUNTIMES.items():
+        out.append(
+            f"\n### {runtime.title}\n\n`{runtime.repository}` at `{runtime.commit}`; "
+            f"modelled: {runtime.modelled}.\n\n"
+            "| what it does | read in | reported as |\n|---|---|---|\n"
+        )
+        for fact in runtimes.FACTS:
+            if fact.target == name:
+                codes = ", ".join(f"[{c}](#{c.lower()})" for c in fact.codes) or "not reported"
+                where = ", ".join(f"`{source}`" for source in fact.source)
+                out.append(f"| {fact.what} | {where} | {codes} |\n")
+        shapes = lists.get(name)
+        if shapes is not None:
+            out.append("\nWhat it accepts (`metadata` and objects not listed are open):\n\n")
+            out.append("| object | accepted |\n|---|---|\n")
+            for what, accepted in runtimes.closed_lists(shapes):
+                out.append(f"| {what} | {accepted} |\n")
+        if name == "promptpack-langchainjs":
+            out.append("\nIt reads the keys promptpack-python accepts, and ignores the others.\n")
+    return "".join(out)
+
+
 def _example(rule: Rule) -> str:
     """The example of ``rule``, its configuration and what pack-lsp reports on it."""
     kind = rule.example_kind
@@ -116,6 +156,16 @@ def _example(rule: Rule) -> str:
     return "".join(out)
 
 
+def section(rule: Rule) -> str:
+    """The documentation of one rule (its section of docs/rules.md, below the title;
+    ``pack-lsp rule CODE`` prints it)."""
+    return (
+        f"**{rule.name}** — default severity *{rule.severity.label}*\n\n{rule.summary}\n\n"
+        + _example(rule)
+        + f"Fix: {rule.fix}\n"
+    )
+
+
 def render() -> str:
     rules = sorted(REGISTRY.values(), key=lambda r: r.code)
     out = [HEADER]
@@ -126,12 +176,8 @@ def render() -> str:
     for category, group in groupby(rules, key=lambda r: r.category):
         out.append(f"\n## {category or 'Other'}\n")
         for r in group:
-            out.append(
-                f"\n### {r.code}\n\n**{r.name}** — default severity "
-                f"*{r.severity.label}*\n\n{r.summary}\n\n"
-            )
-            out.append(_example(r))
-            out.append(f"Fix: {r.fix}\n")
+            out.append(f"\n### {r.code}\n\n{section(r)}")
+    out.append(_targets())
     out.append(_profiles())
     return "".join(out)
 

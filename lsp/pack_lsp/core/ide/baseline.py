@@ -3,12 +3,16 @@
 ``pack-lsp --check --write-baseline FILE`` records each diagnostic by its code, its
 file (relative to the baseline file's folder) and a fingerprint that does not
 depend on line numbers: a hash of the code, the message (without the line
-numbers it may name) and the text the
-diagnostic covers with its line, whitespace collapsed (the snippet), plus the
-number of earlier diagnostics with the same code, message and snippet in the file.
-Lines inserted or removed elsewhere, or a re-indented block, leave the
-fingerprints as they were; editing the faulty line itself makes the problem new
-(SARIF's ``partialFingerprints`` work alike).
+numbers it may name), the text the diagnostic covers and the key its line sets
+(``tools`` on ``tools: [lookup_order, refund]``), whitespace collapsed (the
+snippet), plus the number of earlier diagnostics with the same code, message and
+snippet in the file. Lines inserted or removed elsewhere, a re-indented block, and
+edits of the same line outside the covered text (an entry added to the list) leave
+the fingerprints as they were; editing the faulty text itself makes the problem new.
+
+Format 1 fingerprinted the whole line instead of its key, so any edit of the line
+made its problems new; files of that format are still read, and their entries
+still match by the old fingerprint (``--write-baseline`` rewrites them).
 
 ``--baseline FILE`` (or ``baseline =`` in the configuration) then drops the
 diagnostics found in the file, each entry matching one diagnostic, and lists the
@@ -24,14 +28,18 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pack_lsp.core.base.diagnostics import Diagnostic
+from pack_lsp.core.base.roots import inside, outside_message, project_root
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import LineIndex
 from pack_lsp.core.model.config import Config
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: The formats ``loads`` reads (1: whole-line fingerprints, still matched).
+READABLE_VERSIONS = (1, 2)
 _SPACE = re.compile(r"\s+")
 #: Positions a message may name (``before line 2``, ``at 4:7``): not fingerprinted.
 _POSITIONS = re.compile(r"\b(lines?) \d+|\b\d+:\d+\b")
@@ -51,22 +59,35 @@ class Entry:
     fingerprint: str
     message: str = ""
     """For people reading the file: not part of the match."""
+    format: int = field(default=FORMAT_VERSION, compare=False)
+    """The baseline format that computed ``fingerprint``."""
 
 
-def _snippet(lines: LineIndex, diag: Diagnostic) -> str:
-    """The diagnostic's text with the rest of its first line, whitespace collapsed."""
+#: The key a YAML or JSON line sets (``tools`` of ``  - tools: [a, b]``).
+_LINE_KEY = re.compile(r"""^\s*(?:-\s+)*("(?:[^"\\]|\\.)*"|'[^']*'|[^\s:#"'][^:#]*?)\s*:(?:\s|$)""")
+
+
+def _snippet(lines: LineIndex, diag: Diagnostic, whole_line: bool = False) -> str:
+    """The diagnostic's text and the key its first line sets (format 1: the whole
+    line), whitespace collapsed."""
     start = lines.position(diag.span.start)
     line = lines.line_text(start.line)
     covered = lines.text[diag.span.start : min(diag.span.end, diag.span.start + 200)]
+    if not whole_line:
+        key = _LINE_KEY.match(line)
+        line = key.group(1) if key is not None else ""
     return _SPACE.sub(" ", f"{covered}\x00{line}").strip()
 
 
-def fingerprints(diagnostics: Sequence[Diagnostic], lines: LineIndex) -> list[str]:
-    """The fingerprint of each diagnostic of one file, in order."""
+def fingerprints(
+    diagnostics: Sequence[Diagnostic], lines: LineIndex, version: int = FORMAT_VERSION
+) -> list[str]:
+    """The fingerprint of each diagnostic of one file, in order (as the baseline
+    format ``version`` computes them)."""
     seen: Counter[tuple[str, str, str]] = Counter()
     out: list[str] = []
     for d in diagnostics:
-        key = (d.code, _POSITIONS.sub(r"\1 #", d.message), _snippet(lines, d))
+        key = (d.code, _POSITIONS.sub(r"\1 #", d.message), _snippet(lines, d, version == 1))
         occurrence = seen[key]
         seen[key] += 1
         digest = hashlib.sha256("\x1f".join((*key, str(occurrence))).encode("utf-8"))
@@ -108,9 +129,12 @@ def loads(text: str, source: str = "baseline") -> list[Entry]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BaselineError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        # A baseline is a list of flat entries: nesting this deep is not one.
+        raise BaselineError(f"{source}: not a pack-lsp baseline (nested too deeply)") from None
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise BaselineError(f"{source}: not a pack-lsp baseline (no `entries` list)")
-    if data.get("version") != FORMAT_VERSION:
+    if data.get("version") not in READABLE_VERSIONS:
         raise BaselineError(
             f"{source}: baseline format version {data.get('version')!r} is not "
             f"{FORMAT_VERSION}; write it again with --write-baseline"
@@ -127,6 +151,7 @@ def loads(text: str, source: str = "baseline") -> list[Entry]:
                 item["code"],
                 item["fingerprint"],
                 message if isinstance(message, str) else "",
+                data["version"],
             )
         )
     return out
@@ -143,12 +168,26 @@ def configured(config: Config | None) -> str | None:
     return str(Path(source).parent / config.baseline)
 
 
+def outside_root(config: Config | None) -> str | None:
+    """Why the configured baseline is not read: it leaves the root of the project
+    whose configuration names it (``core/base/roots.py``); None when it may be read."""
+    file = configured(config)
+    if file is None or config is None or config.source is None or config.read_outside_root:
+        return None
+    source = config.source.split("#", 1)[0]
+    root = project_root(source, config.source)
+    if inside(file, root):
+        return None
+    return f"{source}: the baseline {outside_message(config.baseline or file)}"
+
+
 def load(path: Path) -> list[Entry]:
+    """The entries of the baseline file ``path``, read as every file is
+    (``source.read_text``: a regular file within the size limit)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise BaselineError(f"{path}: cannot read the baseline: {why}") from None
+        text = read_text(path)
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
     return loads(text, str(path))
 
 
@@ -156,10 +195,14 @@ class Matcher:
     """Baseline entries, each matched at most once."""
 
     def __init__(self, known: Iterable[Entry]) -> None:
+        known = list(known)
         self._left: Counter[tuple[str, str, str]] = Counter(
             (e.path, e.code, e.fingerprint) for e in known
         )
         self._entries = {(e.path, e.code, e.fingerprint): e for e in known}
+        #: Whether some entry comes from a format-1 file (matched by the old
+        #: fingerprint too).
+        self._format_1 = any(e.format == 1 for e in known)
 
     def new(
         self, path: str | Path, diagnostics: Sequence[Diagnostic], lines: LineIndex, folder: Path
@@ -167,11 +210,17 @@ class Matcher:
         """For each diagnostic of one file, whether it is new (not in the baseline);
         the ones found use up their entries."""
         out: list[bool] = []
-        for e in entries(path, diagnostics, lines, folder):
-            key = (e.path, e.code, e.fingerprint)
-            if self._left[key] > 0:
-                self._left[key] -= 1
-                out.append(False)
+        name = relative(path, folder)
+        # Each diagnostic matches an entry by its fingerprint, or by the one format 1
+        # gave it (a file written before format 2); both are hashes, never equal.
+        current = fingerprints(diagnostics, lines)
+        old = fingerprints(diagnostics, lines, 1) if self._format_1 else current
+        for d, fingerprint, old_fingerprint in zip(diagnostics, current, old, strict=True):
+            for key in ((name, d.code, fingerprint), (name, d.code, old_fingerprint)):
+                if self._left[key] > 0:
+                    self._left[key] -= 1
+                    out.append(False)
+                    break
             else:
                 out.append(True)
         return out

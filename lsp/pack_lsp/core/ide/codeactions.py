@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, assert_never
 
 from pack_lsp.core.base.diagnostics import Diagnostic
@@ -48,6 +49,7 @@ from pack_lsp.core.base.fixes import (
     ReplaceValue,
     ReplaceWithSuggestion,
 )
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.base.tomlkeys import bare_or_quoted
 from pack_lsp.core.checks.analysis import Analysis
@@ -95,6 +97,37 @@ class Fix:
 
 
 # ------------------------------------------------------------------------ document
+
+
+#: Inside ``shared_documents``: the text helpers made so far, by analysis.
+_shared: ContextVar[dict[int, tuple[Analysis, _Doc]] | None] = ContextVar(
+    "codeactions_shared", default=None
+)
+
+
+@contextmanager
+def shared_documents() -> Iterator[None]:
+    """Within it, the fixes of one analysis share their text helpers: each ``_Doc``
+    scans the whole text, which made listing the fixes of every diagnostic of a large
+    pack (``--check``'s output, ``--fix``) cost a scan per fix. Outside, nothing is
+    kept: the language server holds no analysis longer than it did."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
+def _doc(analysis: Analysis) -> _Doc:
+    shared = _shared.get()
+    if shared is None:
+        return _Doc(analysis)
+    found = shared.get(id(analysis))
+    if found is not None and found[0] is analysis:
+        return found[1]
+    doc = _Doc(analysis)
+    shared[id(analysis)] = (analysis, doc)
+    return doc
 
 
 class _Doc:
@@ -335,8 +368,8 @@ def _replace_with_suggestion(
 def _rename_config_key(analysis: Analysis, diag: Diagnostic, fix: RenameConfigKey) -> list[Fix]:
     """Edits of the configuration file, offered while it still reads as it did."""
     try:
-        text = Path(fix.path).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(fix.path)
+    except OSError:
         return []
     if any(text[t.start : t.end] != w for t, w in zip(fix.targets, fix.written, strict=True)):
         return []
@@ -378,7 +411,7 @@ def _create_tool(analysis: Analysis, diag: Diagnostic, fix: CreateTool) -> list[
     root = _mapping_at(analysis.root, ())
     if root is None:
         return []
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     stub = {
         "name": name,
         "description": f"Describe when the model should call {name}",
@@ -392,13 +425,13 @@ def _add_member(analysis: Analysis, diag: Diagnostic, fix: AddMember) -> list[Fi
     agents = _mapping_at(analysis.root, ("agents",))
     if agents is None:
         return []
-    edit = _Doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
+    edit = _doc(analysis).set_entry(agents, "members", {fix.prompt: {}})
     return [Fix(f"Add `{fix.prompt}` to `agents.members`", (edit,), diag, preferred=True)]
 
 
 def _declare_variable(analysis: Analysis, diag: Diagnostic, fix: DeclareVariable) -> list[Fix]:
     fixes: list[Fix] = []
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     declaration = {"name": fix.name, "type": "string", "required": True}
     for key in fix.prompts:
         owner = _mapping_at(analysis.root, ("prompts", key))
@@ -430,7 +463,7 @@ def _raise_schema(analysis: Analysis, diag: Diagnostic, fix: RaiseSchema) -> lis
         plain = written not in "'\"" and " #" not in url and ": " not in url
         edit = Edit(value.span, url if plain else quote_like(analysis.text, value.span, url))
     else:
-        edit = _Doc(analysis).set_entry(root, "$schema", url)
+        edit = _doc(analysis).set_entry(root, "$schema", url)
     return [Fix(title, (edit,), diag, preferred=True)]
 
 
@@ -448,7 +481,7 @@ def _remove_entry(analysis: Analysis, diag: Diagnostic, fix: RemoveEntry) -> lis
         return []
     pair = parent.pairs[index]
     text = analysis.text
-    doc = _Doc(analysis)
+    doc = _doc(analysis)
     end = doc.content_end(pair.value) if pair.value.span.length else pair.key.span.end
     if doc.json or parent.flow:
         if index + 1 < len(parent.pairs):
@@ -516,6 +549,13 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         try:
             made = _handle(inner, diag, payload)
         except (ValueError, IndexError, KeyError):
+            # The other fixes are still offered; the failure is a defect to report
+            # (``logging`` is loaded then: a cold check with fixes does not load it).
+            import logging
+
+            logging.getLogger(__name__).warning(
+                "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
+            )
             continue
         if made and is_safe(diag, payload, inner.text):
             made = [replace(f, safe=True) for f in made]

@@ -2,7 +2,8 @@
 
 On ``$schema`` (key or value) it also tells which PromptPack version the pack is
 checked against and why, including when the declared version is one pack-lsp does
-not know.
+not know, and, for each deploy target the pack is checked for, whether that runtime
+will load it (``deploy_summary``).
 
 References: a prompt's tool items and blocklist entries (what ``core/model/resolve.py``
 makes of them: the tool's description and parameters, the agent member, a runtime
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pack_lsp.core.base import kinds
+from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.core.ide import schema_docs
@@ -24,6 +26,7 @@ from pack_lsp.core.ide.completion.context import path_matches
 from pack_lsp.core.ide.completion.summaries import prompt_summary, tool_summary, wildcard_summary
 from pack_lsp.core.ide.semantic_tokens import ResolvedPlaceholder, placeholder_at
 from pack_lsp.core.model import resolve as refs
+from pack_lsp.core.model import targets
 from pack_lsp.core.model.config import A2A_PREFIX
 from pack_lsp.core.model.pack import Pack
 from pack_lsp.core.model.profiles import target_of
@@ -61,8 +64,50 @@ def hover(analysis: Analysis, offset: int) -> HoverResult | None:
     text = _key(pack, path, schema) if is_key else _value(pack, path, node, settings)
     if path == ("$schema",) and analysis.kind == kinds.PROMPTPACK:
         target = target_of(analysis.config, analysis.data)
-        text = "\n\n".join(part for part in (text, target.explain()) if part)
+        parts = (text, target.explain(), deploy_summary(analysis))
+        text = "\n\n".join(part for part in parts if part)
     return HoverResult(node.span, text) if text else None
+
+
+def deploy_summary(analysis: Analysis) -> str:
+    """Whether each deploy target the pack is checked for will load it (the PT
+    findings of the analysis; for ``promptkit``, the errors under its profile)."""
+    names = targets.deploy_targets(analysis.config.targets)
+    if not names:
+        return ""
+    lines = ["**Deploy targets:**"]
+    for name in names:
+        if name == targets.PROMPTKIT:
+            errors = [
+                d
+                for d in analysis.diagnostics
+                if d.severity is Severity.ERROR and "target" not in d.data
+            ]
+            release = analysis.config.promptkit_version
+            verdict = (
+                f"refuses it ({_count(len(errors), 'error')} under the `promptkit` profile)"
+                if errors
+                else "loads it (no error under the `promptkit` profile)"
+            )
+            lines.append(f"- PromptKit {release}: {verdict}")
+            continue
+        runtime = targets.RUNTIMES[name]
+        found = [d for d in analysis.diagnostics if d.data.get("target") == name]
+        refused = sorted({d.code for d in found if d.severity is Severity.ERROR})
+        misread = sorted({d.code for d in found if d.severity is not Severity.ERROR})
+        problems = sum(1 for d in found if d.severity is Severity.ERROR)
+        if refused:
+            verdict = f"refuses it ({_count(problems, 'problem')}: {', '.join(refused)})"
+        elif misread:
+            verdict = f"loads it, reading it differently ({', '.join(misread)})"
+        else:
+            verdict = "loads it"
+        lines.append(f"- {runtime.title} (`{runtime.commit[:8]}`): {verdict}")
+    return "\n".join(lines)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def _key(pack: Pack | None, path: tuple[PathItem, ...], schema: str) -> str:

@@ -465,5 +465,23 @@ def index_for(analysis: Analysis) -> Index:
     return analysis.derived.memo(index_for, build)
 
 
+#: Kinds whose names the resolver knows in a pack (``resolve.names_of``).
+_RESOLVED = frozenset(Kind) - {Kind.MEMBER, Kind.OBLIGATION}
+
+
+def definitions_of(analysis: Analysis, symbol: SymbolId) -> list[Occurrence]:
+    """Where ``symbol`` is defined in the pack of ``analysis``: the resolver decides
+    whether it is defined (``core/model/resolve.py``, as the rules do), the index knows where
+    it is written. Go-to-definition and rename ask here."""
+    pack = analysis.pack
+    if pack is None:
+        return []
+    if symbol.kind in _RESOLVED:
+        found = resolve.resolve_ref(symbol.kind, symbol.name, pack, symbol.scope)
+        if not isinstance(found, resolve.Defined):
+            return []
+    return index_for(analysis).definitions(symbol)
+
+
 def iter_symbols(index: Index, kind: Kind) -> Iterator[SymbolId]:
     return (s for s in index.by_symbol if s.kind is kind)

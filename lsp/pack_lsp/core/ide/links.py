@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from pack_lsp.core.base import kinds
+from pack_lsp.core.base.roots import inside, project_root
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.core.model import hosts
@@ -181,19 +182,29 @@ def _arena_files(analysis: Analysis) -> Iterator[Link]:
             yield Link(span, path=found, tooltip=f"Open {ref.expected} file")
 
 
+def _in_root(analysis: Analysis, links: Iterable[Link]) -> list[Link]:
+    """``links`` without those to files outside the project's root (a repository
+    must not lead the editor to ``/etc/passwd``; see ``core/base/roots.py``)."""
+    found = list(links)
+    if analysis.path is None or analysis.config.read_outside_root:
+        return found
+    root = project_root(analysis.path, analysis.config.source)
+    return [link for link in found if link.path is None or inside(link.path, root)]
+
+
 def document_links(analysis: Analysis) -> list[Link]:
     """Every link of the document (see the module docstring)."""
 
     def build() -> list[Link]:
         base = Path(analysis.path).parent if analysis.path is not None else None
         if analysis.kind == kinds.KUBERNETES:
-            return list(_config_map_refs(analysis))
+            return _in_root(analysis, _config_map_refs(analysis))
         if analysis.kind == kinds.ARENA:
-            return list(_arena_files(analysis))
+            return _in_root(analysis, _arena_files(analysis))
         if analysis.pack is None:
             return []
         out = [*_schema(analysis, base), *_skills(analysis, base), *_fragments(analysis)]
         out.extend(_media(analysis, base))
-        return sorted(out, key=lambda link: link.span.start)
+        return sorted(_in_root(analysis, out), key=lambda link: link.span.start)
 
     return analysis.derived.memo(document_links, build)

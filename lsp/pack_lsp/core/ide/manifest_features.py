@@ -16,11 +16,13 @@ from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.core.ide.completion import Completion, CompletionKind
 from pack_lsp.core.ide.rename import Edit
-from pack_lsp.core.model.manifest.model import Manifest
+from pack_lsp.core.model.manifest.model import CORE_TOOLS, Manifest
 from pack_lsp.core.model.manifest.workspace import ManifestIndex
 
 REFERENCE_FIELDS = ("uses_tools", "depends_on")
-_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: What a new id may be: a folder name yodoca can import the entrypoint from (hyphens
+#: are fine for ``importlib``; a dot or a space is not).
+_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _FLOW_ITEM = re.compile(r"^\s*(?:-\s+)?(uses_tools|depends_on)\s*:\s*\[[^\]#]*\Z")
 _DASH_ITEM = re.compile(r"^(\s*)-\s*[\w.-]*\Z")
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([\w-]+)\s*:\s*(?:#.*)?$")
@@ -84,8 +86,9 @@ def _summary(m: Manifest) -> str:
 def complete_ids(analysis: Analysis, offset: int, index: ManifestIndex) -> list[Completion]:
     """Extension ids to insert in ``depends_on`` or ``agent.uses_tools`` at ``offset``.
 
-    In ``uses_tools`` only tool-providing extensions are offered. The manifest's own
-    id and ids already listed in the same field are left out.
+    Only extensions yodoca loads (enabled, in a ``manifest.yaml``) are offered, and in
+    ``uses_tools`` only tool-providing ones, after ``core_tools`` (yodoca's built-in
+    tools). The manifest's own id and ids already listed in the same field are left out.
     """
     text = analysis.text
     field = _field_at(text, offset)
@@ -101,10 +104,20 @@ def complete_ids(analysis: Analysis, offset: int, index: ManifestIndex) -> list[
     if own is not None and own.ext_id is not None:
         taken.add(own.ext_id)
     out: list[Completion] = []
+    if field == "uses_tools" and CORE_TOOLS not in taken:
+        out.append(
+            Completion(
+                label=CORE_TOOLS,
+                kind=CompletionKind.EXTENSION,
+                detail="yodoca's built-in tools",
+                documentation="The tool set yodoca itself provides (not an extension).",
+                replace=replace,
+            )
+        )
     for ext_id in index.ids():
         if ext_id in taken:
             continue
-        target = index.first(ext_id)
+        target = next((m for m in index.defining(ext_id) if m.loaded), None)
         if target is None or (field == "uses_tools" and not target.provides_tools):
             continue
         out.append(
@@ -193,7 +206,9 @@ def rename(analysis: Analysis, offset: int, new_id: str, index: ManifestIndex) -
     if found is None:
         raise ValueError("no extension id here")
     if not _ID.match(new_id):
-        raise ValueError(f"`{new_id}` is not a valid extension id (letters, digits, underscores)")
+        raise ValueError(
+            f"`{new_id}` is not a valid extension id (letters, digits, underscores, hyphens)"
+        )
     old = found[0]
     by_path: dict[str | None, list[Edit]] = {}
     for m in index.defining(old):

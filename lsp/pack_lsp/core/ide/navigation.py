@@ -1,5 +1,8 @@
 """Go to definition, find references and document highlight over the symbol index.
 
+Whether a name is defined is the resolver's answer (``index.definitions_of``, which
+asks ``core/model/resolve.py``); where it is written, the index's.
+
 Every function takes an ``Analysis`` and a code-point offset and returns spans in
 the same document (a pack is one file).
 """
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis
-from pack_lsp.core.ide.index import Occurrence, index_for
+from pack_lsp.core.ide.index import Occurrence, definitions_of, index_for
 
 
 class HighlightKind(enum.StrEnum):
@@ -38,7 +41,7 @@ def definition(analysis: Analysis, offset: int) -> list[Span]:
     index = index_for(analysis)
     out: list[Span] = []
     for symbol in index.symbols_at(offset):
-        out.extend(o.span for o in index.definitions(symbol))
+        out.extend(o.span for o in definitions_of(analysis, symbol))
     return _unique(out)
 
 

@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from pack_lsp.core.base.resources import load_schema
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis
-from pack_lsp.core.ide.index import RENAMEABLE, Index, Kind, Occurrence, Role, SymbolId, index_for
+from pack_lsp.core.ide.index import (
+    RENAMEABLE,
+    Index,
+    Kind,
+    Occurrence,
+    Role,
+    SymbolId,
+    definitions_of,
+    index_for,
+)
 from pack_lsp.core.ide.textedits import Edit, _escape_double, _plain_ok, apply_edits, quote_like
 
 __all__ = [
@@ -162,7 +171,7 @@ def _target(analysis: Analysis, offset: int) -> tuple[Index, list[SymbolId], Occ
     if kind not in RENAMEABLE:
         raise RenameError(f"A {kind.value} name cannot be renamed")
     for symbol in symbols:
-        if not index.definitions(symbol):
+        if not definitions_of(analysis, symbol):
             raise RenameError(
                 f"The {kind.value} `{symbol.name}` is not defined in this pack, so there is "
                 "nothing to rename; define it first"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pack_lsp.core.base import versions
-from pack_lsp.core.base.arena_schemas import SCHEMAS
+from pack_lsp.core.base.arena_schemas import SCHEMAS, TEMPLATE_SCHEMAS
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.model.profiles import PROMPTKIT, target_of
 from pack_lsp.core.model.recognize import PROMPTKIT_GROUPS
@@ -70,7 +70,7 @@ def schema_key(config: Config, data: Any) -> str:
             isinstance(api, str)
             and api.startswith(PROMPTKIT_GROUPS)
             and isinstance(kind, str)
-            and kind in SCHEMAS
+            and (kind in SCHEMAS or kind in TEMPLATE_SCHEMAS)
         ):
             return ARENA_PREFIX + kind
     if config.profile == PROMPTKIT:

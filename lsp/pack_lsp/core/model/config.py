@@ -17,6 +17,8 @@ from typing import Any, ClassVar, Literal
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity
+from pack_lsp.core.base.suggest import did_you_mean
+from pack_lsp.core.model import targets
 
 A2A_PREFIX = "a2a__"
 """A prompt's tool ``a2a__<member>`` calls the agents member ``<member>`` over A2A."""
@@ -94,6 +96,21 @@ def _promptkit_version(value: Any) -> Any:
     return versions.parse_promptkit(str(value))  # raises ValueError with a clear message
 
 
+def _targets(value: Any) -> Any:
+    if value is None:
+        return value
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]
+    if not isinstance(value, list | tuple):
+        raise ValueError("targets must be a list of target names")
+    names: list[str] = []
+    for item in value:
+        name = targets.parse_target(item).partition("@")[0]
+        if name not in names:
+            names.append(name)
+    return tuple(names)
+
+
 def _codes(value: Any) -> Any:
     if value is None:
         return value
@@ -138,7 +155,15 @@ class Config:
     # A baseline file (`pack-lsp --check --write-baseline`), relative to the
     # configuration file: its problems are not reported again (cli/baseline.py).
     baseline: str | None = None
+    # Files a project names (arena `file:` entries, a configured baseline) are read
+    # only inside its repository (core/base/roots.py) unless this is true.
+    read_outside_root: bool = False
     cards: dict[str, Any] = field(default_factory=dict)
+    # The runtimes the packs are deployed to (`omnia`, `promptpack-python`,
+    # `promptpack-langchainjs`, `promptkit`; core/model/targets.py). None: none
+    # configured (a pack in a Kubernetes ConfigMap is then checked for `omnia`); ()
+    # none at all. `promptkit` sets the profile (see `normalise`).
+    targets: tuple[str, ...] | None = None
     source: str | None = None  # the file the configuration came from
 
     # Validators of raw field values, run by pydantic before the type check.
@@ -148,6 +173,7 @@ class Config:
         "promptkit_version": _promptkit_version,
         "select": _codes,
         "ignore": _codes,
+        "targets": _targets,
     }
 
     def __post_init__(self) -> None:
@@ -178,6 +204,11 @@ class Config:
             and _strings(self.manifests)
             and type(self.allow_empty) is bool
             and (self.baseline is None or type(self.baseline) is str)
+            and type(self.read_outside_root) is bool
+            and (
+                self.targets is None
+                or (_strings(self.targets) and all(t in targets.TARGET_NAMES for t in self.targets))
+            )
             and type(self.cards) is dict
             and all(type(k) is str for k in self.cards)
             and (self.source is None or type(self.source) is str)
@@ -266,7 +297,32 @@ def normalise(raw: Mapping[str, Any]) -> dict[str, Any]:
     profile = out.get("profile")
     if isinstance(profile, str):
         out["profile"], out["promptkit_version"] = split_profile(profile)
+    _promptkit_target(out)
     return out
+
+
+def _promptkit_target(out: dict[str, Any]) -> None:
+    """The ``promptkit`` target is the ``promptkit`` profile (``promptkit@1.5.3`` names
+    its release): naming it sets the profile; ValueError when ``profile`` says
+    otherwise in the same table."""
+    raw = out.get("targets")
+    items = re.split(r"[,\s]+", raw) if isinstance(raw, str) else raw
+    if not isinstance(items, list | tuple):
+        return
+    for item in items:
+        text = str(item).strip()
+        if text.partition("@")[0].strip() != targets.PROMPTKIT:
+            continue
+        profile, release = split_profile(text)
+        if out.get("profile", profile) is not profile:
+            raise ValueError(
+                f"targets names `{text}`, which is the `promptkit` profile, but profile is "
+                f"`{out['profile']}`"
+            )
+        if "@" in text or "profile" not in out:
+            out["promptkit_version"] = release
+        out["profile"] = profile
+        return
 
 
 def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
@@ -276,7 +332,7 @@ def from_mapping(raw: Mapping[str, Any], source: str | None = None) -> Config:
             data["source"] = source
         return _validated(data)
     except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
-        raise invalid_configuration(source, _explain(exc)) from None
+        raise invalid_configuration(source, _explain(exc, raw)) from None
 
 
 def invalid_configuration(source: str | None, detail: str) -> ConfigError:
@@ -285,12 +341,28 @@ def invalid_configuration(source: str | None, detail: str) -> ConfigError:
     return ConfigError(f"invalid pack-lsp configuration{where}: {detail}")
 
 
-def _explain(exc: Exception) -> str:
+#: The settings a configuration file may hold, as written there.
+SETTINGS = tuple(
+    name.replace("_", "-")
+    for name in Config.__dataclass_fields__
+    if name not in ("source", "promptkit_version")
+)
+
+
+def _explain(exc: Exception, raw: Mapping[str, Any] | None = None) -> str:
     pydantic = sys.modules.get("pydantic")  # loaded if it raised `exc`
     if pydantic is not None and isinstance(exc, pydantic.ValidationError):
+        # The keys as written (``allow-empty``), by their normal form (``allow_empty``).
+        written = {_CAMEL.sub("_", str(k)).replace("-", "_").lower(): str(k) for k in raw or {}}
         parts = []
         for err in exc.errors():
             loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+            if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+                key = written.get(str(err["loc"][0]), loc)
+                hint = did_you_mean(key.replace("_", "-"), SETTINGS)
+                known = "" if hint else f" (settings: {', '.join(SETTINGS)})"
+                parts.append(f"unknown setting `{key}`{hint or known}")
+                continue
             parts.append(f"{loc}: {err['msg']}")
         return "; ".join(parts)
     return str(exc)
@@ -326,18 +398,47 @@ _MAY_CONFIGURE = re.compile(rb"""tool["']?\s*(?:\.\s*["']?pack-lsp|\]|=)|\\[uU]"
 
 def _read_toml(path: Path, only_if: re.Pattern[bytes] | None = None) -> Mapping[str, Any]:
     """The TOML data of ``path``; empty when its text does not match ``only_if``."""
+    from pack_lsp.core.base.source import read_source
+
     try:
-        raw = path.read_bytes()
+        raw = read_source(path)
     except OSError as exc:
-        raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+        raise ConfigError(f"cannot read configuration {path}: {exc.strerror or exc}") from None
     if only_if is not None and only_if.search(raw) is None:
         return {}
     import tomllib  # only when there is a file to parse
 
     try:
         return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(toml_error(path, str(exc))) from None
+
+
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def toml_error(path: Path, message: str) -> str:
+    """``path:line:column: not valid TOML: what`` from the TOML parser's message,
+    which ends with ``(at line L, column C)`` (or ``(at end of document)``)."""
+    at = _TOML_AT.search(message)
+    if at is None:
+        return f"{path}: not valid TOML: {message}"
+    return f"{path}:{at.group(1)}:{at.group(2)}: not valid TOML: {message[: at.start()]}"
+
+
+def load_file(path: Path) -> Config:
+    """The configuration in the file ``path`` (``--config FILE``): a pyproject.toml's
+    ``[tool.pack-lsp]`` table, else the whole file, as in ``.pack-lsp.toml``."""
+    data = _read_toml(path)
+    tool = data.get("tool")
+    section = tool.get("pack-lsp") if isinstance(tool, Mapping) else None
+    if path.name == "pyproject.toml" or isinstance(section, Mapping):
+        if not isinstance(section, Mapping):
+            raise ConfigError(f"{path} has no [tool.pack-lsp] table")
+        return from_mapping(section, str(path))
+    return from_mapping(data, str(path))
 
 
 def load_for(path: Path | None) -> Config:

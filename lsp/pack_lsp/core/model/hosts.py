@@ -10,13 +10,15 @@ This module reads such a file (a *host*) into a ``Stream``: its Kubernetes
 objects, the packs embedded in ConfigMap entries and the ConfigMap references of
 ``PromptPack`` resources. An embedded pack gets a *shadow* of the host text when
 its characters stand in the host exactly as they are in the pack (a literal block
-scalar ``|``, or a one-line scalar without escapes): the host's text with every
-other character replaced by a space (line breaks kept). JSON ignores the blanks and
-YAML sees the pack at a uniform indentation, so the shadow parses as the pack itself
-with offsets, lines and columns that are the host's: every diagnostic, hover and
-completion of the embedded pack lands at its exact place in the host file, with
-nothing to map. An entry written in another style (folded, escaped) is checked from
-its value, and its diagnostics are shown on the entry's key.
+scalar ``|`` with any chomping and indentation indicator, ``|2-`` or ``|+4``; a
+folded one ``>`` holding JSON whose folded line breaks all fall between tokens; or a
+one-line scalar without escapes): the host's text with every other character
+replaced by a space (line breaks kept). JSON ignores the blanks and YAML sees the
+pack at a uniform indentation, so the shadow parses as the pack itself with offsets,
+lines and columns that are the host's: every diagnostic, hover, completion and quick
+fix of the embedded pack lands at its exact place in the host file, with nothing to
+map. An entry written in another style (escaped, or folded YAML) is checked from its
+value, and its diagnostics are shown on the entry's key.
 """
 
 from __future__ import annotations
@@ -27,8 +29,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pack_lsp.core.base.kinds import kind_from_name
+from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
-from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, deref, parse, shifted_copy
+from pack_lsp.core.syntax.yamltree import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    deref,
+    parse,
+    shifted_copy,
+    shifted_tree,
+)
 
 #: ConfigMap ``data`` keys whose value may be a pack.
 DATA_SUFFIXES = (".json", ".yaml", ".yml")
@@ -37,6 +48,9 @@ OMNIA_GROUP = "omnia.altairalabs.ai/"
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 _NOT_LINE_BREAK = re.compile(r"[^\r\n]")
+#: A block scalar's header: its style, and an indentation indicator before or after
+#: the chomping indicator.
+_BLOCK_HEADER = re.compile(r"[|>](?:([1-9])[+-]?|[+-]([1-9])?)?")
 
 
 def blank(text: str) -> str:
@@ -120,22 +134,33 @@ def documents(text: str) -> list[Node]:
     """The root node of every document of ``text``, with offsets of ``text``."""
     roots: list[Node] = []
     starts = document_starts(text)
+    blanked: str | None = None
     for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
         # Each document is parsed alone, so that a stream of many documents costs its
         # length once, not once per document, and its nodes moved to the offsets of
-        # ``text``; a document with aliases (which a copy cannot move) is parsed in
-        # a shadow of the whole text with everything else blanked instead.
+        # ``text`` (with its aliases and merge keys: ``shifted_tree``). Only a tree
+        # that cannot be copied is parsed in a shadow of the whole text.
         root = parse(text[start:end]).root
         if root is None:
             continue
         try:
-            roots.append(shifted_copy(root, start) if start else root)
+            roots.append(_moved(root, start))
         except ValueError:
-            shadow = blank(text[:start]) + text[start:end] + blank(text[end:])
-            found = parse(shadow).root
+            blanked = blanked if blanked is not None else blank(text)
+            found = parse(blanked[:start] + text[start:end] + blanked[end:]).root
             if found is not None:
                 roots.append(found)
     return roots
+
+
+def _moved(root: Node, start: int) -> Node:
+    """The document ``root`` parsed alone, moved to ``start``."""
+    if not start:
+        return root
+    try:
+        return shifted_copy(root, start)
+    except ValueError:  # aliases or merge keys
+        return shifted_tree(root, start)
 
 
 def _string(node: Node | None) -> str | None:
@@ -166,9 +191,10 @@ def read_stream(text: str) -> Stream | None:
         return None
     embedded: list[EmbeddedPack] = []
     refs: list[ConfigMapRef] = []
+    blanked = _Blanked(text)
     for obj in objects:
         if obj.kind == "ConfigMap" and obj.api_version == "v1":
-            embedded.extend(_embedded(text, obj))
+            embedded.extend(_embedded(text, obj, blanked))
         elif is_pack_resource(obj):
             ref = _config_map_ref(obj)
             if ref is not None:
@@ -188,7 +214,24 @@ def _config_map_ref(obj: KubeObject) -> ConfigMapRef | None:
     return ConfigMapRef(obj.name, name, node.span)
 
 
-def _embedded(text: str, obj: KubeObject) -> list[EmbeddedPack]:
+class _Blanked:
+    """The blanked text of a stream, made once for all its embedded packs' shadows
+    (blanking it again for each pack made a stream of N packs cost N times its
+    length in a regular-expression pass)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._blank: str | None = None
+
+    def shadow(self, region: Span) -> str:
+        """The text with everything outside ``region`` blanked."""
+        if self._blank is None:
+            self._blank = blank(self.text)
+        done = self._blank
+        return done[: region.start] + self.text[region.start : region.end] + done[region.end :]
+
+
+def _embedded(text: str, obj: KubeObject, blanked: _Blanked) -> list[EmbeddedPack]:
     data = obj.root.get("data")
     if not isinstance(data, MappingNode):
         return []
@@ -201,11 +244,8 @@ def _embedded(text: str, obj: KubeObject) -> list[EmbeddedPack]:
         is_json = key.lower().endswith(".json")
         if not is_pack_text(content, is_json, named=_named_like_pack(key)):
             continue
-        region = _verbatim_region(text, value)
-        shadow = None
-        if region is not None:
-            shadow = blank(text[: region.start]) + text[region.start : region.end]
-            shadow += blank(text[region.end :])
+        region = _verbatim_region(text, value, _column(text, pair.key.span.start), is_json)
+        shadow = blanked.shadow(region) if region is not None else None
         out.append(
             EmbeddedPack(
                 obj.name,
@@ -224,23 +264,23 @@ def _named_like_pack(key: str) -> bool:
     return kind_from_name(key) is not None or key.lower() in ("pack.json", "pack.yaml", "pack.yml")
 
 
-def _verbatim_region(text: str, node: ScalarNode) -> Span | None:
+def _column(text: str, offset: int) -> int:
+    return offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def _verbatim_region(text: str, node: ScalarNode, parent_column: int, is_json: bool) -> Span | None:
     """Where ``node``'s value stands in ``text`` character for character (only
-    indentation around it), or None (folded, escaped, or not provably verbatim)."""
+    indentation around it), or None (folded, escaped, or not provably verbatim).
+
+    ``parent_column`` is the column of the entry's key: a block scalar with an
+    explicit indentation indicator (``|2``) has its content at that column plus the
+    indicator, whatever the first line's own indentation. A folded block scalar
+    (``>``) of a JSON pack counts as verbatim when every line break it folds lies
+    between JSON tokens: JSON reads a line break as it reads the space folding makes.
+    """
     start, end = node.span.start, node.span.end
-    if node.style == "|":
-        header_end = text.find("\n", start)
-        if header_end < 0 or header_end >= end:
-            return None
-        region = Span(header_end + 1, end)
-        body = text[region.start : region.end].replace("\r\n", "\n")
-        lines = body.split("\n")
-        indent = next((len(line) - len(line.lstrip(" ")) for line in lines if line.strip(" ")), 0)
-        dedented = [line[indent:] if line[:indent].strip(" ") == "" else None for line in lines]
-        if any(line is None for line in dedented):
-            return None
-        rebuilt = "\n".join(line for line in dedented if line is not None)
-        return region if rebuilt.rstrip("\n ") == node.text.rstrip("\n ") else None
+    if node.style in ("|", ">"):
+        return _block_region(text, node, parent_column, is_json)
     if node.style in ("'", '"'):
         inner = Span(start + 1, end - 1)
         written = text[inner.start : inner.end]
@@ -249,6 +289,55 @@ def _verbatim_region(text: str, node: ScalarNode) -> Span | None:
         written = text[start:end]
         return node.span if "\n" not in written and written == node.text else None
     return None
+
+
+def _block_region(text: str, node: ScalarNode, parent_column: int, is_json: bool) -> Span | None:
+    start, end = node.span.start, node.span.end
+    header_end = text.find("\n", start)
+    if header_end < 0 or header_end >= end:
+        return None
+    # The header may follow a tag or an anchor (`!!str |2`, `&pack |2-`).
+    header = _BLOCK_HEADER.search(text, start, header_end)
+    if header is None:
+        return None
+    region = Span(header_end + 1, end)
+    lines = text[region.start : region.end].replace("\r\n", "\n").split("\n")
+    explicit = header.group(1) or header.group(2)
+    if explicit is not None:
+        indent = max(parent_column, 0) + int(explicit)
+    else:
+        indent = next((len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip(" ")), 0)
+    dedented = []
+    for line in lines:
+        if line[:indent].strip(" ") == "":
+            dedented.append(line[indent:])
+        else:
+            return None
+    rebuilt = "\n".join(dedented)
+    if rebuilt.rstrip("\n ") == node.text.rstrip("\n "):
+        return region
+    if node.style == ">" and is_json and _folds_between_tokens(rebuilt, node.text):
+        return region
+    return None
+
+
+def _folds_between_tokens(written: str, value: str) -> bool:
+    """Whether ``written`` (a folded block's lines) and its folded ``value`` are the
+    same JSON text up to whitespace, no line break of ``written`` being inside a string."""
+    in_string = escaped = False
+    for char in written:
+        if in_string:
+            if char == "\n":
+                return False
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+    return written.split() == value.split()
 
 
 def is_pack_text(content: str, is_json: bool, *, named: bool = False) -> bool:
@@ -300,10 +389,8 @@ def sibling_config_maps(path: Path, limit: int = 2 * 1024 * 1024) -> dict[str, P
         if entry == path or entry.suffix.lower() not in (".yaml", ".yml"):
             continue
         try:
-            if not entry.is_file() or entry.stat().st_size > limit:
-                continue
-            text = entry.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = decode(read_source(entry, limit))[0]
+        except OSError:  # not a regular file, over the limit, unreadable
             continue
         if entry.name in ("kustomization.yaml", "kustomization.yml"):
             for name in _generated_config_maps(text):

@@ -3,11 +3,14 @@
 The rules (the README's "How files are recognised" says the same):
 
 1. A file matching a configured ``manifests`` glob, or named ``manifest.yaml``/``.yml``
-   with a top-level ``id`` and ``entrypoint`` or ``agent``, is an agent-extension
-   manifest.
+   with a top-level ``id`` and a key only a yodoca manifest has (``kinds.MANIFEST_KEYS``),
+   is an agent-extension manifest.
 2. A Helm chart template (a file under ``templates/`` of a folder holding
    ``Chart.yaml``) is YAML only once rendered: it is not checked (directory scans
    skip it; named explicitly or opened, it gets one information line saying so).
+   So is a file of a PromptKit template package (a folder whose ``template.yaml``
+   declares ``kind: Template``) that holds Go-template actions (``{{ .name }}``,
+   ``{{ "{{x}}" }}``): ``promptarena init`` renders it before it is YAML.
 3. A JSON Schema (``$schema`` naming json-schema.org, or ``$defs``/``definitions``/
    ``properties`` at the top without the shape of a pack) is never a pack.
 4. A document whose ``apiVersion`` is in a PromptKit API group
@@ -21,9 +24,10 @@ The rules (the README's "How files are recognised" says the same):
 6. A PromptPack: a top level with a ``prompts`` mapping and ``id`` or
    ``template_engine``, or a ``$schema`` naming promptpack.org.
 7. A file *named* like a pack (``kinds.PACK_PATTERNS``) or named explicitly on the
-   command line is checked as a pack unless rules 2-5 say it is something else;
-   then it gets one information diagnostic saying what it is
-   (``NOT_A_PACK``), never a cascade of schema errors.
+   command line is checked as a pack unless rules 2-5 say it is something else, or
+   it is a Docker Compose file (``services`` at the top) or a GitHub Actions
+   workflow (``on`` and ``jobs``) without ``prompts``; then it gets one information
+   diagnostic saying what it is (``NOT_A_PACK``), never a cascade of schema errors.
 
 Everything else is not ours. Files too large to parse for recognition are judged by
 their first ``HEAD_LIMIT`` characters (top-level keys only).
@@ -32,7 +36,9 @@ their first ``HEAD_LIMIT`` characters (top-level keys only).
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 
@@ -129,6 +135,59 @@ def is_helm_template(path: str) -> bool:
     return False
 
 
+#: A Go-template action as the files of a PromptKit template package write them:
+#: ``{{ .project_name }}``, ``{{ "{{x}}" }}`` (an escaped placeholder), ``{{- if .x }}``,
+#: ``{{ end }}``. PromptKit's own ``{{variable}}`` placeholders start with a name.
+_GO_ACTION = re.compile(
+    r"\{\{-?[ \t]*(?:\.|\$|\"|`|/\*|(?:if|else|end|range|with|template|define|block)\b)"
+)
+#: The file that makes a folder a template package, and how far up it is looked for.
+TEMPLATE_FILE = "template.yaml"
+TEMPLATE_LEVELS = 4
+_TEMPLATE_KIND = re.compile(r"^kind:[ \t]*[\"']?Template[\"']?[ \t]*(?:#.*)?$", re.M)
+_PROMPTKIT_API = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.", re.M)
+
+
+def template_package(path: str, text: str) -> Path | None:
+    """The ``template.yaml`` of the PromptKit template package ``path`` is a file of,
+    when ``text`` holds Go-template actions (None otherwise).
+
+    ``promptarena init`` renders a package's files with Go's text/template before
+    they are YAML: until then ``{{ .project_name }}`` is not a value (YAML reads a
+    flow mapping) and ``{{ "{{x}}" }}`` is not the ``{{x}}`` it renders. A package is
+    a folder whose ``template.yaml`` declares a PromptKit ``kind: Template``; it is
+    looked for in the file's folder and up to ``TEMPLATE_LEVELS`` folders above.
+    """
+    # The folders first: a few `stat` calls cost less than a scan of a large pack.
+    package = _package_of(Path(path))
+    if package is None or "{{" not in text or _GO_ACTION.search(text) is None:
+        return None
+    return package
+
+
+def _package_of(file: Path) -> Path | None:
+    start = os.path.abspath(file)
+    folder = os.path.dirname(start)
+    for _ in range(TEMPLATE_LEVELS + 1):
+        candidate = os.path.join(folder, TEMPLATE_FILE)
+        if candidate != start and os.path.isfile(candidate) and _declares_template(candidate):
+            return Path(candidate)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
+def _declares_template(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return bool(_TEMPLATE_KIND.search(head) and _PROMPTKIT_API.search(head))
+
+
 def still_a_pack(text: str) -> bool:
     """Whether a new version of an unnamed file recognised as a pack can keep that
     kind without a parse: its top level still shows ``prompts`` and no Kubernetes
@@ -171,6 +230,18 @@ def recognize(
             NOT_A_PACK,
             "this is a Helm chart template, which is YAML only once rendered; it is not "
             "checked (check the output of `helm template` instead)",
+            Span(0, 0),
+        )
+    package = template_package(path, text) if path is not None else None
+    if package is not None:
+        if not wanted:
+            return _NONE
+        return Recognition(
+            NOT_A_PACK,
+            f"this is a file of the PromptKit template package `{package.parent.name}` "
+            f"({package.name}), with Go-template placeholders: it is YAML only once "
+            "`promptarena init` renders it, so it is not checked (check the project "
+            "`promptarena init` writes instead)",
             Span(0, 0),
         )
     if head_only or len(text) > PARSE_LIMIT:
@@ -222,6 +293,29 @@ class _Top:
     """The declared kind of a document of a PromptKit API group ('' without one);
     None for any other document."""
     kind_span: Span
+    other: tuple[str, Span] | None = None
+    """What another well-known kind of YAML file this top level is, and the key that
+    shows it (``_OTHER_FILES``); None when it is none of them."""
+
+
+#: Top levels of other well-known YAML files, by the keys that show them (all of
+#: them mappings) and what to say; only a top level without ``prompts`` is one.
+_OTHER_FILES = (
+    (("services",), "this is a Docker Compose file (top-level `services`), not a pack"),
+    (("jobs",), "this is a GitHub Actions workflow (top-level `on` and `jobs`), not a pack"),
+)
+
+
+def _other_file(has_mapping: Callable[[str], bool], has_key: Callable[[str], bool]) -> str:
+    """What other well-known file a top level is ("" when none; see ``_OTHER_FILES``)."""
+    if has_key("prompts"):
+        return ""
+    for keys, what in _OTHER_FILES:
+        if all(has_mapping(k) for k in keys) and (
+            keys != ("jobs",) or has_key("on") or has_key("true")
+        ):
+            return what
+    return ""
 
 
 _SCHEMA_KEYS = ("$defs", "definitions", "properties")
@@ -236,6 +330,7 @@ def _by_data(data: object, text: str, wanted: bool) -> Recognition:
     at = text.find(json.dumps(schema_url)) if schema_url else -1
     api, kind = data.get("apiVersion"), data.get("kind")
     promptkit = isinstance(api, str) and api.startswith(PROMPTKIT_GROUPS)
+    other = _other_file(lambda k: isinstance(data.get(k), dict), lambda k: k in data)
     top = _Top(
         schema_url,
         Span(at, at + len(json.dumps(schema_url))) if at >= 0 else Span(0, 0),
@@ -243,6 +338,7 @@ def _by_data(data: object, text: str, wanted: bool) -> Recognition:
         any(k in data for k in _SCHEMA_KEYS),
         _kind_text(kind) if promptkit else None,
         _json_span(text, "kind", kind) if promptkit else Span(0, 0),
+        (other, Span(0, 0)) if other else None,
     )
     return _classify(top, wanted)
 
@@ -280,6 +376,10 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
     promptkit = (
         api is not None and isinstance(api.value, str) and api.value.startswith(PROMPTKIT_GROUPS)
     )
+    other = _other_file(
+        lambda k: isinstance(root.get(k), MappingNode), lambda k: root.pair(k) is not None
+    )
+    shown = root.pair("services") or root.pair("jobs")
     top = _Top(
         schema.value if schema is not None and isinstance(schema.value, str) else "",
         schema.span if schema is not None else Span(0, 0),
@@ -287,6 +387,7 @@ def _by_top(root: Node | None, wanted: bool) -> Recognition:
         any(root.pair(k) is not None for k in _SCHEMA_KEYS),
         (_kind_text(kind.value) if kind is not None else "") if promptkit else None,
         kind.span if kind is not None else Span(0, 0),
+        (other, shown.key.span if shown is not None else Span(0, 0)) if other else None,
     )
     return _classify(top, wanted)
 
@@ -300,6 +401,8 @@ def _classify(top: _Top, wanted: bool) -> Recognition:
         return Recognition(NOT_A_PACK, _SCHEMA_WHAT, top.schema_span) if wanted else _NONE
     if top.promptkit_kind is not None:
         return Recognition(ARENA, span=top.kind_span, promptkit_kind=top.promptkit_kind)
+    if top.other is not None and not declared and not top.pack_shaped:
+        return Recognition(NOT_A_PACK, *top.other) if wanted else _NONE
     if top.pack_shaped or declared or wanted:
         return Recognition(PROMPTPACK)
     return _NONE

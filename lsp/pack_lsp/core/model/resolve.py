@@ -24,8 +24,13 @@ navigation.
   (``mcp__<server>__<tool>``, ``workflow__<name>``, ...);
 - ``Undefined`` otherwise.
 
-**Other references** (prompts, states, fragments, compositions, steps, providers,
-validators, evals) resolve to ``Defined`` or ``Undefined`` through ``resolve_ref``.
+**Other references** (prompts, agents members, states, fragments, variables,
+compositions, steps, providers, validators, evals, obligations) resolve to
+``Defined`` or ``Missing`` (with the names it may have meant) through ``resolve_ref``
+(in a pack) or ``resolve_name`` (among names a caller has already: a per-prompt
+check's summary, the obligations of an effective governance object). What a kind's
+names are is ``names_of`` / ``defined_names``: completion offers exactly them, and a
+rule reports exactly the references that are not among them.
 
 What changes the answer is an input: the pack, and ``ToolSettings`` (the configured
 namespaces, hence whether ``a2a__`` names are valid, and the profile).
@@ -34,7 +39,7 @@ namespaces, hence whether ``a2a__`` names are valid, and the profile).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from pack_lsp.core.base.suggest import suggestions
@@ -51,6 +56,7 @@ class Kind(enum.StrEnum):
 
     PROMPT = "prompt"
     TOOL = "tool"
+    MEMBER = "member"
     FRAGMENT = "fragment"
     VARIABLE = "variable"
     STATE = "state"
@@ -60,6 +66,7 @@ class Kind(enum.StrEnum):
     PROVIDER = "provider"
     VALIDATOR = "validator"
     EVAL = "eval"
+    OBLIGATION = "obligation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,25 +354,30 @@ class Missing:
 RefResolution = Defined | Missing
 
 
-def defined_names(pack: Pack, kind: Kind, scope: str | None = None) -> list[str]:
-    """The names ``pack`` defines for ``kind`` (in document order)."""
+def names_of(pack: Pack, kind: Kind, scope: str | None = None) -> Collection[str]:
+    """The names ``pack`` defines for ``kind``, in document order. Where the pack keeps
+    them in a mapping, that mapping itself: a lookup in it reads one entry, and a
+    pack-wide check's reads are recorded so (``core.recording``). ``scope`` is the
+    prompt of a variable, the composition of a step."""
     if kind is Kind.PROMPT:
-        return list(pack.prompts)
+        return pack.prompts
     if kind is Kind.TOOL:
-        return list(pack.tools)
+        return pack.tools
+    if kind is Kind.MEMBER:
+        return pack.agents.members if pack.agents is not None else {}
     if kind is Kind.FRAGMENT:
-        return list(pack.fragments)
+        return pack.fragments
     if kind is Kind.STATE:
-        return list(pack.workflow.states) if pack.workflow is not None else []
+        return pack.workflow.states if pack.workflow is not None else {}
     if kind is Kind.COMPOSITION:
-        return list(pack.compositions)
+        return pack.compositions
     if kind is Kind.STEP:
         comp = pack.compositions.get(scope) if scope is not None else None
         if comp is None:
             return []
         return [s.id.text for s in comp.all_steps() if s.id is not None]
     if kind is Kind.PROVIDER:
-        return list(pack.provider_keys())
+        return pack.provider_keys()
     if kind is Kind.VALIDATOR:
         return [v.id.text for p in pack.prompts.values() for v in p.validators if v.id is not None]
     if kind is Kind.EVAL:
@@ -384,7 +396,35 @@ def defined_names(pack: Pack, kind: Kind, scope: str | None = None) -> list[str]
             for v in prompt.variables
             if v.name is not None and isinstance(v.name.value, str)
         ]
+    # Obligations resolve in an effective governance object, which the governance
+    # rules compute (``rules.governance``): they pass its ids to ``resolve_name``.
     raise ValueError(f"unknown reference kind {kind!r}")
+
+
+def defined_names(pack: Pack, kind: Kind, scope: str | None = None) -> list[str]:
+    """The names ``pack`` defines for ``kind`` (in document order)."""
+    return list(names_of(pack, kind, scope))
+
+
+def resolve_name(
+    kind: Kind,
+    name: object,
+    names: Collection[str],
+    scope: str | None = None,
+    *,
+    extra: Iterable[str] = (),
+) -> RefResolution:
+    """What a reference to a ``kind`` named ``name`` resolves to among ``names`` (the
+    names defined for it: ``names_of``, or those a caller holds already). ``extra``:
+    names the runtime defines itself (the provider ``default``). A name that is not a
+    string (a YAML number, a list) is defined by nothing."""
+    text = name if isinstance(name, str) else str(name)
+    if isinstance(name, str) and name in names:
+        return Defined(Target(kind, name, scope))
+    builtin = list(extra)
+    if isinstance(name, str) and name in builtin:
+        return Defined(Target(kind, name, scope))
+    return Missing(text, tuple(suggestions(text, [*builtin, *names])))
 
 
 def resolve_ref(
@@ -392,10 +432,4 @@ def resolve_ref(
 ) -> RefResolution:
     """What a reference to a ``kind`` named ``name`` resolves to. ``extra``: names
     the runtime defines itself (the provider ``default``)."""
-    names = defined_names(pack, kind, scope)
-    if name in names:
-        return Defined(Target(kind, name, scope))
-    builtin = list(extra)
-    if name in builtin:
-        return Defined(Target(kind, name, scope))
-    return Missing(name, tuple(suggestions(name, [*builtin, *names])))
+    return resolve_name(kind, name, names_of(pack, kind, scope), scope, extra=extra)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Tag, make
 from pack_lsp.core.base.fixes import FixData, RaiseSchema, RemoveEntry, suggest
+from pack_lsp.core.base.problemdata import MissingProperty
 from pack_lsp.core.base.problems.schema import (
     DEPRECATED_PROPERTY,
     INVALID_VALUE,
@@ -39,13 +40,14 @@ from pack_lsp.core.base.problems.schema import (
     NO_MATCHING_FORM,
     OUT_OF_RANGE,
     PATTERN_MISMATCH,
+    SCHEMA_URL_MISSPELT,
     SCHEMA_VIOLATION,
     UNKNOWN_PROPERTY,
     WRONG_SIZE,
     WRONG_TYPE,
 )
 from pack_lsp.core.base.resources import load_schema
-from pack_lsp.core.base.suggest import hint_for, suggestions
+from pack_lsp.core.base.suggest import distance, hint_for, suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.syntax.yamltree import (
     MappingNode,
@@ -278,7 +280,12 @@ class SchemaValidator:
             version = self.schema.get("x-promptpack-version", versions.LATEST)
             target = versions.Target(str(version), versions.SOURCE_DEFAULT)
         units: list[tuple[str | None, tuple[Diagnostic, ...]]] = [
-            (None, _version_note(root, target) + _explain(self.root.errors(data), root, target))
+            (
+                None,
+                _version_note(root, target)
+                + _url_note(root, data)
+                + _explain(self.root.errors(data), root, target),
+            )
         ]
         if self.split and isinstance(data, dict):
             prompts = data.get("prompts")
@@ -310,6 +317,42 @@ def _version_note(root: Node | None, target: versions.Target) -> tuple[Diagnosti
     )
     data = {"kind": "newer-than-known", "declared": declared, "version": target.version}
     return (make(NEWER_THAN_KNOWN, message, _value_span(root, ("$schema",)), data=data),)
+
+
+#: The host of PromptPack's `$schema` URLs, and its first label.
+SCHEMA_HOST = "promptpack.org"
+_HOST_LABEL = "promptpack"
+
+
+def misspelt_host(url: object) -> str | None:
+    """The host of ``url`` when it is almost PromptPack's (a label within two edits
+    of ``promptpack``, under any top-level domain) without being it; else None."""
+    if not isinstance(url, str) or "://" not in url:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url.strip()).hostname or "").removeprefix("www.")
+    except ValueError:
+        return None
+    if host == SCHEMA_HOST or "." not in host:
+        return None
+    label = host.rsplit(".", 1)[0]
+    return host if distance(label, _HOST_LABEL, 2) <= 2 else None
+
+
+def _url_note(root: Node | None, data: Any) -> tuple[Diagnostic, ...]:
+    """PP113 on a `$schema` value whose host is almost promptpack.org."""
+    url = data.get("$schema") if isinstance(data, dict) else None
+    host = misspelt_host(url)
+    if host is None:
+        return ()
+    message = (
+        f"`$schema` names the host `{host}`, not `{SCHEMA_HOST}`; did you mean "
+        f"`{SCHEMA_HOST}`? Tools that read `$schema` find no PromptPack schema there"
+    )
+    data_out = {"kind": "schema-url-misspelt", "host": host}
+    return (make(SCHEMA_URL_MISSPELT, message, _value_span(root, ("$schema",)), data=data_out),)
 
 
 def _explain(
@@ -438,7 +481,7 @@ def _pattern_hint(schema: Any) -> str | None:
     return None
 
 
-def _needs_version(
+def needs_version(
     key: str, later: dict[str, Any], span: Span, path: Sequence[PathItem], target: versions.Target
 ) -> Diagnostic:
     since = str(later.get("since", versions.LATEST))
@@ -543,7 +586,7 @@ def _to_diagnostics(
                 MISSING_PROPERTY,
                 f"Missing required property `{prop}` in {owner}",
                 span,
-                data={"kind": "missing-property", "property": prop, "path": list(path)},
+                data=MissingProperty(property=prop, path=list(path)),
             )
         return
 
@@ -561,7 +604,7 @@ def _to_diagnostics(
             if key in allowed or any(p.search(key) for p in patterns):
                 continue
             if isinstance(later, dict) and isinstance(later.get(key), dict):
-                yield _needs_version(key, later[key], pair.key.span, path, target)
+                yield needs_version(key, later[key], pair.key.span, path, target)
                 continue
             candidates = [a for a in allowed if a not in present]
             found = suggestions(key, candidates)
@@ -703,7 +746,7 @@ def _to_diagnostics(
         later = _later_form(err, schema)
         if later is not None and isinstance(value, dict):
             prop, since = later
-            yield _needs_version(
+            yield needs_version(
                 f"{prop}: {_show(value[prop])}",
                 {"since": since},
                 _value_span(root, (*path, prop)),
@@ -820,6 +863,21 @@ def _explain_alternatives(err: ValidationError, root: Node | None, target: versi
                     if word not in types:
                         types.append(word)
         return f"must be {' or '.join(types)}, not {_kind(err.instance)}"
+    # Forms that differ only by which property they require: the value needs one.
+    if by_alt and all(s.validator == "required" for subs in by_alt.values() for s in subs):
+        missing: list[str] = []
+        for subs in by_alt.values():
+            for sub in subs:
+                wanted = sub.validator_value if isinstance(sub.validator_value, list) else []
+                for prop in wanted:
+                    absent = not isinstance(err.instance, dict) or prop not in err.instance
+                    if absent and f"`{prop}`" not in missing:
+                        missing.append(f"`{prop}`")
+        if missing:
+            listed = (
+                ", ".join(missing[:-1]) + f" or {missing[-1]}" if len(missing) > 1 else missing[0]
+            )
+            return f"needs {listed}"
     # Otherwise explain the closest form: the one of the right type with fewest errors.
     candidates = [subs for subs in by_alt.values() if subs not in type_only]
     best = min(candidates, key=len)

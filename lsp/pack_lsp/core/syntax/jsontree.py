@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pack_lsp.core.base.diagnostics import Diagnostic, make
 from pack_lsp.core.base.problems.document import JSON_SYNTAX
-from pack_lsp.core.base.text import Span
-from pack_lsp.core.syntax.yamltree import ParseResult, parse
+from pack_lsp.core.base.text import LineIndex, Span
+from pack_lsp.core.syntax.yamltree import ParseResult, parse, parse_region
 
 JSON_SUFFIXES = (".json",)
 
@@ -116,3 +116,13 @@ def parse_json(text: str) -> ParseResult:
     if problem is None:
         return result
     return ParseResult(result.root, [problem], True, result.lines, result.text)
+
+
+def parse_json_region(text: str, region: Span, lines: LineIndex | None = None) -> ParseResult:
+    """``parse_json(text)`` for a ``text`` blank outside ``region`` (the shadow of a
+    pack embedded in a larger file), in time linear in the region: the region is
+    parsed alone (``parse_region``); a region that is not strict JSON is checked in
+    the whole text, so that the diagnostic is the one ``parse_json`` gives."""
+    if json_problem(text[region.start : region.end]) is not None:
+        return parse_json(text)
+    return parse_region(text, region, lines)

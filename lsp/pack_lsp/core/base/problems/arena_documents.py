@@ -19,9 +19,10 @@ UNKNOWN_KIND = Rule(
     Severity.ERROR,
     "A document of a PromptKit API group declares a `kind` PromptKit does not load: "
     "the kinds of an arena project are `Arena`, `PromptConfig`, `Tool`, `Scenario`, "
-    "`Provider`, `Persona` and `Eval`, and PromptKit's SDK also reads `RuntimeConfig` and "
-    "`LoggingConfig` files (those are accepted without a schema check). Nothing else in "
-    "the document is checked.",
+    "`Provider`, `Persona` and `Eval`, PromptKit's SDK also reads `RuntimeConfig` and "
+    "`LoggingConfig` files (those are accepted without a schema check), and "
+    "`promptarena init` reads template packages' `Template` and `TemplateIndex` (checked "
+    "against their own schemas). Nothing else in the document is checked.",
     (
         "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
         "kind: Scenaro     # a misspelt kind\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pack_lsp.core.base.diagnostics import ExampleKind, Rule, Severity
+from pack_lsp.core.base.example_pack import pack_example
 
 E = Severity.ERROR
 CATEGORY = "YAML and JSON"
@@ -23,11 +24,7 @@ YAML_SYNTAX = Rule(
     "yaml-syntax",
     E,
     "The file is not well-formed YAML or JSON.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -74,11 +71,7 @@ INVALID_ENCODING = Rule(
     "invalid-encoding",
     E,
     "The file contains bytes that are not UTF-8.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "description: Caf\\xe9 support   # a Latin-1 byte saved by an old editor\n"
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
@@ -103,11 +96,7 @@ MULTIPLE_DOCUMENTS = Rule(
     "multiple-documents",
     E,
     "The file contains more than one YAML document (`---`); only the first is read.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "---\n"
@@ -127,11 +116,7 @@ DUPLICATE_KEY = Rule(
     "duplicate-key",
     E,
     "A key appears twice in the same mapping. Both places are reported.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -152,11 +137,7 @@ UNSUPPORTED_TAG = Rule(
     "A YAML tag other than the standard `!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, "
     "`!!map` and `!!seq`, or a standard tag that does not fit its value. Tags never "
     "construct objects; the value is read as plain data.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -173,11 +154,7 @@ UNDEFINED_ALIAS = Rule(
     "undefined-alias",
     E,
     "An alias `*name` has no anchor `&name` earlier in the file.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -196,11 +173,7 @@ ALIAS_EXPANSION_LIMIT = Rule(
     E,
     'Aliases would expand the document beyond a safe size (a "billion laughs" file). '
     "Oversized aliases are not expanded.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "metadata:\n"
@@ -220,11 +193,7 @@ RECURSIVE_ALIAS = Rule(
     "recursive-alias",
     E,
     "An alias refers to a node that contains the alias itself.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "metadata:\n"
@@ -239,11 +208,7 @@ COMPLEX_KEY = Rule(
     "complex-key",
     E,
     "A mapping key is a list or a mapping; PromptPack keys are strings.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "metadata:\n"
@@ -260,11 +225,7 @@ INVALID_MERGE = Rule(
     E,
     "A merge key `<<` is given something other than a mapping, an alias of a mapping, "
     "or a list of those.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "metadata:\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pack_lsp.core.base.diagnostics import FixKind, Rule, Severity
+from pack_lsp.core.base.example_pack import pack_example
 
 E = Severity.ERROR
 W = Severity.WARNING
@@ -14,11 +15,7 @@ MISSING_PROPERTY = Rule(
     E,
     "A required property is missing. Reported on the key of the object that lacks it "
     "(on the first key for the pack root or a list item).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:          # no `version`\n"
         "    id: support\n"
@@ -39,11 +36,7 @@ UNKNOWN_PROPERTY = Rule(
     "1.8.0), because a YAML 1.1 reader takes a bare `on` key for `true` (pack-lsp reads "
     "YAML 1.2, where `on` is a string key). A key `true` there is reported the same way: "
     "it is what a YAML 1.1 tool writes back for `on`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "agent:            # did you mean `agents`?\n"
@@ -60,11 +53,7 @@ WRONG_TYPE = Rule(
     "wrong-type",
     E,
     "A value has the wrong type (for example a string where a list is expected).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -104,11 +93,7 @@ PATTERN_MISMATCH = Rule(
     "pattern-mismatch",
     E,
     "A string does not have the required form (identifier, semantic version, ...).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -125,11 +110,7 @@ OUT_OF_RANGE = Rule(
     "out-of-range",
     E,
     "A number is outside its allowed range.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -148,13 +129,7 @@ WRONG_SIZE = Rule(
     "wrong-size",
     E,
     "A string, list or mapping is too short or too long (for example an empty `prompts`).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
-        "prompts: {}\n"
-    ),
+    pack_example("prompts: {}\n"),
     "Add the missing entries or shorten the value.",
     CATEGORY,
 )
@@ -165,11 +140,7 @@ NO_MATCHING_FORM = Rule(
     E,
     "A value matches none of the forms allowed at this place (for example a skill "
     "source that is neither a path, a path object nor an inline skill).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "skills:\n"
@@ -192,7 +163,9 @@ NEEDS_NEWER_VERSION = Rule(
     "schema differs from the specification's. A declared version "
     "pack-lsp does not know is checked with the features of the newest known version "
     'not above it, and the message says both: "declares 1.4.5 in `$schema` (checked '
-    'as 1.4.1)".',
+    "as 1.4.1)\". A composition step's `provider` (1.9.0, RFC 0017) in a pack that "
+    "targets an earlier version is a warning: the schemas before 1.9.0 leave steps open "
+    "and accept the key, but give it no meaning.",
     (
         "$schema: https://promptpack.org/schema/v1.4.0/promptpack.schema.json\n"
         "id: support\n"
@@ -225,11 +198,7 @@ DEPRECATED_PROPERTY = Rule(
     "in 1.7.0 by RFC 0015) is ignored by runtimes: a triggered validator is always "
     "enforced. With `true` it is inert; with `false` the pack expected observation "
     "without enforcement, which an eval now provides.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -270,16 +239,33 @@ NEWER_THAN_KNOWN = Rule(
     CATEGORY,
 )
 
+SCHEMA_URL_MISSPELT = Rule(
+    "PP113",
+    "schema-url-misspelt",
+    W,
+    "The pack's `$schema` URL names a host that is almost PromptPack's (`promptpak.org`, "
+    "`promptpack.com`): a misspelling. Tools that read `$schema` (editors, the "
+    "PromptPack validators, pack-lsp for a file not named like a pack) do not see a "
+    "PromptPack schema there.",
+    (
+        "$schema: https://promptpak.org/schema/v1.9.0/promptpack.schema.json\n"
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n"
+        "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
+    ),
+    "Write the host as `promptpack.org`.",
+    CATEGORY,
+)
+
 SCHEMA_VIOLATION = Rule(
     "PP199",
     "schema-violation",
     E,
     "Any other schema constraint that the value breaks.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    independent_of: {axes: [model, model]}   # each axis once\n"
@@ -302,5 +288,6 @@ RULES = (
     NEEDS_NEWER_VERSION,
     DEPRECATED_PROPERTY,
     NEWER_THAN_KNOWN,
+    SCHEMA_URL_MISSPELT,
     SCHEMA_VIOLATION,
 )

@@ -7,6 +7,7 @@ the configuration; these entries document the problems found in them.
 from __future__ import annotations
 
 from pack_lsp.core.base.diagnostics import Rule, Severity
+from pack_lsp.core.base.example_pack import pack_example
 
 W = Severity.WARNING
 H = Severity.HINT
@@ -19,11 +20,7 @@ UNUSED_SUPPRESSION = Rule(
     "A code in a suppression comment silences nothing: no diagnostic with that code "
     "starts on the comment's line (`ignore`) or in the file (`ignore-file`), or the "
     "configuration does not enable the code. Shown faded in editors.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support   # pack-lsp: ignore[PP601]\n"
@@ -45,11 +42,7 @@ MALFORMED_SUPPRESSION = Rule(
     "The forms are `# pack-lsp: ignore[CODE, ...]` at the end of a line and "
     "`# pack-lsp: ignore-file[CODE, ...]` before the first line of content. The "
     "comment silences nothing.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -67,11 +60,7 @@ UNKNOWN_SUPPRESSION_CODE = Rule(
     W,
     "A suppression comment names a code that pack-lsp does not have; it silences "
     "nothing. Reported on the code, with a suggestion when a known code is close.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -90,11 +79,7 @@ MISPLACED_FILE_SUPPRESSION = Rule(
     "An `ignore-file` comment comes after the first line of content. A file-wide "
     "suppression must sit in the comment block at the top of the file, so it is "
     "ignored here.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "# pack-lsp: ignore-file[PP501]\n"
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"

@@ -26,7 +26,15 @@ from pack_lsp.core.base.text import Span
 from pack_lsp.core.checks.analysis import Analysis, analyze
 from pack_lsp.core.checks.arena.fixes import carried
 from pack_lsp.core.checks.rules import arena_project as arena_rules
-from pack_lsp.core.checks.rules.tools import UNDEFINED_A2A_AGENT, UNDEFINED_TOOL
+from pack_lsp.core.checks.rules.agents import MEMBER_NOT_A_PROMPT
+from pack_lsp.core.checks.rules.compositions import UNDEFINED_STEP_PROMPT, UNDEFINED_STEP_TOOL
+from pack_lsp.core.checks.rules.tools import (
+    UNDEFINED_A2A_AGENT,
+    UNDEFINED_TOOL,
+    UNKNOWN_BLOCKLISTED_TOOL,
+    UNUSED_TOOL,
+)
+from pack_lsp.core.checks.rules.workflow import UNDEFINED_PROMPT_TASK
 from pack_lsp.core.model.arena.compile import (
     Origin,
     Out,
@@ -35,12 +43,28 @@ from pack_lsp.core.model.arena.compile import (
     pack_id,
     render,
 )
-from pack_lsp.core.model.arena.project import KINDS, Project, mapping, name_at, norm, sequence
+from pack_lsp.core.model.arena.project import (
+    KINDS,
+    TOOL,
+    Project,
+    mapping,
+    name_at,
+    norm,
+    sequence,
+)
 from pack_lsp.core.model.config import Config
 
 #: Pack rules whose finding about a tool name the project resolves otherwise (an
 #: ``a2a__<agent>__<skill>`` of the config's ``a2a_agents``) is not shown.
 _TOOL_CODES = frozenset({UNDEFINED_TOOL.code, UNDEFINED_A2A_AGENT.code})
+#: Pack rules finding that a name is not a prompt of the pack.
+_PROMPT_CODES = frozenset(
+    {UNDEFINED_PROMPT_TASK.code, MEMBER_NOT_A_PROMPT.code, UNDEFINED_STEP_PROMPT.code}
+)
+#: Pack rules finding that a name is not a tool of the pack.
+_DEFINED_TOOL_CODES = frozenset(
+    {UNDEFINED_TOOL.code, UNDEFINED_STEP_TOOL.code, UNKNOWN_BLOCKLISTED_TOOL.code}
+)
 
 
 @dataclass(frozen=True)
@@ -107,19 +131,24 @@ def check_project(
     compiled = compile_project(project, compiled_with=compiled_with, created_at=created_at)
     text, smap = render(compiled)
     analysis = analyze(text, path=compiled_path(project), config=config, kind=kinds.PROMPTPACK)
-    if not arena_rules.complete(project) or not project.prompts:
-        # packc refuses a project with a file missing or of another kind, and one
-        # without prompt configs: there is no compiled pack to check, and its gaps
-        # would only repeat PA101/PA102.
+    if not project.prompts:
+        # A project without one prompt config it can read compiles to no pack
+        # (packc refuses it); its gaps would only repeat PA101/PA102.
         return ProjectCheck(
             project, compiled, text, analysis, smap, {p: tuple(d) for p, d in by_file.items()}
         )
+    # packc refuses a project with a file missing, but the pack rules still run on
+    # what is there, so that every problem shows in one pass; a name the files that
+    # could not be read may declare is unknown, never an error (docs/decisions.md, D50).
     texts = {p: f.text for p, f in project.files.items()}
     resolved = _resolved_elsewhere(project)
+    unknown = _Unknown.of(project)
     fallback = Origin(project.config.path, _root_span(project))
     for diag in analysis.diagnostics:
         origin = smap.place(diag.span, texts) or fallback
         if diag.code in _TOOL_CODES and _names(diag, text) & resolved:
+            continue
+        if unknown.hides(diag, text):
             continue
         related = []
         for rel in diag.related:
@@ -143,6 +172,31 @@ def check_project(
         smap,
         {p: tuple(unique(found)) for p, found in by_file.items()},
     )
+
+
+@dataclass(frozen=True)
+class _Unknown:
+    """What the files of a project that could not be read may declare."""
+
+    prompts: frozenset[str] | None
+    """Task types a prompt config not read (a missing file, an inline ``prompt_specs``
+    entry) may declare (None: any)."""
+    prompts_missing: bool
+    tools_missing: bool
+
+    @staticmethod
+    def of(project: Project) -> _Unknown:
+        maybe = arena_rules.possible_task_types(project)
+        return _Unknown(maybe, maybe is None or bool(maybe), bool(project.unknown_refs(TOOL)))
+
+    def hides(self, diag: Diagnostic, text: str) -> bool:
+        """Whether ``diag`` of the compiled pack may be wrong only for want of the
+        files that could not be read."""
+        if diag.code in _PROMPT_CODES and self.prompts_missing:
+            return self.prompts is None or bool(_names(diag, text) & self.prompts)
+        if diag.code == UNUSED_TOOL.code:
+            return self.prompts_missing  # a prompt not read may list the tool
+        return diag.code in _DEFINED_TOOL_CODES and self.tools_missing
 
 
 def _root_span(project: Project) -> Span:

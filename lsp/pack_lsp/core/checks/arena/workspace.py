@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pack_lsp.core.base.diagnostics import Diagnostic
-from pack_lsp.core.base.source import check_regular
+from pack_lsp.core.base.source import read_head
 from pack_lsp.core.checks.arena.check import ProjectCheck, check_project, unique
 from pack_lsp.core.model.arena.project import (
     Reader,
@@ -34,6 +34,7 @@ from pack_lsp.core.model.arena.project import (
 )
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.model.discover import SKIP_DIRS, is_virtualenv
+from pack_lsp.core.model.recognize import template_package
 
 _ARENA_HEAD = re.compile(r"^kind:[ \t]*[\"']?Arena[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
 _PROMPTKIT_HEAD = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.altairalabs\.ai/", re.MULTILINE)
@@ -41,14 +42,16 @@ _PROMPTKIT_HEAD = re.compile(r"^apiVersion:[ \t]*[\"']?promptkit\.altairalabs\.a
 
 def declares_arena(path: str | Path) -> bool:
     """Whether a YAML file declares ``kind: Arena`` of PromptKit at its top level
-    (read from its first 8 KB)."""
+    (read from its first 8 KB), and is not a template package's file waiting for
+    ``promptarena init`` to render it (``recognize.template_package``)."""
     try:
-        check_regular(Path(path))  # never open a FIFO or a device: it could block
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(8192)
+        # Never opens a FIFO or a device: it could block.
+        head = read_head(path, 8192).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return bool(_ARENA_HEAD.search(head) and _PROMPTKIT_HEAD.search(head))
+    if not (_ARENA_HEAD.search(head) and _PROMPTKIT_HEAD.search(head)):
+        return False
+    return template_package(str(path), head) is None
 
 
 def find_configs(directory: str | Path, exclude: Iterable[str] = ()) -> Iterator[str]:
@@ -187,7 +190,12 @@ class ArenaWorkspace:
             return self._checks.get(path)
         text = self.read(path)
         config_file = self._parse(path, text) if text is not None else None
-        if config_file is None or not is_arena_config(config_file):
+        if (
+            text is None
+            or config_file is None
+            or not is_arena_config(config_file)
+            or template_package(path, text) is not None  # rendered by `promptarena init`
+        ):
             self._drop(path)
             return None
         project = build_project(config_file, self.read, self._parsed)
@@ -199,9 +207,12 @@ class ArenaWorkspace:
         self._settings[path] = config
         read: dict[str, str | None] = {path: text}
         for ref in project.refs:
-            read[ref.target] = (
-                project.files[ref.target].text if ref.target in project.files else None
-            )
+            if ref.target in project.files:
+                read[ref.target] = project.files[ref.target].text
+            else:
+                read[ref.target] = (
+                    self.read(ref.target) if ref.target in project.templated else None
+                )
         self._texts[path] = read
         for member in read:
             self._members.setdefault(member, set()).add(path)

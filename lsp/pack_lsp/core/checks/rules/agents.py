@@ -13,12 +13,24 @@ import re
 from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import AddMember, ReplaceValue, suggest
-from pack_lsp.core.base.suggest import hint_for, suggestions
+from pack_lsp.core.base.problemdata import (
+    BlankTag,
+    DuplicateTag,
+    EntryNotMember,
+    MissingDescription,
+    NotAMember,
+    SelfReference,
+    UndefinedPrompt,
+    UndefinedState,
+)
+from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.checks.rules import tools
 from pack_lsp.core.model import resolve
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Member, Pack, Prompt
+from pack_lsp.core.model.resolve import Kind
 from pack_lsp.core.model.summary import PromptContext
 
 E = Severity.ERROR
@@ -30,11 +42,7 @@ UNDEFINED_ENTRY_AGENT = Rule(
     "undefined-entry-agent",
     E,
     "`agents.entry` does not name a prompt of the pack (RFC 0007 rule 1).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -60,11 +68,7 @@ ENTRY_NOT_A_MEMBER = Rule(
     "rule 3). The reference runtime PromptKit rejects such a pack: an error under the "
     "`promptkit` profile. pack-lsp reads it as PromptKit does in both profiles: only "
     "members are agents, so the entry gets no Agent Card and no other agent can call it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -94,11 +98,7 @@ MEMBER_NOT_A_PROMPT = Rule(
     "member-not-a-prompt",
     E,
     "A key of `agents.members` does not name a prompt of the pack (RFC 0007 rule 2).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -131,11 +131,7 @@ AGENT_CALLS_ITSELF = Rule(
     W,
     "A prompt lists its own key (or `a2a__` + its key) in its `tools`: an agent would "
     "call itself (RFC 0007 rule 5).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -159,11 +155,7 @@ TOOL_NAMES_NON_MEMBER_PROMPT = Rule(
     "A prompt's `tools` names another prompt that is not an agents member, so the "
     "runtime will not call it as an agent (RFC 0007 rule 4; checked for every prompt, "
     "not only the entry).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -190,11 +182,7 @@ MODE_NOT_A_MEDIA_TYPE = Rule(
     "`type/subtype` (such as `text/plain` or `image/*`). Strict A2A clients reject a "
     "card with the bare `text`; PromptKit rejects the pack: an error under the "
     "`promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  describer:\n"
         "    id: describer\n"
@@ -220,11 +208,7 @@ BLANK_TAG = Rule(
     W,
     "A member's `tags` contains an empty or blank tag, which is useless for "
     "discovery. PromptKit rejects empty tags: an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  billing:\n"
         "    id: billing\n"
@@ -247,11 +231,7 @@ DUPLICATE_TAG = Rule(
     "duplicate-tag",
     W,
     "A member's `tags` lists the same tag twice.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  billing:\n"
         "    id: billing\n"
@@ -275,11 +255,7 @@ AGENT_WITHOUT_DESCRIPTION = Rule(
     W,
     "A member has no `description` and neither has its prompt, so its A2A Agent Card "
     "would have no description, which A2A requires.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  billing: {id: billing, name: Billing, version: 1.0.0, system_template: Help}\n"
         "agents:\n"
@@ -297,11 +273,7 @@ UNDEFINED_MEMBER_STATE = Rule(
     E,
     "A member's `state` (RFC 0011) does not name a state of the pack's workflow, or "
     "the pack has no workflow. Calling the agent runs the workflow from that state.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -388,26 +360,25 @@ def _check_entry(pack: Pack) -> Iterator[Diagnostic]:
         return
     entry = agents.entry
     name = entry.value
-    if name not in pack.prompts:
-        found = suggestions(name, pack.prompts)
+    resolved = resolve.resolve_name(Kind.PROMPT, name, pack.prompts)
+    if isinstance(resolved, resolve.Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_ENTRY_AGENT,
             f"Entry agent `{name}` is not a prompt of the pack{hint_for(found)}",
             entry.span,
-            data={
-                "kind": "undefined-prompt",
-                "name": name,
-                "suggestions": found,
-            },
+            data=UndefinedPrompt(name=name, suggestions=found),
             fixes=suggest(entry.span, found),
         )
-    elif agents.members and name not in agents.members:
+    elif agents.members and isinstance(
+        resolve.resolve_name(Kind.MEMBER, name, agents.members), resolve.Missing
+    ):
         yield make(
             ENTRY_NOT_A_MEMBER,
             f"Entry agent `{name}` is not listed in `agents.members`, so it gets no Agent "
             "Card and no other agent can call it",
             entry.span,
-            data={"kind": "entry-not-member", "name": name},
+            data=EntryNotMember(name=name),
             fixes=(AddMember(name),),
         )
 
@@ -444,7 +415,7 @@ def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
                 BLANK_TAG,
                 f"Agent `{key}` has a blank tag",
                 item.span,
-                data={"kind": "blank-tag"},
+                data=BlankTag(),
             )
             continue
         first = seen.get(tag)
@@ -454,7 +425,7 @@ def _check_tags(key: str, member: Member) -> Iterator[Diagnostic]:
                 f"Tag `{tag}` of agent `{key}` is listed twice",
                 item.span,
                 related=[Related(first.span, f"`{tag}` is first listed here")],
-                data={"kind": "duplicate-tag", "tag": tag},
+                data=DuplicateTag(tag=tag),
             )
         else:
             seen[tag] = item
@@ -469,29 +440,26 @@ def _check_members(ctx: CheckContext) -> Iterator[Diagnostic]:
     agents = pack.agents
     if agents is None:
         return
-    prompts = list(pack.prompts)
     for key, member in agents.members.items():
-        prompt = pack.prompts.get(key)
-        if prompt is None:
-            found = suggestions(key, prompts)
+        # A member is the prompt of its key: resolved among the prompts.
+        resolved = resolve.resolve_name(Kind.PROMPT, key, pack.prompts)
+        prompt = pack.prompts[key] if isinstance(resolved, resolve.Defined) else None
+        if isinstance(resolved, resolve.Missing):
+            found = list(resolved.suggestions)
             yield make(
                 MEMBER_NOT_A_PROMPT,
                 f"Agent `{key}` is not a prompt of the pack{hint_for(found)}",
                 member.key_span,
-                data={
-                    "kind": "undefined-prompt",
-                    "name": key,
-                    "suggestions": found,
-                },
+                data=UndefinedPrompt(name=key, suggestions=found),
                 fixes=suggest(member.key_span, found),
             )
-        elif _blank(member.description) and _blank(prompt.description):
+        elif prompt is not None and _blank(member.description) and _blank(prompt.description):
             yield make(
                 AGENT_WITHOUT_DESCRIPTION,
                 f"Agent `{key}` has no description: add one to the member or to prompt "
                 f"`{key}` (its A2A Agent Card needs one)",
                 member.key_span,
-                data={"kind": "missing-description", "member": key},
+                data=MissingDescription(member=key),
             )
         yield from _check_modes(key, "input_modes", member.input_modes)
         yield from _check_modes(key, "output_modes", member.output_modes)
@@ -508,18 +476,19 @@ def _check_state(pack: Pack, key: str, state: Located) -> Iterator[Diagnostic]:
             UNDEFINED_MEMBER_STATE,
             f"Agent `{key}` starts in workflow state `{name}`, but the pack has no workflow",
             state.span,
-            data={"kind": "undefined-state", "name": name, "suggestions": []},
+            data=UndefinedState(name=name, suggestions=[]),
         )
         return
-    if name in workflow.states:
+    resolved = resolve.resolve_name(Kind.STATE, name, workflow.states)
+    if isinstance(resolved, resolve.Defined):
         return
-    found = suggestions(name, workflow.states)
+    found = list(resolved.suggestions)
     yield make(
         UNDEFINED_MEMBER_STATE,
         f"Agent `{key}` starts in workflow state `{name}`, which is not a state of the "
         f"workflow{hint_for(found)}",
         state.span,
-        data={"kind": "undefined-state", "name": name, "suggestions": found},
+        data=UndefinedState(name=name, suggestions=found),
         fixes=suggest(state.span, found),
     )
 
@@ -546,7 +515,7 @@ def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagn
                 ]
                 if shared
                 else [],
-                data={"kind": "self-reference", "name": item.value},
+                data=SelfReference(name=item.value),
             )
         elif isinstance(ref, resolve.NonMemberPrompt):
             why = (
@@ -561,7 +530,7 @@ def _check_tool_references(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagn
                 f"call it",
                 item.span,
                 related=[Related(summary.prompt_key_span(item.value), f"prompt `{item.value}`")],
-                data={"kind": "not-a-member", "prompt": item.value},
+                data=NotAMember(prompt=item.value),
                 # Without an `agents` section there is no list to add it to.
                 fixes=(AddMember(item.value),) if names.has_agents else (),
             )

@@ -23,6 +23,19 @@ from pack_lsp.core.base.diagnostics import (
     make,
 )
 from pack_lsp.core.base.fixes import Quote, ReplaceValue, suggest
+from pack_lsp.core.base.problemdata import (
+    DuplicatePromptConfigId,
+    DuplicateTaskType,
+    MissingProjectFile,
+    ProjectFileWrongKind,
+    PromptConfigIdNotTaskType,
+    UnknownPersona,
+    UnknownProvider,
+    UnknownScenarioTaskType,
+    UnresolvedNamespacedTool,
+)
+from pack_lsp.core.base.roots import outside_message
+from pack_lsp.core.base.source import refusal
 from pack_lsp.core.base.suggest import suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.arena.project import (
@@ -30,6 +43,8 @@ from pack_lsp.core.model.arena.project import (
     Name,
     Project,
     kind_matches,
+    mapping,
+    name_at,
     role_providers,
 )
 
@@ -111,11 +126,29 @@ MISSING_FILE = Rule(
     "missing-project-file",
     Severity.ERROR,
     "A `file:` of the arena config names a file that does not exist (paths are "
-    "relative to the config's folder). PromptKit refuses to load the project.",
+    "relative to the config's folder). PromptKit refuses to load the project; pack-lsp "
+    "still checks the rest of it, and a name the missing file may declare (a prompt "
+    "config's task type, known by its entry's `id`; a tool; a provider or persona id) "
+    "is not reported elsewhere.",
     _example("  scenarios:\n    - file: scenarios/greeting.yaml   # no such file\n"),
     "Correct the path (a quick fix offers files of the right kind nearby), or create the file.",
     CATEGORY,
     fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_kind=ExampleKind.ARENA_PROJECT,
+)
+
+OUTSIDE_ROOT = Rule(
+    "PA120",
+    "project-file-outside-root",
+    Severity.WARNING,
+    "A `file:` of the arena config leaves the project's root (the repository holding "
+    "the config): an absolute path, `..` going above it, or a link pointing out of "
+    "it. pack-lsp does not read it, so that a repository cannot make the checker, the "
+    "editor or `--compile` read files elsewhere on the machine.",
+    _example("  scenarios:\n    - file: /etc/greeting.yaml   # outside the project\n"),
+    "Move the file into the repository, or set `read-outside-root = true` in the "
+    "configuration if reading it is intended.",
+    CATEGORY,
     example_kind=ExampleKind.ARENA_PROJECT,
 )
 
@@ -255,6 +288,7 @@ UNRESOLVED_NAMESPACED_TOOL = Rule(
 
 RULES = (
     MISSING_FILE,
+    OUTSIDE_ROOT,
     WRONG_KIND,
     DUPLICATE_PROMPT_ID,
     ID_NOT_TASK_TYPE,
@@ -296,6 +330,35 @@ def check_project(
     kinds_nearby = nearby or {}
     for ref in project.refs:
         file = project.files.get(ref.target)
+        if file is None and ref.target in project.templated:
+            continue  # there, but YAML only once its template package is rendered
+        if file is None and ref.target in project.outside:
+            yield (
+                here,
+                make(
+                    OUTSIDE_ROOT,
+                    outside_message(ref.file.value),
+                    ref.file.span,
+                    data={
+                        "kind": "project-file-outside-root",
+                        "file": ref.file.value,
+                        "root": project.root,
+                    },
+                ),
+            )
+            continue
+        refused = refusal(ref.target) if file is None else None
+        if refused is not None:
+            yield (
+                here,
+                make(
+                    MISSING_FILE,
+                    f"`{ref.file.value}` cannot be read: {refused} (named in `{ref.section}`)",
+                    ref.file.span,
+                    data=MissingProjectFile(file=ref.file.value),
+                ),
+            )
+            continue
         if file is None:
             candidates = _kind_files(project, ref.expected, kinds_nearby)
             found = suggestions(ref.file.value, candidates) or _renamed(ref.file.value, candidates)
@@ -305,7 +368,7 @@ def check_project(
                     MISSING_FILE,
                     f"No file `{ref.file.value}` (named in `{ref.section}`)",
                     ref.file.span,
-                    data={"kind": "missing-project-file", "file": ref.file.value},
+                    data=MissingProjectFile(file=ref.file.value),
                     fixes=suggest(ref.file.span, found),
                 ),
             )
@@ -322,7 +385,7 @@ def check_project(
                     f"`{ref.file.value}` is {what}; `{ref.section}` expects `kind: {ref.expected}`",
                     ref.file.span,
                     related=related,
-                    data={"kind": "project-file-wrong-kind", "expected": ref.expected},
+                    data=ProjectFileWrongKind(expected=ref.expected),
                 ),
             )
     yield from _prompt_ids(project)
@@ -347,7 +410,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     f"Prompt config id `{ref.id.value}` is used twice",
                     ref.id.span,
                     related=(Related(first.span, "first used here"),),
-                    data={"kind": "duplicate-prompt-config-id", "id": ref.id.value},
+                    data=DuplicatePromptConfigId(id=ref.id.value),
                 ),
             )
     for prompt in project.prompts:
@@ -364,7 +427,7 @@ def _prompt_ids(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 f"`{task.value}` its file declares",
                 ref_id.span,
                 related=(Related(task.span, "the file's task_type", task.path),),
-                data={"kind": "prompt-config-id-not-task-type", "task_type": task.value},
+                data=PromptConfigIdNotTaskType(task_type=task.value),
                 fixes=(ReplaceValue(ref_id.span, task.value),),
             ),
         )
@@ -386,15 +449,20 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     related=(
                         Related(first.task_type.span, "declared here first", first.file.path),
                     ),
-                    data={"kind": "duplicate-task-type", "task_type": task},
+                    data=DuplicateTaskType(task_type=task),
                 ),
             )
     known = project.task_types()
-    if not complete(project, PROMPT_CONFIG):
-        return  # a prompt config that could not be read may declare the task type
+    maybe = possible_task_types(project)
+    if maybe is None:
+        return  # a prompt config that could not be read may declare any task type
+    if not maybe and not any(ref.expected == PROMPT_CONFIG for ref in project.refs):
+        # No prompt config at all: promptarena then runs scenarios without a prompt
+        # (no registry to look a task type up in), so their task type names nothing.
+        return
     for scenario in project.scenarios:
         named = scenario.task_type
-        if named is None or project.prompts_for(named.value):
+        if named is None or project.prompts_for(named.value) or named.value in maybe:
             continue
         yield (
             scenario.file.path,
@@ -402,7 +470,7 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 UNKNOWN_TASK_TYPE,
                 f"Task type `{named.value}` is not declared by a prompt config of the project",
                 named.span,
-                data={"kind": "unknown-scenario-task-type", "task_type": named.value},
+                data=UnknownScenarioTaskType(task_type=named.value),
                 fixes=suggest(named.span, suggestions(named.value, known)),
             ),
         )
@@ -411,13 +479,35 @@ def _task_types(project: Project) -> Iterator[tuple[str, Diagnostic]]:
 def complete(project: Project, expected: str | None = None) -> bool:
     """Whether every file the config names (of ``expected`` kind) was read and is of
     its kind: otherwise names it would define are unknown."""
-    for ref in project.refs:
-        if expected is not None and ref.expected != expected:
-            continue
-        file = project.files.get(ref.target)
-        if file is None or not kind_matches(ref, file):
-            return False
-    return True
+    return not project.unknown_refs(expected)
+
+
+def possible_task_types(project: Project) -> frozenset[str] | None:
+    """The task types the prompt configs the project cannot read may declare: the
+    `id` of each one's `prompt_configs` entry (the name PromptKit's loader keys it by,
+    and the task type by convention, PA104); None when one has no `id`, so that any
+    task type may be its (docs/decisions.md, D50)."""
+    found = set(_inline_task_types(project))
+    for ref in project.unknown_refs(PROMPT_CONFIG):
+        if ref.id is None:
+            return None
+        found.add(ref.id.value)
+    return frozenset(found)
+
+
+def _inline_task_types(project: Project) -> Iterator[str]:
+    """The task types of the config's inline ``prompt_specs`` (keyed by task type,
+    promptarena ``mergePromptSpecs``): prompt configs the compiled pack here does not
+    hold, so their names are taken as possible, never checked."""
+    spec = project.config.spec
+    inline = mapping(spec.get("prompt_specs")) if spec is not None else None
+    if inline is None:
+        return
+    for key, pair in inline.items():
+        yield key
+        task = name_at(mapping(pair.value), "task_type", project.path)
+        if task is not None:
+            yield task.value
 
 
 def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
@@ -441,7 +531,7 @@ def _providers(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                 UNKNOWN_PROVIDER,
                 f"Provider `{name.value}` is not a provider of the project",
                 name.span,
-                data={"kind": "unknown-provider", "name": name.value},
+                data=UnknownProvider(name=name.value),
                 fixes=suggest(name.span, suggestions(name.value, ids)),
             ),
         )
@@ -462,7 +552,7 @@ def _personas(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     UNKNOWN_PERSONA,
                     f"Persona `{name.value}` is not a persona of the project",
                     name.span,
-                    data={"kind": "unknown-persona", "name": name.value},
+                    data=UnknownPersona(name=name.value),
                     fixes=suggest(name.span, suggestions(name.value, ids)),
                 ),
             )
@@ -500,10 +590,10 @@ def _namespaced_tools(project: Project) -> Iterator[tuple[str, Diagnostic]]:
                     f"Tool `{tool.value}` names the {what} `{parts[1]}`, which is not in "
                     f"the config's `{where}`",
                     tool.span,
-                    data={"kind": "unresolved-namespaced-tool", "name": tool.value},
+                    data=UnresolvedNamespacedTool(name=tool.value),
                     fixes=suggest(target, suggestions(parts[1], known), Quote.BARE),
                 ),
             )
 
 
-__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete"]
+__all__ = ["CATEGORY", "PROMPT_CONFIG", "RULES", "check_project", "complete", "possible_task_types"]

@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import FixData, RenameConfigKey
+from pack_lsp.core.base.problemdata import AgentCycle, CardsConfig, UnreachableAgent
+from pack_lsp.core.base.source import read_text
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
 
@@ -31,11 +34,7 @@ INVALID_CARDS_CONFIGURATION = Rule(
     E,
     "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
     "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -59,11 +58,7 @@ CARD_SKILL_WITHOUT_TAGS = Rule(
     W,
     "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
     "declares none.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -87,11 +82,7 @@ UNKNOWN_SECURITY_SCHEME = Rule(
     E,
     "A security requirement in the `cards` configuration names a scheme that "
     "`security-schemes` does not define. Reported on the `agents` key.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -119,15 +110,13 @@ INVALID_EXTENSION_PARAMS = Rule(
     "PP704",
     "invalid-extension-params",
     E,
-    "A known card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
-    "it does not accept: a radius other than self/project/repo, a mode other than "
-    "autonomous/notification, an effect without domain or path, a non-numeric delta "
-    "or a confidence outside 0–1.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    "A protoLabs card extension (blast-v1, hitl-mode-v1, effect-domain-v1) has params "
+    "that protoLabs' hub, Workstacean, does not accept — it skips such a skill's "
+    "declaration without a message: a radius other than self/project/repo/fleet/public, "
+    "a mode other than autonomous/notification/veto/gated/compound, a non-numeric "
+    "`vetoTtlMs`, a `reviewer` other than `operator`, an effect without domain or path, "
+    "a non-numeric delta or a confidence outside 0–1.",
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -156,11 +145,7 @@ EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
     "A card extension declares settings for a skill id that is not a skill of the card "
     "it is on — typically after a prompt key was renamed, since the key is the skill "
     "id.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -190,11 +175,7 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
     W,
     "The `cards` configuration has an `agents.<key>` table for a key that is not an "
     "agent of this pack, so it is not applied.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -223,11 +204,7 @@ INVALID_AGENT_CARD = Rule(
     "A derived Agent Card is not valid A2A for the selected version, for a reason no "
     "more specific rule covers — typically a configured value the protocol does not "
     "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -254,11 +231,7 @@ UNREACHABLE_AGENT = Rule(
     "workflow state that such an agent leads to (from its `state`, RFC 0011, or from "
     "the states that run its prompt) runs it. "
     "External clients may still call it directly through its card.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -290,11 +263,7 @@ AGENT_CALL_CYCLE = Rule(
     "Agents call each other in a cycle, which can recurse without end at run time. "
     "Each elementary cycle is reported on the call that closes it; a group of agents "
     "with very many cycles is reported once, with the number found.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -351,7 +320,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             INVALID_CARDS_CONFIGURATION,
             str(exc),
             pack.agents.key_span,
-            data={"kind": "cards-config"},
+            data=CardsConfig(),
         )
         return
     for problem in validate(cards, pack):
@@ -385,8 +354,8 @@ def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData,
     if not source or not isinstance(key, str) or not found:
         return ()
     try:
-        text = Path(source).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text(source)
+    except OSError:
         return ()
     prefix = ("tool", "pack-lsp") if Path(source).name == "pyproject.toml" else ()
     path = (*prefix, "cards", "agents", key)
@@ -452,7 +421,7 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
             UNREACHABLE_AGENT,
             f"Agent `{node.key}` is not reachable from the entry agent `{topo.entry}`: {why}",
             node.span,
-            data={"kind": "unreachable-agent", "member": node.key, "callers": callers},
+            data=UnreachableAgent(member=node.key, callers=callers),
         )
     for group in topo.cycle_groups():
         if group.complete:
@@ -466,7 +435,7 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
                     related=[
                         Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in cycle[:-1]
                     ],
-                    data={"kind": "agent-cycle", "agents": [e.source for e in cycle]},
+                    data=AgentCycle(agents=[e.source for e in cycle]),
                 )
             continue
         first = group.cycles[0]
@@ -478,5 +447,5 @@ def _topology(ctx: CheckContext, include_entry: bool) -> Iterator[Diagnostic]:
             f"(for example {chain})",
             first[-1].span,
             related=[Related(e.span, f"`{e.source}` calls `{e.target}` here") for e in first[:-1]],
-            data={"kind": "agent-cycle", "agents": list(group.agents), "cycles": group.count},
+            data=AgentCycle(agents=list(group.agents), cycles=group.count),
         )

@@ -18,12 +18,26 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, suggest
 from pack_lsp.core.base.graphs import strongly_connected
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.problemdata import (
+    CompositionOnNonCompositionState,
+    DuplicateStepId,
+    StepCycle,
+    UndefinedComposition,
+    UndefinedPrompt,
+    UndefinedStep,
+    UndefinedStepEval,
+    UndefinedStepTool,
+    UnreachableStep,
+    UnresolvedStepReference,
+)
+from pack_lsp.core.base.suggest import hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Composition, Located, Pack, Step
+from pack_lsp.core.model.resolve import Defined, Kind, Missing, resolve_name
 
 CATEGORY = "Compositions"
 COMPOSITION = "composition"
@@ -37,11 +51,7 @@ UNDEFINED_COMPOSITION = Rule(
     "undefined-composition",
     Severity.ERROR,
     "A workflow state's `composition` is not a key of the pack's `compositions`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "workflow:\n"
@@ -70,11 +80,7 @@ COMPOSITION_ON_NON_COMPOSITION_STATE = Rule(
     Severity.ERROR,
     "A state names a `composition` but its `orchestration` is not `composition`, so the "
     "composition never runs (the state runs its `prompt_task`).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "workflow:\n"
@@ -103,11 +109,7 @@ DUPLICATE_STEP_ID = Rule(
     Severity.ERROR,
     "Two steps of one composition (counting the steps nested in `parallel` branches) "
     "have the same `id`; references to it are ambiguous.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -131,11 +133,7 @@ UNDEFINED_STEP_PROMPT = Rule(
     "undefined-step-prompt",
     Severity.ERROR,
     "A `prompt` or `agent` step's `prompt_task` is not a key of the pack's `prompts`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -157,11 +155,7 @@ UNDEFINED_STEP_TOOL = Rule(
     "A `tool` step's `tool`, or an entry of an `agent` step's `tools`, is not a key of "
     "the pack's `tools`. When the pack declares no `tools` at all the tools can only "
     "come from the host, which cannot be checked here: then it is a warning.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -182,11 +176,7 @@ UNDEFINED_STEP = Rule(
     Severity.ERROR,
     "A `then`, `else` or `depends_on` entry, or the composition's `output`, names a "
     "step id that the composition does not have.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -212,11 +202,7 @@ UNDEFINED_STEP_EVAL = Rule(
     "An `eval` modifier of a step names an eval id that neither the pack's `evals` nor a "
     "prompt's `evals` define. When the pack declares no evals at all they can only come "
     "from the host, which cannot be checked here: then it is a warning.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -237,11 +223,7 @@ UNRESOLVED_STEP_REFERENCE = Rule(
     Severity.ERROR,
     "A `${...}` reference in a step's `input`, `args` or `predicate` starts with neither "
     "`input` (the composition's input) nor the id of a step that runs before this one.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -263,11 +245,7 @@ UNREACHABLE_STEP = Rule(
     Severity.WARNING,
     "No path of the step graph leads from the first step to this step: it follows a "
     "`branch` step that never names it and nothing `depends_on` it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -291,11 +269,7 @@ STEP_CYCLE = Rule(
     Severity.ERROR,
     "The steps of a composition form a cycle (through `then`/`else`, `depends_on` or "
     "the order of `steps`). Compositions must be acyclic; loops belong in the workflow.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  draft: {id: draft, name: Draft, version: 1.0.0, system_template: Draft it}\n"
         "compositions:\n"
@@ -359,41 +333,40 @@ def _states(pack: Pack) -> Iterator[Diagnostic]:
                 f"State `{key}` names composition `{ref.text}` but its orchestration is not "
                 "`composition`, so the composition never runs",
                 ref.span,
-                data={
-                    "kind": "composition-on-non-composition-state",
-                    "state": key,
-                    "path": ["workflow", "states", key, "composition"],
-                    "key": "composition",
-                },
+                data=CompositionOnNonCompositionState(
+                    state=key, path=["workflow", "states", key, "composition"], key="composition"
+                ),
                 fixes=(RemoveEntry(("workflow", "states", key, "composition"), "composition"),),
             )
-        if ref.value not in comps:
+        resolved = resolve_name(Kind.COMPOSITION, ref.value, comps)
+        if isinstance(resolved, Missing):
+            found = list(resolved.suggestions)
             yield make(
                 UNDEFINED_COMPOSITION,
                 f"State `{key}` runs composition `{ref.text}`, which is not defined in "
-                "`compositions`" + did_you_mean(ref.text, comps),
+                "`compositions`" + hint_for(found),
                 ref.span,
-                data={
-                    "kind": "undefined-composition",
-                    "name": ref.text,
-                    "state": key,
-                    "suggestions": suggestions(ref.text, comps),
-                },
-                fixes=suggest(ref.span, suggestions(ref.text, comps)),
+                data=UndefinedComposition(name=ref.text, state=key, suggestions=found),
+                fixes=suggest(ref.span, found),
             )
 
 
 def _undefined(
-    rule: Rule, what: str, ref: Located, missing: str, known: Iterable[str], kind: str, **extra: str
+    rule: Rule,
+    what: str,
+    ref: Located,
+    missing: str,
+    resolved: Missing,
+    data: type[UndefinedPrompt | UndefinedStep | UndefinedStepTool | UndefinedStepEval],
+    composition: str,
 ) -> Diagnostic:
-    """``what `name`, missing`` with the closest known names."""
-    names = sorted(set(known))
-    found = suggestions(ref.text, names)
+    """``what `name`, missing`` with the closest defined names (``core.model.resolve``)."""
+    found = list(resolved.suggestions)
     return make(
         rule,
-        f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, names),
+        f"{what} `{ref.text}`, {missing}" + hint_for(found),
         ref.span,
-        data={"kind": kind, "name": ref.text, "suggestions": found, **extra},
+        data=data(name=ref.text, suggestions=found, composition=composition),
         fixes=suggest(ref.span, found),
     )
 
@@ -429,7 +402,7 @@ def _composition(
             f"Step id `{step.id.text}` is used twice in composition `{name}`",
             step.id.span,
             related=[Related(first.id.span, "first used here")],
-            data={"kind": "duplicate-step-id", "name": step.id.text, "composition": name},
+            data=DuplicateStepId(name=step.id.text, composition=name),
         )
     # Position of each step in the sequence (a parallel step's branches share its own).
     order: dict[str, int] = {}
@@ -440,26 +413,30 @@ def _composition(
     for step in steps:
         label = f"step `{step.id.text}`" if step.id is not None else "a step"
         where = f"{label[0].upper()}{label[1:]} of composition `{name}`"
-        if step.prompt_task is not None and step.prompt_task.value not in pack.prompts:
+        task = step.prompt_task
+        resolved = resolve_name(Kind.PROMPT, task.value, pack.prompts) if task is not None else None
+        if task is not None and isinstance(resolved, Missing):
             yield _undefined(
                 UNDEFINED_STEP_PROMPT,
                 f"{where} runs prompt",
-                step.prompt_task,
+                task,
                 "which is not defined in `prompts`",
-                pack.prompts,
-                "undefined-prompt",
+                resolved,
+                UndefinedPrompt,
                 composition=name,
             )
         for tool in ([step.tool] if step.tool is not None else []) + step.tools:
-            if tool.value not in pack.tools:
+            # A step names a pack tool by its key (not a prompt's tools list).
+            resolved = resolve_name(Kind.TOOL, tool.value, pack.tools)
+            if isinstance(resolved, Missing):
                 yield _host_or_error(
                     _undefined(
                         UNDEFINED_STEP_TOOL,
                         f"{where} uses tool",
                         tool,
                         "which is not defined in `tools`",
-                        pack.tools,
-                        "undefined-step-tool",
+                        resolved,
+                        UndefinedStepTool,
                         composition=name,
                     ),
                     declares=bool(pack.tools),
@@ -469,40 +446,46 @@ def _composition(
             ("depends_on", d) for d in step.depends_on
         ]
         for field, target in targets:
-            if target is not None and target.value not in ids:
+            if target is None:
+                continue
+            resolved = resolve_name(Kind.STEP, target.value, ids, name)
+            if isinstance(resolved, Missing):
                 yield _undefined(
                     UNDEFINED_STEP,
                     f"`{field}` of {label} in composition `{name}` names step",
                     target,
                     "which the composition does not have",
-                    ids,
-                    "undefined-step",
+                    resolved,
+                    UndefinedStep,
                     composition=name,
                 )
         for ev in step.evals:
-            if ev.value not in eval_ids:
+            resolved = resolve_name(Kind.EVAL, ev.value, eval_ids)
+            if isinstance(resolved, Missing):
                 yield _host_or_error(
                     _undefined(
                         UNDEFINED_STEP_EVAL,
                         f"The `eval` modifier of {label} in composition `{name}` names eval",
                         ev,
                         "which is not defined in the pack's or a prompt's `evals`",
-                        eval_ids,
-                        "undefined-step-eval",
+                        resolved,
+                        UndefinedStepEval,
                         composition=name,
                     ),
                     declares=bool(eval_ids),
                     what="evals",
                 )
         yield from _references(source, step, ids, name, order)
-    if comp.output is not None and comp.output.value not in ids:
+    output = comp.output
+    resolved = resolve_name(Kind.STEP, output.value, ids, name) if output is not None else None
+    if output is not None and isinstance(resolved, Missing):
         yield _undefined(
             UNDEFINED_STEP,
             f"The `output` of composition `{name}` names step",
-            comp.output,
+            output,
             "which the composition does not have",
-            ids,
-            "undefined-step",
+            resolved,
+            UndefinedStep,
             composition=name,
         )
     yield from _graph(comp, ids)
@@ -529,7 +512,9 @@ def _references(
             head = match.group(1)
             if head == "input":
                 continue
-            if head in ids:
+            # The head of `${step.output...}` is `input` or a step of the composition.
+            resolved = resolve_name(Kind.STEP, head, ids, comp, extra=("input",))
+            if isinstance(resolved, Defined):
                 if order.get(head, -1) < here or here < 0:
                     continue
                 yield make(
@@ -538,11 +523,11 @@ def _references(
                     f"composition `{comp}` reads step `{head}`, which does not run before it",
                     _name_span(source, ref, match.start(1), head),
                     related=[Related(ids[head].span, f"step `{head}`")],
-                    data={"kind": "unresolved-step-reference", "name": head, "composition": comp},
+                    data=UnresolvedStepReference(name=head, composition=comp),
                 )
                 continue
             span = _name_span(source, ref, match.start(1), head)
-            found = suggestions(head, ["input", *ids])
+            found = list(resolved.suggestions)
             # The name inside the scalar is replaced; not when it could not be found
             # (escapes before it), where only the whole scalar is known.
             exact = source[span.start : span.end] == head
@@ -551,14 +536,9 @@ def _references(
                 f"`{match.group(0)}` in step "
                 f"`{step.id.text if step.id is not None else '?'}` of composition `{comp}` "
                 f"reads `{head}`, which is neither `input` nor a step of the composition"
-                + did_you_mean(head, ["input", *ids]),
+                + hint_for(found),
                 span,
-                data={
-                    "kind": "unresolved-step-reference",
-                    "name": head,
-                    "composition": comp,
-                    "suggestions": found,
-                },
+                data=UnresolvedStepReference(name=head, composition=comp, suggestions=found),
                 fixes=suggest(span, found, Quote.BARE) if exact else (),
             )
 
@@ -618,7 +598,7 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
                 "names it and it follows a `branch` step (add `depends_on` or name it in "
                 "`then`/`else`)",
                 s.id.span,
-                data={"kind": "unreachable-step", "name": s.id.text, "composition": comp.key},
+                data=UnreachableStep(name=s.id.text, composition=comp.key),
             )
     for cycle in _cycles(succ):
         head = ids[cycle[0]]
@@ -634,7 +614,7 @@ def _graph(comp: Composition, ids: dict[str, Step]) -> Iterator[Diagnostic]:
                 Related(ids[c].id.span, f"step `{c}` is on the cycle")  # type: ignore[union-attr]
                 for c in cycle[1:MAX_LISTED]
             ],
-            data={"kind": "step-cycle", "steps": cycle, "composition": comp.key},
+            data=StepCycle(steps=cycle, composition=comp.key),
         )
 
 

@@ -23,12 +23,26 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.problemdata import (
+    DuplicateGovernanceId,
+    DuplicateValidatorId,
+    UndeclaredVocabularyPrefix,
+    UndefinedControlEval,
+    UndefinedControlField,
+    UndefinedControlValidator,
+    UndefinedEval,
+    UndefinedObligation,
+    UndefinedOwnObligation,
+    UnknownVocabularyTerm,
+)
+from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model import vocabulary
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Governance, Located, Obligation, Pack, Review
+from pack_lsp.core.model.resolve import Defined, Kind, Missing, resolve_name
 
 CATEGORY = "Governance"
 
@@ -38,11 +52,7 @@ UNDEFINED_CONTROL_VALIDATOR = Rule(
     Severity.ERROR,
     "An obligation control `validator:` names an id that no validator of the pack's "
     "prompts declares.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    obligations:\n"
@@ -65,11 +75,7 @@ UNDEFINED_CONTROL_EVAL = Rule(
     Severity.ERROR,
     "An obligation control `eval:` or a review's `eval` names an id that neither the "
     "pack's `evals` nor a prompt's `evals` define.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    reviews:\n"
@@ -90,11 +96,7 @@ DUPLICATE_VALIDATOR_ID = Rule(
     Severity.ERROR,
     "Two validators of the pack have the same `id`; ids are unique across the whole pack "
     "so that a governance control names exactly one.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -118,11 +120,7 @@ UNDEFINED_OBLIGATION = Rule(
     "`obligations` when it declares any — they replace the pack's whole, no merge (RFC "
     "0013) — and the pack's `metadata.governance` ones otherwise. The pack's reviews a "
     "member inherits (it declares no `reviews`) must resolve among its obligations too.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    reviews:\n"
@@ -143,11 +141,7 @@ DUPLICATE_GOVERNANCE_ID = Rule(
     "duplicate-governance-id",
     Severity.ERROR,
     "Two obligations, or two reviews, of one governance object have the same `id`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    obligations:\n"
@@ -171,11 +165,7 @@ UNDEFINED_CONTROL_FIELD = Rule(
     "an agents member, a property counts when the member or the pack's "
     "`metadata.governance` declares it, since the member inherits every field it does not "
     "replace. An obligation cannot be discharged by a field nobody filled in.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    obligations:\n"
@@ -203,11 +193,7 @@ UNDECLARED_VOCABULARY_PREFIX = Rule(
     "own prefixes, for its own terms and for the terms it inherits from the pack. The value "
     "stays valid (RFC 0013 rule 5, RFC 0016 rule 10); consumers just cannot tell what it "
     "means. Nothing inside an `extensions` object is read.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    risk_classification: acme:Tier2     # `acme` is not declared\n"
@@ -227,11 +213,7 @@ UNKNOWN_VOCABULARY_TERM = Rule(
     "RFC 0016), whose terms are a fixed list, but names no term of that list: a typo, or a "
     "term that belongs to another vocabulary. A pack that declares the prefix in "
     "`vocabularies` gives it its own namespace and is not checked.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "metadata:\n"
         "  governance:\n"
         "    operator_role: hipaa:CoveredEntitty   # did you mean `hipaa:CoveredEntity`?\n"
@@ -397,11 +379,7 @@ def _fields(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                 f"A control of {label} in `{gov.where}` names field `{name}`, {why}"
                 + did_you_mean(name, candidates),
                 control.value.span,
-                data={
-                    "kind": "undefined-control-field",
-                    "name": name,
-                    "suggestions": suggestions(name, candidates),
-                },
+                data=UndefinedControlField(name=name, suggestions=suggestions(name, candidates)),
                 fixes=suggest(control.value.span, suggestions(name, candidates)),
             )
 
@@ -449,7 +427,7 @@ def _terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
             f"`{term.text}` ({where}) uses prefix `{prefix}`, {why}"
             + did_you_mean(prefix, sorted(WELL_KNOWN_PREFIXES | set(declared))),
             Span(at, at + len(prefix)),
-            data={"kind": "undeclared-vocabulary-prefix", "name": prefix},
+            data=UndeclaredVocabularyPrefix(name=prefix),
         )
 
 
@@ -487,7 +465,7 @@ def _minted_terms(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
             + (f" for `{slot}` ({listed})" if slot is not None else "")
             + did_you_mean(term.text, found),
             term.span,
-            data={"kind": "unknown-vocabulary-term", "name": term.text, "prefix": prefix},
+            data=UnknownVocabularyTerm(name=term.text, prefix=prefix),
             fixes=suggest(term.span, found),
         )
 
@@ -515,20 +493,33 @@ def _validators(pack: Pack) -> Generator[Diagnostic, None, list[str]]:
                 "validator; validator ids are unique across the pack",
                 v.id.span,
                 related=[Related(first, "first used here")],
-                data={"kind": "duplicate-validator-id", "name": v.id.text},
+                data=DuplicateValidatorId(name=v.id.text),
             )
     return list(seen)
 
 
+#: The reference kinds of an obligation control (``field`` and ``external`` name
+#: no definition of the pack).
+_CONTROL_KINDS = {"validator": Kind.VALIDATOR, "eval": Kind.EVAL}
+
+
 def _missing(
-    rule: Rule, what: str, ref: Located, missing: str, known: list[str], kind: str
+    rule: Rule,
+    what: str,
+    ref: Located,
+    missing: str,
+    resolved: Missing,
+    data: type[
+        UndefinedControlValidator | UndefinedControlEval | UndefinedEval | UndefinedOwnObligation
+    ],
 ) -> Diagnostic:
+    found = list(resolved.suggestions)
     return make(
         rule,
-        f"{what} `{ref.text}`, {missing}" + did_you_mean(ref.text, known),
+        f"{what} `{ref.text}`, {missing}" + hint_for(found),
         ref.span,
-        data={"kind": kind, "name": ref.text, "suggestions": suggestions(ref.text, known)},
-        fixes=suggest(ref.span, suggestions(ref.text, known)),
+        data=data(name=ref.text, suggestions=found),
+        fixes=suggest(ref.span, found),
     )
 
 
@@ -543,37 +534,48 @@ def _governance(
             yield from _duplicate(ob.id, seen, "Obligation", where)
         label = f"obligation `{ob.id.text}`" if ob.id is not None else "an obligation"
         for control in ob.controls:
-            if control.kind == "validator" and control.value.text not in validators:
+            kind = _CONTROL_KINDS.get(control.kind)
+            if kind is None:
+                continue
+            resolved = resolve_name(
+                kind, control.value.text, validators if kind is Kind.VALIDATOR else evals
+            )
+            if isinstance(resolved, Defined):
+                continue
+            if kind is Kind.VALIDATOR:
                 yield _missing(
                     UNDEFINED_CONTROL_VALIDATOR,
                     f"A control of {label} in {where} names validator",
                     control.value,
                     "which no validator of the pack's prompts has as `id`",
-                    validators,
-                    "undefined-control-validator",
+                    resolved,
+                    UndefinedControlValidator,
                 )
-            elif control.kind == "eval" and control.value.text not in evals:
+            else:
                 yield _missing(
                     UNDEFINED_CONTROL_EVAL,
                     f"A control of {label} in {where} names eval",
                     control.value,
                     "which is not defined in the pack's or a prompt's `evals`",
-                    evals,
-                    "undefined-control-eval",
+                    resolved,
+                    UndefinedControlEval,
                 )
     seen = {}
     for review in gov.reviews:
         if review.id is not None:
             yield from _duplicate(review.id, seen, "Review", where)
         label = f"Review `{review.id.text}`" if review.id is not None else "A review"
-        if review.eval is not None and review.eval.text not in evals:
+        if review.eval is None:
+            continue
+        resolved = resolve_name(Kind.EVAL, review.eval.text, evals)
+        if isinstance(resolved, Missing):
             yield _missing(
                 UNDEFINED_CONTROL_EVAL,
                 f"{label} in {where} reads eval",
                 review.eval,
                 "which is not defined in the pack's or a prompt's `evals`",
-                evals,
-                "undefined-eval",
+                resolved,
+                UndefinedEval,
             )
     yield from _satisfies(eff)
 
@@ -586,7 +588,6 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
     (those the pack's own obligations satisfy: the others are reported at the pack).
     """
     effective = {o.id.text: o for o in eff.obligations if o.id is not None}
-    known = list(effective)
     pack = eff.inherited
     member = eff.member
     hidden = (
@@ -599,8 +600,11 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
         own = eff.source("reviews") is eff.own
         label = f"review `{review.id.text}`" if review.id is not None else "a review"
         for sat in review.satisfies:
-            if sat.text in effective:
+            # `satisfies` resolves among the effective object's obligations.
+            resolved = resolve_name(Kind.OBLIGATION, sat.text, effective, eff.member)
+            if isinstance(resolved, Defined):
                 continue
+            found = list(resolved.suggestions)
             if own:
                 prior = hidden.get(sat.text)
                 if prior is None:
@@ -609,8 +613,8 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                         f"`satisfies` of {label} in `{eff.own.where}` names",
                         sat,
                         "which is not the id of an obligation",
-                        known,
-                        "undefined-obligation",
+                        resolved,
+                        UndefinedOwnObligation,
                     )
                     continue
                 message = (
@@ -643,16 +647,13 @@ def _satisfies(eff: EffectiveGovernance) -> Iterator[Diagnostic]:
                 continue
             yield make(
                 UNDEFINED_OBLIGATION,
-                message + did_you_mean(sat.text, known) if own else message,
+                message + hint_for(found) if own else message,
                 sat.span,
                 related=related,
-                data={
-                    "kind": "undefined-obligation",
-                    "name": sat.text,
-                    "member": member,
-                    "suggestions": suggestions(sat.text, known) if own else [],
-                },
-                fixes=suggest(sat.span, suggestions(sat.text, known)) if own else (),
+                data=UndefinedObligation(
+                    name=sat.text, member=member, suggestions=found if own else []
+                ),
+                fixes=suggest(sat.span, found) if own else (),
             )
 
 
@@ -666,5 +667,5 @@ def _duplicate(ref: Located, seen: dict[str, Span], what: str, where: str) -> It
         f"{what} id `{ref.text}` is used twice in {where}",
         ref.span,
         related=[Related(first, "first used here")],
-        data={"kind": "duplicate-governance-id", "name": ref.text},
+        data=DuplicateGovernanceId(name=ref.text),
     )

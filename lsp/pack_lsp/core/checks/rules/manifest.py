@@ -1,18 +1,24 @@
-"""PM0xx — agent-extension manifests (``manifest.yaml`` with an ``agent`` section).
+"""PM0xx — agent-extension manifests, as yodoca loads them.
+
+The manifests are yodoca's ``manifest.yaml`` files (one folder per extension).
+The rules follow what yodoca's code does with a manifest (docs/manifests.md pins
+the commit read): what makes it refuse the manifest or stop before loading any
+extension is an error, and says so; what it silently reads otherwise than the
+author meant (a file path taken as the prompt text, an id ignored, a key it does
+not know) is a warning or a note, and says what yodoca does instead.
 
 Single-file rules look at one manifest; cross-file rules look the ids it names up
 in the workspace index (the other manifests of the checked directory, or of the
-editor's workspace). Schema problems of a manifest are the schema rules' PP1xx
-and YAML problems (duplicate keys among them) the document rules' PP0xx, as for
-packs.
+editor's workspace). Schema problems of a manifest are the schema rules' PP1xx and
+YAML problems (duplicate keys among them) the document rules' PP0xx, as for packs.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core.base.diagnostics import (
     Diagnostic,
@@ -24,7 +30,14 @@ from pack_lsp.core.base.diagnostics import (
     make,
 )
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import (
+    DependencyCycle,
+    EntrypointRequired,
+    ModuleNotFound,
+    UnknownExtension,
+)
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.syntax.yamltree.nodes import MappingNode, Node, SequenceNode, deref
 
 if TYPE_CHECKING:
     # The registry imports this module for its rules: the manifest model is loaded
@@ -35,12 +48,16 @@ if TYPE_CHECKING:
 CATEGORY = "Extension manifests"
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
 
+#: What follows a problem that makes yodoca refuse a manifest or its extension graph.
+LOADS_NOTHING = "then loads no extension"
+
 ENTRYPOINT_REQUIRED = Rule(
     "PM001",
     "entrypoint-required",
     E,
     "An extension without an `agent` section has nothing to load but its code, so it "
-    "needs an `entrypoint`.",
+    "needs an `entrypoint`. yodoca refuses such a manifest when it validates it, and "
+    "then loads no extension at all.",
     ("id: weather\nname: Weather lookup     # no entrypoint and no agent section\n"),
     "Add `entrypoint: module:Class` naming the extension's class, or add an `agent` "
     "section if the extension is an agent.",
@@ -48,35 +65,42 @@ ENTRYPOINT_REQUIRED = Rule(
     example_kind=ExampleKind.MANIFEST,
 )
 
-DECLARATIVE_AGENT_INCOMPLETE = Rule(
+AGENT_WITHOUT_INSTRUCTIONS = Rule(
     "PM002",
-    "declarative-agent-incomplete",
-    E,
-    "An agent without an `entrypoint` is built from its manifest alone, which needs the "
-    "model to run and the instructions to follow: `agent.model` and `agent.instructions`.",
-    ("id: summarizer\nname: Summarizer\nagent:\n  model: gpt-4o-mini     # no instructions\n"),
-    "Add the missing key under `agent`, or give the extension an `entrypoint` whose code "
-    "supplies it.",
+    "agent-without-instructions",
+    W,
+    "An agent without an `entrypoint` is built from its manifest alone, and its system "
+    "prompt is the `prompt.jinja2` beside the manifest followed by `agent.instructions`; "
+    "it has neither, so yodoca runs it with an empty prompt. Checked for manifests "
+    "saved as files (the folder is looked at).",
+    (
+        "id: summarizer\n"
+        "name: Summarizer\n"
+        "agent:\n"
+        "  model: gpt-4o-mini     # no instructions, and the folder has no prompt.jinja2\n"
+    ),
+    "Write the prompt in `prompt.jinja2` next to the manifest, or inline in `agent.instructions`.",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
 
-INSTRUCTIONS_FILE_NOT_FOUND = Rule(
+INSTRUCTIONS_READ_AS_TEXT = Rule(
     "PM003",
-    "instructions-file-not-found",
+    "instructions-read-as-text",
     W,
-    "`agent.instructions` reads as a file path (one line ending in a prompt-file "
-    "extension such as `.jinja2`, `.j2`, `.md` or `.txt`) but no such file exists in "
-    "the extension's folder. Nothing is checked for a manifest that is not saved as a "
-    "file.",
+    "`agent.instructions` reads as a file path (one word ending in a prompt-file "
+    "extension such as `.jinja2`, `.j2`, `.md` or `.txt`), but yodoca never opens a "
+    "file named there: the text itself becomes the agent's prompt. The prompt file "
+    "yodoca reads is `prompt.jinja2` beside the manifest.",
     (
         "id: reviewer\n"
         "name: Reviewer\n"
         "agent:\n"
         "  model: gpt-4o-mini\n"
-        "  instructions: prompts/reviewer.md     # the folder has no such file\n"
+        "  instructions: prompts/reviewer.md     # the prompt would be these words\n"
     ),
-    "Correct the path (relative to the folder of the manifest) or create the file.",
+    "Move the prompt to `prompt.jinja2` next to the manifest (read automatically) and "
+    "drop `instructions`, or write the prompt text inline.",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
@@ -86,7 +110,8 @@ ENTRYPOINT_FORM = Rule(
     "entrypoint-form",
     E,
     "`entrypoint` is not of the form `module:Class` (a dotted Python module, a colon, "
-    "a class name).",
+    "a class name), so yodoca cannot import it: the extension fails to load and the "
+    "extensions that depend on it are skipped.",
     ("id: shell\nname: Shell commands\nentrypoint: main.py     # module:Class, e.g. main:Shell\n"),
     "Write the module (without `.py`), a colon and the class name.",
     CATEGORY,
@@ -98,7 +123,8 @@ ENTRYPOINT_MODULE_NOT_FOUND = Rule(
     "entrypoint-module-not-found",
     W,
     "The module of `entrypoint` has no file in the extension's folder (neither "
-    "`module.py` nor `module/__init__.py`, dots read as folders).",
+    "`module.py` nor `module/__init__.py`, dots read as folders), so the import fails: "
+    "the extension does not load and the extensions that depend on it are skipped.",
     ("id: shell\nname: Shell commands\nentrypoint: main:Shell     # the folder has no main.py\n"),
     "Create the module file next to the manifest or correct the module name.",
     CATEGORY,
@@ -109,15 +135,15 @@ UNKNOWN_EXTENSION = Rule(
     "PM006",
     "unknown-extension",
     E,
-    "`depends_on` or `agent.uses_tools` names an id that no manifest of the workspace "
-    "declares. The loader would fail when it starts the extension.",
+    "`depends_on` names an id that no enabled `manifest.yaml` of the workspace "
+    "declares. yodoca's dependency resolver stops at the missing id, and then loads "
+    "no extension.",
     (
         "id: planner\n"
         "name: Planner\n"
         "agent:\n"
-        "  model: gpt-4o\n"
         "  instructions: Plan the work.\n"
-        "  uses_tools: [file_manger]     # did you mean `file_manager`?\n"
+        "depends_on: [file_manger]     # did you mean `file_manager`?\n"
         "---\n"
         "# file_manager/manifest.yaml\n"
         "id: file_manager\n"
@@ -134,15 +160,15 @@ UNKNOWN_EXTENSION = Rule(
 NOT_A_TOOL_PROVIDER = Rule(
     "PM007",
     "not-a-tool-provider",
-    E,
-    "`agent.uses_tools` names an extension that cannot provide tools. Tools come from "
-    "an extension's code; an agent without `entrypoint` has none (it is offered to the "
-    "orchestrator as a tool itself, never to other agents).",
+    W,
+    "`agent.uses_tools` names an agent built from its manifest alone. Tools come from "
+    "an extension's code, and such an agent has none: yodoca gives the agent no tools "
+    "from it, without a message. Agents reach other agents through the orchestrator's "
+    "`delegate_task`, not through `uses_tools`.",
     (
         "id: planner\n"
         "name: Planner\n"
         "agent:\n"
-        "  model: gpt-4o\n"
         "  instructions: Plan the work.\n"
         "  uses_tools: [code_reviewer]     # an agent without code: no tools\n"
         "---\n"
@@ -150,10 +176,10 @@ NOT_A_TOOL_PROVIDER = Rule(
         "id: code_reviewer\n"
         "name: Code reviewer\n"
         "agent:\n"
-        "  model: gpt-4o-mini\n"
         "  instructions: Review what you are given.\n"
     ),
-    "Name tool-providing extensions only; to combine agents, let the orchestrator call them.",
+    "Name tool-providing extensions only; to combine agents, let the orchestrator "
+    "delegate to them.",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
@@ -162,14 +188,15 @@ DEPENDENCY_CYCLE = Rule(
     "PM008",
     "dependency-cycle",
     E,
-    "Extensions name each other in a cycle through `depends_on` and `agent.uses_tools` "
-    "(both must be loaded first), so no load order exists. Reported in each manifest of "
-    "the cycle, on the reference that leads back to it.",
+    "Enabled extensions name each other in a cycle through `depends_on`, so no load "
+    "order exists: yodoca's resolver stops at the cycle and then loads no extension. "
+    "Reported in each manifest of the cycle, on the entry that leads back to it. "
+    "`uses_tools` orders nothing (tools are looked up after every extension is "
+    "loaded), so a cycle through it is no problem.",
     (
         "id: a\n"
         "name: A\n"
         "agent:\n"
-        "  model: gpt-4o-mini\n"
         "  instructions: Review what you are given.\n"
         "depends_on: [b]     # and b depends on a\n"
         "---\n"
@@ -177,11 +204,10 @@ DEPENDENCY_CYCLE = Rule(
         "id: b\n"
         "name: B\n"
         "agent:\n"
-        "  model: gpt-4o-mini\n"
         "  instructions: Review what you are given.\n"
         "depends_on: [a]\n"
     ),
-    "Remove one of the references of the cycle.",
+    "Remove one of the entries of the cycle.",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
@@ -190,90 +216,224 @@ DUPLICATE_EXTENSION_ID = Rule(
     "PM009",
     "duplicate-extension-id",
     E,
-    "Two manifests of the workspace declare the same `id`. Reported in each, with the "
-    "others as related locations.",
+    "Two enabled manifests of the workspace declare the same `id`. yodoca loads the "
+    "code of the first one (folders in name order) only, reads the settings of the last "
+    "one for it, and says nothing. Reported in each, with the others as related "
+    "locations.",
     (
         "id: kv\n"
         "name: Key-value store\n"
         "agent:\n"
-        "  model: gpt-4o-mini\n"
-        "  instructions: Review what you are given.\n"
+        "  instructions: Remember what you are told.\n"
         "---\n"
         "# kv2/manifest.yaml\n"
         "id: kv     # the same id\n"
         "name: Another store\n"
         "agent:\n"
-        "  model: gpt-4o-mini\n"
-        "  instructions: Review what you are given.\n"
+        "  instructions: Remember what you are told.\n"
     ),
-    "Give each extension its own id.",
+    "Give each extension its own id (the name of its folder).",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
 
-AGENT_TOOL_NAME_COLLISION = Rule(
-    "PM010",
-    "agent-tool-name-collision",
-    W,
-    "An agent in `tool` mode is offered to the orchestrator as the tool `agent_<id>`; "
-    "another extension of the workspace has exactly that id, and extensions commonly "
-    "name their tools after their id, so the two tools would clash when wired.",
-    (
-        "id: reviewer     # offered to agents as the tool `agent_reviewer`\n"
-        "name: Reviewer\n"
-        "agent:\n"
-        "  model: gpt-4o-mini\n"
-        "  instructions: Review what you are given.\n"
-        "---\n"
-        "# agent_reviewer/manifest.yaml\n"
-        "id: agent_reviewer\n"
-        "name: Review checklist tool\n"
-        "entrypoint: main:Checklist\n"
-    ),
-    "Rename one of the two extensions.",
-    CATEGORY,
-    example_kind=ExampleKind.MANIFEST,
-)
-
-HANDOFF_NOT_SUPPORTED = Rule(
+HANDOFF_INVOKED_AS_TOOL = Rule(
     "PM011",
-    "handoff-not-supported",
+    "handoff-invoked-as-tool",
     INFO,
-    "`integration_mode: handoff` is part of the design but a later phase of it; until "
-    "a runtime supports it, only `tool` mode agents are wired.",
+    "`integration_mode: handoff` is accepted and recorded, but yodoca invokes every "
+    "agent the same way — the orchestrator's `delegate_task` hands it one task and gets "
+    "its answer back — so the agent does not take over the conversation.",
     (
         "id: travel_desk\n"
         "name: Travel desk\n"
         "agent:\n"
         "  integration_mode: handoff\n"
-        "  model: gpt-4o\n"
         "  instructions: Help the user plan and book a trip.\n"
     ),
-    "Use `tool` mode unless the runtime you deploy to supports hand-offs.",
+    "Write the agent for one task at a time, or leave `integration_mode` at `tool`.",
+    CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
+)
+
+UNKNOWN_TOOL_EXTENSION = Rule(
+    "PM012",
+    "unknown-tool-extension",
+    W,
+    "`agent.uses_tools` names an id that is neither `core_tools` (the built-in tools) "
+    "nor an enabled extension of the workspace. yodoca drops it without a message, so "
+    "the agent gets none of the tools the author expected.",
+    (
+        "id: planner\n"
+        "name: Planner\n"
+        "agent:\n"
+        "  instructions: Plan the work.\n"
+        "  uses_tools: [core_tools, file_manger]     # did you mean `file_manager`?\n"
+        "---\n"
+        "# file_manager/manifest.yaml\n"
+        "id: file_manager\n"
+        "name: File manager\n"
+        "entrypoint: main:Files\n"
+    ),
+    "Use the id of an enabled tool extension (completion lists them), or enable it.",
+    CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    safe_fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_kind=ExampleKind.MANIFEST,
+)
+
+DEPENDS_ON_DISABLED = Rule(
+    "PM013",
+    "depends-on-disabled",
+    E,
+    "`depends_on` names an extension whose manifest says `enabled: false`. yodoca "
+    "drops disabled extensions before it resolves dependencies, so the resolver finds "
+    "the id missing, and then loads no extension.",
+    (
+        "id: digest\n"
+        "name: Daily digest\n"
+        "agent:\n"
+        "  instructions: Summarise the day's mail.\n"
+        "depends_on: [mail]     # mail is disabled\n"
+        "---\n"
+        "# mail/manifest.yaml\n"
+        "id: mail\n"
+        "name: Mail\n"
+        "entrypoint: main:Mail\n"
+        "enabled: false\n"
+    ),
+    "Enable the extension it depends on, or disable this one too.",
+    CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
+)
+
+ENTRYPOINT_FOLDER_NOT_ID = Rule(
+    "PM014",
+    "entrypoint-folder-not-id",
+    E,
+    "The folder of a `manifest.yaml` with an `entrypoint` is not named after its `id`. "
+    "yodoca imports the entrypoint from the folder named after the id, so the import "
+    "fails: the extension does not load and the extensions that depend on it are "
+    "skipped.",
+    (
+        "# weather_tool/manifest.yaml\n"
+        "id: weather     # the folder is weather_tool\n"
+        "name: Weather lookup\n"
+        "entrypoint: main:Weather\n"
+    ),
+    "Rename the folder to the id, or set the id to the folder's name.",
+    CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
+)
+
+AGENT_FOLDER_NOT_ID = Rule(
+    "PM015",
+    "agent-folder-not-id",
+    W,
+    "The folder of an agent's `manifest.yaml` (without `entrypoint`) is not named after "
+    "its `id`. yodoca reads the agent's `prompt.jinja2` from the folder named after the "
+    "id, not from this one.",
+    (
+        "# helper/manifest.yaml\n"
+        "id: assistant     # the folder is helper\n"
+        "name: Assistant\n"
+        "agent:\n"
+        "  instructions: Answer briefly.\n"
+    ),
+    "Rename the folder to the id, or set the id to the folder's name.",
+    CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
+)
+
+MANIFEST_YML_IGNORED = Rule(
+    "PM016",
+    "manifest-yml-ignored",
+    W,
+    "yodoca reads `manifest.yaml` only: a `manifest.yml` is never loaded, and the "
+    "extension it declares does not exist for the other manifests.",
+    (
+        "# weather/manifest.yml\n"
+        "id: weather\n"
+        "name: Weather lookup\n"
+        "agent:\n"
+        "  instructions: Answer with the forecast.\n"
+    ),
+    "Rename the file to `manifest.yaml`.",
+    CATEGORY,
+    example_kind=ExampleKind.MANIFEST,
+)
+
+MISSPELLED_KEY = Rule(
+    "PM017",
+    "misspelled-key",
+    W,
+    "A key yodoca does not know is close to one it knows. yodoca ignores unknown keys "
+    "without a message, so the setting the author meant is not applied.",
+    (
+        "id: digest\n"
+        "name: Daily digest\n"
+        "agent:\n"
+        "  instructions: Summarise the day's mail.\n"
+        "depend_on: [mail]     # did you mean `depends_on`?\n"
+    ),
+    "Correct the key (a quick fix does it).",
+    CATEGORY,
+    fixes=(FixKind.REPLACE_WITH_SUGGESTION,),
+    example_kind=ExampleKind.MANIFEST,
+)
+
+IGNORED_KEY = Rule(
+    "PM018",
+    "ignored-key",
+    INFO,
+    "A key yodoca does not know and that resembles none it knows: yodoca ignores it. "
+    "Harmless for notes kept in the manifest; a sign of a mistake otherwise.",
+    (
+        "id: digest\n"
+        "name: Daily digest\n"
+        "agent:\n"
+        "  instructions: Summarise the day's mail.\n"
+        "owner: ops-team     # not read by yodoca\n"
+    ),
+    "Remove the key, or keep it as a note knowing that yodoca does not read it.",
     CATEGORY,
     example_kind=ExampleKind.MANIFEST,
 )
 
 RULES = (
     ENTRYPOINT_REQUIRED,
-    DECLARATIVE_AGENT_INCOMPLETE,
-    INSTRUCTIONS_FILE_NOT_FOUND,
+    AGENT_WITHOUT_INSTRUCTIONS,
+    INSTRUCTIONS_READ_AS_TEXT,
     ENTRYPOINT_FORM,
     ENTRYPOINT_MODULE_NOT_FOUND,
     UNKNOWN_EXTENSION,
     NOT_A_TOOL_PROVIDER,
     DEPENDENCY_CYCLE,
     DUPLICATE_EXTENSION_ID,
-    AGENT_TOOL_NAME_COLLISION,
-    HANDOFF_NOT_SUPPORTED,
+    HANDOFF_INVOKED_AS_TOOL,
+    UNKNOWN_TOOL_EXTENSION,
+    DEPENDS_ON_DISABLED,
+    ENTRYPOINT_FOLDER_NOT_ID,
+    AGENT_FOLDER_NOT_ID,
+    MANIFEST_YML_IGNORED,
+    MISSPELLED_KEY,
+    IGNORED_KEY,
 )
 
+#: PM010 (agent tool name `agent_<id>` equal to another id) is gone: yodoca has no
+#: `agent_<id>` tools (agents are reached through `delegate_task`). A configuration
+#: naming it stays valid.
+RETIRED = ("PM010",)
+
 _ENTRYPOINT = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)$")
-_PROMPT_FILE = re.compile(r"^[^\n]*\.(?:jinja2|jinja|j2|md|txt|prompt)$", re.IGNORECASE)
+#: One word ending in a prompt-file extension: a path, not a sentence naming a file.
+_PROMPT_FILE = re.compile(r"^\S+\.(?:jinja2|jinja|j2|md|txt|prompt)$", re.IGNORECASE)
+#: The prompt file yodoca reads beside an agent's manifest.
+PROMPT_TEMPLATE = "prompt.jinja2"
 
 
-def _where(path: str | None) -> str:
-    return Path(path).parent.name if path else "?"
+def _folder(path: str | None) -> str:
+    return PurePath(path).parent.name if path else "?"
 
 
 # ----------------------------------------------------------------- single-file rules
@@ -283,77 +443,202 @@ def _check_shape(m: Manifest) -> Iterator[Diagnostic]:
     if m.agent is None and not m.has_entrypoint:
         yield make(
             ENTRYPOINT_REQUIRED,
-            "An extension without an `agent` section needs an `entrypoint` (module:Class)",
+            "An extension without an `agent` section needs an `entrypoint` (module:Class): "
+            f"yodoca refuses this manifest, and {LOADS_NOTHING}",
             m.anchor,
-            data={"kind": "entrypoint-required"},
+            data=EntrypointRequired(),
         )
-    if m.agent is not None and not m.has_entrypoint:
-        missing = [
-            key
-            for key, present in (
-                ("model", m.agent.has_model),
-                ("instructions", m.agent.has_instructions),
-            )
-            if not present
-        ]
-        for key in missing:
-            yield make(
-                DECLARATIVE_AGENT_INCOMPLETE,
-                f"Agent without `entrypoint` needs `agent.{key}`: it is built from the "
-                "manifest alone",
-                m.agent.key_span,
-                data={"kind": "missing-property", "property": key, "path": ["agent"]},
-            )
     if m.agent is not None and m.agent.integration_mode is not None:
         mode = m.agent.integration_mode
         if mode.text == "handoff":
             yield make(
-                HANDOFF_NOT_SUPPORTED,
-                "`handoff` mode is not wired by the runtime yet; the agent is only "
-                "reachable once hand-offs are supported",
+                HANDOFF_INVOKED_AS_TOOL,
+                "yodoca invokes a `handoff` agent like a `tool` one: `delegate_task` hands "
+                "it one task and takes its answer back; it does not take over the "
+                "conversation",
                 mode.span,
             )
 
 
-def _check_files(m: Manifest) -> Iterator[Diagnostic]:
+def _check_instructions(m: Manifest) -> Iterator[Diagnostic]:
+    agent = m.agent
+    if agent is None:
+        return
+    instructions = agent.instructions
+    text = instructions.text.strip() if instructions is not None else ""
+    if instructions is not None and _PROMPT_FILE.match(text):
+        base = Path(m.path).parent if m.path is not None else None
+        exists = base is not None and (base / text).is_file()
+        yield make(
+            INSTRUCTIONS_READ_AS_TEXT,
+            f"yodoca does not open `{text}`: the agent's prompt would be that text itself"
+            + (
+                f" (the file exists: rename it to `{PROMPT_TEMPLATE}` beside the manifest "
+                "and drop `instructions`)"
+                if exists
+                else f"; its prompt file is `{PROMPT_TEMPLATE}` beside the manifest"
+            ),
+            instructions.span,
+            data={"kind": "instructions-read-as-text", "path": text, "exists": exists},
+        )
+    if m.path is None or m.has_entrypoint or text:
+        return
+    if instructions is None and agent.has_instructions:
+        return  # a value of the wrong type: the schema reports it
+    if (Path(m.path).parent / PROMPT_TEMPLATE).is_file():
+        return
+    yield make(
+        AGENT_WITHOUT_INSTRUCTIONS,
+        f"This agent has no prompt: no `{PROMPT_TEMPLATE}` in {_folder(m.path)}/ and "
+        "no `agent.instructions`, so yodoca runs it with an empty prompt",
+        agent.key_span,
+        data={"kind": "agent-without-instructions"},
+    )
+
+
+def _check_entrypoint(m: Manifest) -> Iterator[Diagnostic]:
     entry = m.entrypoint
-    module: str | None = None
-    if entry is not None:
-        match = _ENTRYPOINT.match(entry.text.strip())
-        if match is None:
-            yield make(
-                ENTRYPOINT_FORM,
-                f"`entrypoint: {entry.text}` must be written module:Class, e.g. `main:MyExtension`",
-                entry.span,
-            )
-        else:
-            module = match.group(1)
+    if entry is None or not entry.text:
+        return
+    match = _ENTRYPOINT.match(entry.text.strip())
+    if match is None:
+        yield make(
+            ENTRYPOINT_FORM,
+            f"`entrypoint: {entry.text}` must be written module:Class, e.g. "
+            "`main:MyExtension`: yodoca cannot import it, so the extension does not load",
+            entry.span,
+        )
+        return
+    if m.path is None or _folder_not_id(m):
+        return  # PM014 says where yodoca looks for the module
+    module = match.group(1)
+    base = Path(m.path).parent
+    rel = Path(*module.split("."))
+    if not (base / rel.with_suffix(".py")).is_file() and not (base / rel / "__init__.py").is_file():
+        yield make(
+            ENTRYPOINT_MODULE_NOT_FOUND,
+            f"Module `{module}` of the entrypoint has no file `{rel.as_posix()}.py` "
+            f"in {_folder(m.path)}/: the import fails, so the extension does not load",
+            entry.span,
+            data=ModuleNotFound(module=module),
+        )
+
+
+def _folder_not_id(m: Manifest) -> bool:
+    """A ``manifest.yaml`` whose folder is not named after its id."""
+    from pack_lsp.core.model.manifest.model import MANIFEST_FILE
+
+    return (
+        m.path is not None
+        and m.id is not None
+        and PurePath(m.path).name == MANIFEST_FILE
+        and _folder(m.path) != m.id.text
+    )
+
+
+def _check_file(m: Manifest) -> Iterator[Diagnostic]:
+    """What yodoca makes of the file's name and folder."""
     if m.path is None:
         return
-    base = Path(m.path).parent
-    if module is not None and entry is not None:
-        rel = Path(*module.split("."))
-        if (
-            not (base / rel.with_suffix(".py")).is_file()
-            and not (base / rel / "__init__.py").is_file()
-        ):
+    from pack_lsp.core.model.manifest.model import IGNORED_FILE
+
+    name = PurePath(m.path).name
+    if name == IGNORED_FILE:
+        yield make(
+            MANIFEST_YML_IGNORED,
+            "yodoca reads only `manifest.yaml`: this `manifest.yml` is never loaded",
+            m.anchor,
+            data={"kind": "manifest-yml-ignored"},
+        )
+        return
+    if m.id is None or not m.enabled or not _folder_not_id(m):
+        return
+    folder = _folder(m.path)
+    ext_id = m.id.text
+    if m.has_entrypoint:
+        yield make(
+            ENTRYPOINT_FOLDER_NOT_ID,
+            f"The folder `{folder}` is not named after the id `{ext_id}`: yodoca imports "
+            f"the entrypoint from `{ext_id}/`, so this extension does not load",
+            m.id.span,
+            data={"kind": "folder-not-id", "folder": folder, "id": ext_id},
+        )
+    elif m.agent is not None:
+        yield make(
+            AGENT_FOLDER_NOT_ID,
+            f"The folder `{folder}` is not named after the id `{ext_id}`: yodoca reads "
+            f"this agent's `{PROMPT_TEMPLATE}` from `{ext_id}/`, not from here",
+            m.id.span,
+            data={"kind": "folder-not-id", "folder": folder, "id": ext_id},
+        )
+
+
+def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with ``$ref`` followed and the object branch of an ``anyOf`` taken."""
+    for _ in range(8):
+        if not isinstance(schema, dict):
+            return {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            target: Any = root
+            for part in ref.removeprefix("#/").split("/"):
+                target = target.get(part) if isinstance(target, dict) else None
+            schema = target
+            continue
+        branches = schema.get("anyOf")
+        if isinstance(branches, list):
+            objects = [b for b in branches if isinstance(b, dict) and "type" not in b]
+            schema = objects[0] if objects else {}
+            continue
+        return schema
+    return {}
+
+
+def _unknown_keys(
+    node: Node | None, schema: Any, root: dict[str, Any], path: str, entry: bool
+) -> Iterator[Diagnostic]:
+    """PM017/PM018 below ``node``; ``path`` is its dotted path (empty: the manifest),
+    ``entry`` whether it is an item of that list."""
+    node = deref(node)
+    resolved = _resolve(schema, root)
+    if isinstance(node, SequenceNode):
+        items = resolved.get("items")
+        if isinstance(items, dict):
+            for item in node.values():
+                yield from _unknown_keys(item, items, root, path, True)
+        return
+    props = resolved.get("properties")
+    if not isinstance(node, MappingNode) or not isinstance(props, dict):
+        return  # a scalar, or a free-form table such as `config`
+    known = list(props)
+    where = "the manifest" if not path else f"an entry of `{path}`" if entry else f"`{path}`"
+    for key, pair in node.items():
+        if key in props:
+            inner = f"{path}.{key}" if path else key
+            yield from _unknown_keys(pair.value, props[key], root, inner, False)
+            continue
+        free = [k for k in known if k not in node.effective]  # no fix makes a duplicate
+        found = suggestions(key, free)
+        if found:
             yield make(
-                ENTRYPOINT_MODULE_NOT_FOUND,
-                f"Module `{module}` of the entrypoint has no file `{rel.as_posix()}.py` "
-                f"in {_where(m.path)}/",
-                entry.span,
-                data={"kind": "module-not-found", "module": module},
+                MISSPELLED_KEY,
+                f"yodoca ignores `{key}`, which is not a key of {where}" + did_you_mean(key, free),
+                pair.key.span,
+                data={"kind": "misspelled-key", "key": key, "suggestions": found},
+                fixes=suggest(pair.key.span, found),
             )
-    instructions = m.agent.instructions if m.agent is not None else None
-    if instructions is not None:
-        text = instructions.text.strip()
-        if _PROMPT_FILE.match(text) and not (base / text).is_file():
+        else:
             yield make(
-                INSTRUCTIONS_FILE_NOT_FOUND,
-                f"Instructions file `{text}` does not exist in {_where(m.path)}/",
-                instructions.span,
-                data={"kind": "instructions-not-found", "path": text},
+                IGNORED_KEY,
+                f"yodoca ignores `{key}`: it is not a key of {where}",
+                pair.key.span,
+                data={"kind": "ignored-key", "key": key},
             )
+
+
+def check_keys(root: Node | None, schema: dict[str, Any]) -> Iterator[Diagnostic]:
+    """PM017/PM018 for the keys of ``root`` that the manifest schema does not declare."""
+    yield from _unknown_keys(root, schema, schema, "", False)
 
 
 # ------------------------------------------------------------------ cross-file rules
@@ -364,75 +649,109 @@ def _related(other: Manifest, message: str) -> Related:
     return Related(span, message, path=other.path)
 
 
-def _check_reference(m: Manifest, ref: Reference, index: ManifestIndex) -> Iterator[Diagnostic]:
-    where = "`agent.uses_tools`" if ref.field == "uses_tools" else "`depends_on`"
-    target = index.first(ref.id)
-    if target is None:
-        known = index.ids()
+def _loaded_ids(index: ManifestIndex) -> list[str]:
+    return sorted({m.ext_id for m in index if m.loaded and m.ext_id is not None})
+
+
+def _check_dependency(m: Manifest, ref: Reference, index: ManifestIndex) -> Iterator[Diagnostic]:
+    defining = index.defining(ref.id)
+    loaded = [t for t in defining if t.loaded]
+    if not loaded:
+        disabled = [t for t in defining if not t.enabled and not t.ignored]
+        if disabled:
+            yield make(
+                DEPENDS_ON_DISABLED,
+                f"`depends_on` names `{ref.id}`, which is disabled (`enabled: false`): yodoca "
+                f"drops it before resolving dependencies, finds it missing, and {LOADS_NOTHING}",
+                ref.span,
+                related=[_related(t, f"`{ref.id}` is disabled here") for t in disabled],
+                data={"kind": "depends-on-disabled", "id": ref.id},
+            )
+            return
+        known = _loaded_ids(index)
+        found = suggestions(ref.id, known)
         yield make(
             UNKNOWN_EXTENSION,
-            f"{where} names `{ref.id}`, which no manifest of the workspace declares"
+            f"`depends_on` names `{ref.id}`, which no enabled manifest.yaml of the workspace "
+            f"declares: yodoca stops at the missing dependency, and {LOADS_NOTHING}"
             + did_you_mean(ref.id, known),
             ref.span,
-            data={
-                "kind": "unknown-extension",
-                "id": ref.id,
-                "suggestions": suggestions(ref.id, known),
-            },
-            fixes=suggest(ref.span, suggestions(ref.id, known)),
+            data=UnknownExtension(id=ref.id, suggestions=found),
+            fixes=suggest(ref.span, found),
         )
         return
-    if ref.field == "uses_tools" and not target.provides_tools:
-        yield make(
-            NOT_A_TOOL_PROVIDER,
-            f"`{ref.id}` is an agent built from its manifest alone and provides no tools",
-            ref.span,
-            related=[_related(target, f"`{ref.id}` is declared here, without entrypoint")],
-        )
     if m.ext_id is None:
         return
-    chain = [m.ext_id] if ref.id == m.ext_id else index.path_to(ref.id, m.ext_id)
+    chain = [m.ext_id] if ref.id == m.ext_id else index.dependency_path(ref.id, m.ext_id)
     if chain is not None:
         shown = " → ".join([m.ext_id, *chain]) if ref.id != m.ext_id else f"{m.ext_id} → itself"
         yield make(
             DEPENDENCY_CYCLE,
-            f"{where} entry `{ref.id}` closes a cycle: {shown}",
+            f"`depends_on` entry `{ref.id}` closes a cycle: {shown}; yodoca finds no load "
+            f"order, and {LOADS_NOTHING}",
             ref.span,
-            data={"kind": "dependency-cycle", "cycle": [m.ext_id, *chain]},
+            data=DependencyCycle(cycle=[m.ext_id, *chain]),
+        )
+
+
+def _check_tools(ref: Reference, index: ManifestIndex) -> Iterator[Diagnostic]:
+    from pack_lsp.core.model.manifest.model import CORE_TOOLS
+
+    if ref.id == CORE_TOOLS:
+        return
+    loaded = [t for t in index.defining(ref.id) if t.loaded]
+    if not loaded:
+        disabled = any(not t.enabled and not t.ignored for t in index.defining(ref.id))
+        known = [CORE_TOOLS, *(i for i in _loaded_ids(index) if i != CORE_TOOLS)]
+        found = [] if disabled else suggestions(ref.id, known)
+        why = (
+            "which is disabled (`enabled: false`)"
+            if disabled
+            else "which is neither `core_tools` nor an enabled extension of the workspace"
+        )
+        yield make(
+            UNKNOWN_TOOL_EXTENSION,
+            f"`agent.uses_tools` names `{ref.id}`, {why}: yodoca drops it, so the agent "
+            "gets no tools from it" + ("" if disabled else did_you_mean(ref.id, known)),
+            ref.span,
+            data={"kind": "unknown-tool-extension", "id": ref.id, "suggestions": found},
+            fixes=suggest(ref.span, found),
+        )
+        return
+    target = loaded[0]
+    if not target.provides_tools:
+        yield make(
+            NOT_A_TOOL_PROVIDER,
+            f"`{ref.id}` is an agent built from its manifest alone and provides no tools: "
+            "yodoca gives this agent none from it",
+            ref.span,
+            related=[_related(target, f"`{ref.id}` is declared here, without entrypoint")],
         )
 
 
 def _check_ids(m: Manifest, index: ManifestIndex) -> Iterator[Diagnostic]:
     if m.id is None:
         return
-    others = [o for o in index.defining(m.id.text) if o.path != m.path]
+    others = [o for o in index.defining(m.id.text) if o.path != m.path and o.loaded]
     if others:
         yield make(
             DUPLICATE_EXTENSION_ID,
-            f"Extension id `{m.id.text}` is declared by {len(others) + 1} manifests",
+            f"Extension id `{m.id.text}` is declared by {len(others) + 1} enabled manifests: "
+            "yodoca loads the code of the first folder only, with the settings of the last",
             m.id.span,
             related=[_related(o, f"`{m.id.text}` is also declared here") for o in others],
         )
-    mode = m.agent.integration_mode if m.agent is not None else None
-    if m.agent is not None and (mode is None or mode.text == "tool"):
-        from pack_lsp.core.model.manifest.workspace import AGENT_TOOL_PREFIX
-
-        tool = AGENT_TOOL_PREFIX + m.id.text
-        clash = index.defining(tool)
-        if clash:
-            yield make(
-                AGENT_TOOL_NAME_COLLISION,
-                f"The agent's tool name `{tool}` is also the id of another extension",
-                m.id.span,
-                related=[_related(o, f"extension `{tool}`") for o in clash],
-            )
 
 
 def check_manifest(m: Manifest, index: ManifestIndex | None) -> Iterator[Diagnostic]:
-    """Every PM diagnostic of ``m``; cross-file rules only when ``index`` is given."""
+    """Every PM diagnostic of ``m`` but the unknown keys (``check_keys``); cross-file
+    rules only when ``index`` is given, and only for a manifest yodoca loads (enabled,
+    named ``manifest.yaml``): disabled ones are dropped before dependencies are resolved."""
     yield from _check_shape(m)
-    yield from _check_files(m)
-    if index is None:
+    yield from _check_instructions(m)
+    yield from _check_entrypoint(m)
+    yield from _check_file(m)
+    if index is None or not m.loaded:
         return
     yield from _check_ids(m, index)
     seen: set[tuple[str, str]] = set()
@@ -440,4 +759,7 @@ def check_manifest(m: Manifest, index: ManifestIndex | None) -> Iterator[Diagnos
         if (ref.field, ref.id) in seen:
             continue
         seen.add((ref.field, ref.id))
-        yield from _check_reference(m, ref, index)
+        if ref.field == "depends_on":
+            yield from _check_dependency(m, ref, index)
+        else:
+            yield from _check_tools(ref, index)

@@ -10,7 +10,16 @@ from pathlib import Path
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import ReplaceValue
+from pack_lsp.core.base.problemdata import (
+    DuplicateEvalId,
+    DuplicatePromptId,
+    PromptId,
+    RefusedCheckParams,
+    SkillNotFound,
+    SkillOutside,
+)
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
@@ -26,11 +35,7 @@ PROMPT_ID_DIFFERS_FROM_KEY = Rule(
     Severity.WARNING,
     "A prompt's `id` is not its key in `prompts`. Runtimes select prompts by key, "
     "so a different `id` is misleading.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: customer_support     # the key is `support`\n"
@@ -49,11 +54,7 @@ DUPLICATE_PROMPT_ID = Rule(
     Severity.ERROR,
     "Two prompts have the same `id`. Reported on the later one, with the other as a "
     "related location.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "  support_v2: {id: support, name: Support, version: 2.0.0, system_template: Hi}\n"
@@ -69,11 +70,7 @@ DUPLICATE_EVAL_ID = Rule(
     "Two evals of the same list (the pack's `evals`, or one prompt's `evals`) have the "
     "same `id`. A prompt-level eval may reuse a pack-level id on purpose: it overrides "
     "it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -96,11 +93,7 @@ SKILL_PATH_NOT_FOUND = Rule(
     "A skill path does not exist relative to the pack file. Package references "
     "(`@scope/name`) and URLs are not checked; nothing is checked for a document that "
     "is not saved as a file.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -120,11 +113,7 @@ SKILL_PATH_OUTSIDE_PACK = Rule(
     Severity.ERROR,
     "A skill path leaves the pack's directory (an absolute path, `~`, or `..` going "
     "above it). A pack must be self-contained; pack-lsp does not look at such a path.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -154,11 +143,7 @@ REFUSED_CHECK_PARAMS = Rule(
     "(`ValidatePack`) and PromptArena refuse such a pack; `sdk.Open` drops the "
     "validator with a warning, so replies go unchecked. Validators with "
     "`enabled: false` are not checked, as PromptKit skips them.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -190,7 +175,7 @@ def _check_prompt_id(prompt: Prompt) -> Iterator[Diagnostic]:
             PROMPT_ID_DIFFERS_FROM_KEY,
             f"Prompt `{key}` has `id: {pid.value}`; the id should be the key `{key}`",
             pid.span,
-            data={"kind": "prompt-id", "expected": key},
+            data=PromptId(expected=key),
             fixes=(ReplaceValue(pid.span, key),),
         )
 
@@ -210,7 +195,7 @@ def _duplicate_prompt_ids(ctx: CheckContext) -> Iterator[Diagnostic]:
             f"Prompt `{key}` has the id `{pid.value}` that prompt `{earlier[0]}` already has",
             pid.span,
             related=[Related(earlier[1].span, f"prompt `{earlier[0]}` has this id")],
-            data={"kind": "duplicate-prompt-id", "id": pid.value, "other": earlier[0]},
+            data=DuplicatePromptId(id=pid.value, other=earlier[0]),
         )
 
 
@@ -228,7 +213,7 @@ def _duplicate_evals(evals: list[Eval], scope: str) -> Iterator[Diagnostic]:
             f"Eval id `{ev.id.value}` is already used earlier in {scope}",
             ev.id.span,
             related=[Related(earlier.span, f"`{ev.id.value}` is first used here")],
-            data={"kind": "duplicate-eval-id", "id": ev.id.value},
+            data=DuplicateEvalId(id=ev.id.value),
         )
 
 
@@ -261,7 +246,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
                 SKILL_PATH_OUTSIDE_PACK,
                 f"Skill path `{value}` is outside the pack's directory",
                 path.span,
-                data={"kind": "skill-outside", "path": value},
+                data=SkillOutside(path=value),
             )
             continue
         if ctx.path is None:
@@ -278,7 +263,7 @@ def _check_skills(ctx: CheckContext) -> Iterator[Diagnostic]:
                 SKILL_PATH_NOT_FOUND,
                 f"Skill path `{value}` {reason} (relative to {base.name or base}/)",
                 path.span,
-                data={"kind": "skill-not-found", "path": value},
+                data=SkillNotFound(path=value),
             )
 
 
@@ -376,7 +361,7 @@ def _refused_params(
             f"PromptKit refuses this {what} of {where}: `{kind_node.value}` {reason} "
             f"(params given: {written})",
             span,
-            data={"kind": "refused-check-params", "type": kind_node.value, "check": what},
+            data=RefusedCheckParams(type=kind_node.value, check=what),
         )
 
 

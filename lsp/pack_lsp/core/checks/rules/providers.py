@@ -4,17 +4,40 @@
 prompt or a composition step picks one with ``provider``. The key ``default`` (the
 primary LLM) is always valid, declared or not. A step without ``provider`` uses its
 prompt's, a prompt without one uses ``default``.
+
+A step's ``provider`` in a pack that targets a version before 1.9.0 is the 1.9.0
+feature written too early: the official schemas before 1.9.0 leave steps open, so
+they accept the key, but give it no meaning, and a runtime of that version runs the
+step on its prompt's provider. It is reported as PP110 (which version it needs),
+like the prompt-level ``provider`` that those schemas refuse (a warning here, since the
+schema of that version accepts the key), and PP923/PP924 check it as the reference it
+is meant to be (docs/decisions.md, D54).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator, Iterable, Iterator
+from dataclasses import replace
 
+from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import suggest
-from pack_lsp.core.base.suggest import did_you_mean, suggestions
+from pack_lsp.core.base.problemdata import (
+    ConversationalPromptOnNonLlmProvider,
+    DuplicateProviderKey,
+    OptionalProviderReferenced,
+    PromptStepOnNonLlmProvider,
+    UndefinedProvider,
+    UnknownProviderRole,
+)
+from pack_lsp.core.base.resources import load_schema
+from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, Pack, ProviderRequirement
+from pack_lsp.core.model.resolve import Kind, Missing, resolve_name
+from pack_lsp.core.model.schema import needs_version
 
 CATEGORY = "Providers"
 DEFAULT = "default"
@@ -30,11 +53,7 @@ DUPLICATE_PROVIDER_KEY = Rule(
     "and steps select a provider by, so it must be unique. A string entry is the "
     "requirement with that key (`default` is `{key: default, role: llm}`), so it "
     "counts too; keys are compared exactly (`Judge` and `judge` differ).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers:\n"
         "    - default\n"
@@ -53,11 +72,7 @@ UNKNOWN_PROVIDER_ROLE = Rule(
     "A provider requirement's `role` is not one of the suggested roles (`llm`, "
     "`embedding`, `tts`, `stt`, `image`, `inference`). Roles are an open set, so this is "
     "never an error; it may be a typo.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers:\n"
         "    - {key: judge, role: lmm}   # did you mean `llm`?\n"
@@ -76,11 +91,7 @@ UNDEFINED_PROVIDER = Rule(
     Severity.ERROR,
     "A prompt's or a composition step's `provider` is not the `key` of an entry of "
     "`requires.providers` (`default` is always allowed).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: llm}]\n"
         "prompts:\n"
@@ -100,11 +111,7 @@ OPTIONAL_PROVIDER_REFERENCED = Rule(
     "A prompt or a step names a provider requirement declared `required: false`. A "
     "runtime rejects the pack when that optional provider is not bound, because a call "
     "site that names it has nothing to fall back to.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: vision, role: llm, required: false}]\n"
         "prompts:\n"
@@ -121,11 +128,7 @@ CONVERSATIONAL_PROMPT_ON_NON_LLM_PROVIDER = Rule(
     Severity.WARNING,
     "A prompt run by a conversational workflow state names a provider whose `role` is "
     "not `llm`; a conversation needs a model that produces text.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: inference}]\n"
         "prompts:\n"
@@ -147,11 +150,7 @@ PROMPT_STEP_ON_NON_LLM_PROVIDER_WITHOUT_SCHEMA = Rule(
     Severity.WARNING,
     "A `prompt` step runs on a provider whose `role` is not `llm` but declares no "
     "`output_schema`; a non-LLM provider can only answer a structured question.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "requires:\n"
         "  providers: [{key: triage, role: inference}]\n"
         "prompts:\n"
@@ -182,14 +181,55 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     for key, prompt in pack.prompts.items():
         if prompt.provider is not None:
             yield from _reference(prompt.provider, f"Prompt `{key}`", declared)
-    for cname, comp in pack.compositions.items():
-        for step in comp.all_steps():
-            if step.provider is not None:
-                sid = step.id.text if step.id is not None else "?"
-                yield from _reference(
-                    step.provider, f"Step `{sid}` of composition `{cname}`", declared
-                )
+    steps = [
+        (cname, step)
+        for cname, comp in pack.compositions.items()
+        for step in comp.all_steps()
+        if step.provider is not None
+    ]
+    early = _early_target(ctx) if steps else None
+    for cname, step in steps:
+        assert step.provider is not None
+        sid = step.id.text if step.id is not None else "?"
+        if early is not None:
+            yield _step_needs_version(cname, sid, step.provider, early)
+        yield from _reference(step.provider, f"Step `{sid}` of composition `{cname}`", declared)
     yield from _roles(pack, declared)
+
+
+@functools.cache
+def _step_provider() -> dict[str, str]:
+    """When a step's ``provider`` appeared (``x-since``/``x-rfc`` of our schema)."""
+    prop = load_schema("promptpack.schema.json")["$defs"]["PromptStep"]["properties"]["provider"]
+    return {"since": prop["x-since"], "rfc": prop["x-rfc"]}
+
+
+def _step_needs_version(
+    composition: str, sid: str, ref: Located, target: versions.Target
+) -> Diagnostic:
+    """PP110 for a step's ``provider`` in a pack that targets a version before it: a
+    warning, since that version's schema accepts the key (its steps are open)."""
+    path = ("compositions", composition, "steps", sid, "provider")
+    found = needs_version("provider", _step_provider(), ref.span, path, target)
+    return replace(
+        found,
+        severity=Severity.WARNING,
+        message=f"{found.message}: the schema of that version accepts it on a step (steps "
+        "are open there) but gives it no meaning, so a runtime of that version runs the "
+        "step on its prompt's provider",
+    )
+
+
+def _early_target(ctx: CheckContext) -> versions.Target | None:
+    """The target version when it is before a step's ``provider`` (None otherwise, and
+    under a profile, whose schema says itself what its runtime reads)."""
+    target = ctx.target
+    since = _step_provider()["since"]
+    if target.source == versions.SOURCE_PROFILE or versions.key(target.version) >= versions.key(
+        since
+    ):
+        return None
+    return target
 
 
 def _declarations(
@@ -214,7 +254,7 @@ def _declarations(
                 "(RFC 0012)",
                 key.span,
                 related=[Related(first.key.span, "first declared here")],
-                data={"kind": "duplicate-provider-key", "name": key.text},
+                data=DuplicateProviderKey(name=key.text),
             )
             continue
         declared[key.value] = req
@@ -226,11 +266,9 @@ def _declarations(
                 f"({', '.join(KNOWN_ROLES)}); roles are open, check that the runtime knows it"
                 + did_you_mean(role.text, KNOWN_ROLES),
                 role.span,
-                data={
-                    "kind": "unknown-provider-role",
-                    "value": role.text,
-                    "suggestions": suggestions(role.text, KNOWN_ROLES),
-                },
+                data=UnknownProviderRole(
+                    value=role.text, suggestions=suggestions(role.text, KNOWN_ROLES)
+                ),
                 fixes=suggest(role.span, suggestions(role.text, KNOWN_ROLES)),
             )
     return declared
@@ -240,23 +278,21 @@ def _reference(
     ref: Located, what: str, declared: dict[str, ProviderRequirement]
 ) -> Iterator[Diagnostic]:
     name = ref.text
-    if name == DEFAULT and name not in declared:
-        return
-    req = declared.get(name)
-    if req is None:
-        known = [DEFAULT, *declared]
+    # `default` is the runtime's own provider unless the pack declares one so named.
+    resolved = resolve_name(Kind.PROVIDER, name, declared, extra=(DEFAULT,))
+    if isinstance(resolved, Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_PROVIDER,
             f"{what} names provider `{name}`, which is not a key of `requires.providers`"
-            + did_you_mean(name, known),
+            + hint_for(found),
             ref.span,
-            data={
-                "kind": "undefined-provider",
-                "name": name,
-                "suggestions": suggestions(name, known),
-            },
-            fixes=suggest(ref.span, suggestions(name, known)),
+            data=UndefinedProvider(name=name, suggestions=found),
+            fixes=suggest(ref.span, found),
         )
+        return
+    req = declared.get(name)
+    if req is None:  # the runtime's `default`
         return
     if not req.is_required:
         yield make(
@@ -265,7 +301,7 @@ def _reference(
             "rejected whenever it is not bound",
             ref.span,
             related=[Related(req.span, "declared optional here")],
-            data={"kind": "optional-provider-referenced", "name": name},
+            data=OptionalProviderReferenced(name=name),
         )
 
 
@@ -295,7 +331,7 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 f"`{ref.text}`, whose role is `{_role_of(ref.text, declared)}`, not `llm`",
                 ref.span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
-                data={"kind": "conversational-prompt-on-non-llm-provider", "name": ref.text},
+                data=ConversationalPromptOnNonLlmProvider(name=ref.text),
             )
     for cname, comp in pack.compositions.items():
         for step in comp.all_steps():
@@ -317,5 +353,5 @@ def _roles(pack: Pack, declared: dict[str, ProviderRequirement]) -> Iterator[Dia
                 f"`{step_ref.text}` (role `{role}`, not `llm`) but declares no `output_schema`",
                 step.id.span if step.id is not None else step.span,
                 related=[Related(step_ref.span, f"provider `{step_ref.text}` named here")],
-                data={"kind": "prompt-step-on-non-llm-provider", "name": step_ref.text},
+                data=PromptStepOnNonLlmProvider(name=step_ref.text),
             )

@@ -14,11 +14,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
-from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
+from pack_lsp.core.base.problemdata import (
+    FragmentIncludeCycle,
+    UnbalancedBraces,
+    UndeclaredVariable,
+    UndefinedFragment,
+    UnusedFragment,
+    UnusedVariable,
+)
+from pack_lsp.core.base.suggest import did_you_mean, hint_for
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.model.context import CheckContext
+from pack_lsp.core.model.expansion import Expander, render_budget
 from pack_lsp.core.model.pack import Pack, Prompt, Variable
+from pack_lsp.core.model.resolve import Defined, Kind, resolve_name
 from pack_lsp.core.model.summary import Owner, PackSummary, PromptContext, Use
 from pack_lsp.core.model.templates import PackTemplates, TemplateInfo, implicit_variables
 
@@ -61,11 +72,7 @@ UNDECLARED_VARIABLE = Rule(
     "in prompts run by a workflow state, `workflow_context` (the hand-over text of the "
     "transition). PromptKit refuses a prompt that uses variables and declares none: "
     "that case is an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -89,11 +96,7 @@ UNUSED_VARIABLE = Rule(
     Severity.HINT,
     "A prompt declares a variable that none of its templates (nor the fragments they "
     "include) uses.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -135,11 +138,7 @@ REQUIRED_VARIABLE_WITH_DEFAULT = Rule(
     Severity.WARNING,
     "A variable is `required: true` and also has a `default`. A required variable must "
     "always be supplied, so its default is never used.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -159,11 +158,7 @@ DEFAULT_TYPE_MISMATCH = Rule(
     Severity.WARNING,
     "A variable's `default` is not of the variable's `type` (`string`, `number`, "
     "`integer`, `boolean`, `array` or `object`; other types are not checked).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -182,11 +177,7 @@ DEFAULT_NOT_IN_ENUM = Rule(
     "default-not-in-enum",
     Severity.WARNING,
     "A variable's `default` is not one of the values its `validation.enum` allows.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -211,11 +202,7 @@ UNBALANCED_BRACES = Rule(
     "A template opens a placeholder with `{{` that is never closed (another `{{` or the "
     "end of the text comes first), or closes `{name}}` with only one opening brace. "
     "The text is passed to the model literally instead of being substituted.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -253,6 +240,40 @@ FRAGMENT_INCLUDE_CYCLE = Rule(
     CATEGORY,
 )
 
+FRAGMENT_EXPANSION_TOO_LARGE = Rule(
+    "PP016",
+    "fragment-expansion-too-large",
+    Severity.ERROR,
+    "A prompt's system template is larger than the render budget (a million characters "
+    "by default, about 250,000 tokens) once its fragments are expanded: fragments that "
+    "include fragments several times multiply. A runtime expanding it spends minutes "
+    "and gigabytes, and no model takes the result. The message gives the include path "
+    "that makes most of it.",
+    (
+        "id: support\n"
+        "name: Support\n"
+        "version: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}", features: [fragments]}\n'
+        "fragments:\n"
+        '  a: "{{fragments.b}}{{fragments.b}}{{fragments.b}}{{fragments.b}}{{fragments.b}}"\n'
+        '  b: "{{fragments.c}}{{fragments.c}}{{fragments.c}}{{fragments.c}}{{fragments.c}}"\n'
+        '  c: "{{fragments.d}}{{fragments.d}}{{fragments.d}}{{fragments.d}}{{fragments.d}}"\n'
+        '  d: "{{fragments.e}}{{fragments.e}}{{fragments.e}}{{fragments.e}}{{fragments.e}}"\n'
+        '  e: "{{fragments.f}}{{fragments.f}}{{fragments.f}}{{fragments.f}}{{fragments.f}}"\n'
+        '  f: "{{fragments.g}}{{fragments.g}}{{fragments.g}}{{fragments.g}}{{fragments.g}}"\n'
+        "  g: Be polite, be brief, and answer in the customer's own language, always.\n"
+        "prompts:\n"
+        "  support:\n"
+        "    id: support\n"
+        "    name: Support\n"
+        "    version: 1.0.0\n"
+        '    system_template: "{{fragments.a}}"\n'
+    ),
+    "Include each fragment once where it is needed instead of nesting repeated "
+    "includes; `PACK_LSP_MAX_RENDER_SIZE` raises the budget if the size is intended.",
+    CATEGORY,
+)
+
 RULES = (
     UNDEFINED_FRAGMENT,
     UNDECLARED_VARIABLE,
@@ -263,6 +284,7 @@ RULES = (
     DEFAULT_NOT_IN_ENUM,
     UNBALANCED_BRACES,
     FRAGMENT_INCLUDE_CYCLE,
+    FRAGMENT_EXPANSION_TOO_LARGE,
 )
 #: The longest cycle of fragments listed in full in a message.
 MAX_LISTED = 8
@@ -310,6 +332,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _unused_fragments(pack, info)
     yield from _include_cycles(pack, info)
     yield from _unbalanced(fragments)
+    yield from _expansions(pack, info)
 
 
 def _unbalanced(templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
@@ -329,7 +352,7 @@ def _unbalanced(templates: Iterable[TemplateInfo]) -> Iterator[Diagnostic]:
                 UNBALANCED_BRACES,
                 message,
                 problem.span,
-                data={"kind": "unbalanced-braces", "which": problem.which, "name": problem.name},
+                data=UnbalancedBraces(which=problem.which, name=problem.name),
             )
 
 
@@ -344,9 +367,12 @@ def _undefined_fragments(
     known = set(names)
     for t in templates:
         for p in t.placeholders:
-            if p.kind != "fragment" or p.name in known:
+            if p.kind != "fragment":
                 continue
-            found = suggestions(p.name, names)
+            resolved = resolve_name(Kind.FRAGMENT, p.name, known)
+            if isinstance(resolved, Defined):
+                continue
+            found = list(resolved.suggestions)
             if not names:
                 message = f"Fragment `{p.name}` is not defined: the pack has no `fragments`"
             else:
@@ -355,11 +381,7 @@ def _undefined_fragments(
                 UNDEFINED_FRAGMENT,
                 message,
                 p.name_span,
-                data={
-                    "kind": "undefined-fragment",
-                    "name": p.name,
-                    "suggestions": found,
-                },
+                data=UndefinedFragment(name=p.name, suggestions=found),
                 fixes=suggest(p.name_span, found, Quote.BARE),
             )
 
@@ -382,15 +404,21 @@ def _undeclared_variables(
     declared = _declared(prompt)
     implicit = implicit_variables(key, summary.tasks)
     for owner, owner_key, p in reached:
-        if p.kind != "variable" or p.scoped or p.name in declared or p.name in implicit:
+        if p.kind != "variable" or p.scoped or p.name in implicit:
             continue
-        found = suggestions(p.name, declared)
+        resolved = resolve_name(Kind.VARIABLE, p.name, declared, key)
+        if isinstance(resolved, Defined):
+            continue
+        found = list(resolved.suggestions)
         message = f"`{p.name}` is not declared in the `variables` of prompt `{key}`"
         if owner == "fragment":
             message += f" (it is used in fragment `{owner_key}`, which the prompt includes)"
         message += hint_for(found)
         if summary.dialect != "promptkit" and summary.is_fragment(p.name) and p.syntax == "bare":
-            message += f"; to include the fragment, write `{{{{fragments.{p.name}}}}}`"
+            # The form the dialect's runtime resolves: promptpack-python never resolves
+            # `{{fragments.x}}`, only `{{fragment:x}}`.
+            form = f"fragment:{p.name}" if summary.dialect == "python" else f"fragments.{p.name}"
+            message += f"; to include the fragment, write `{{{{{form}}}}}`"
         related = [Related(prompt.key_span, f"prompt `{key}`")] if owner == "fragment" else []
         fixes: tuple[FixData, ...] = (DeclareVariable(p.name, (key,)),)
         fixes += suggest(p.name_span, found, Quote.BARE)
@@ -399,12 +427,7 @@ def _undeclared_variables(
             message,
             p.name_span,
             related=related,
-            data={
-                "kind": "undeclared-variable",
-                "name": p.name,
-                "prompt": key,
-                "suggestions": found,
-            },
+            data=UndeclaredVariable(name=p.name, prompt=key, suggestions=found),
             fixes=fixes,
         )
         if promptkit and not declared:
@@ -451,8 +474,41 @@ def _include_cycles(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
                 FRAGMENT_INCLUDE_CYCLE,
                 message,
                 span,
-                data={"kind": "fragment-include-cycle", "name": nxt, "cycle": path},
+                data=FragmentIncludeCycle(name=nxt, cycle=path),
             )
+
+
+def _expansions(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
+    """PP016: system templates over the render budget once expanded, reported on the
+    first include of the path that makes most of the size."""
+    budget = render_budget()
+    if not budget or not pack.fragments:
+        return
+    expander: Expander | None = None
+    for key, prompt in pack.prompts.items():
+        if prompt.system_template is None:
+            continue
+        own = [t for t in info.of_prompt(key) if t.template is prompt.system_template]
+        if not own or not any(p.kind == "fragment" for p in own[0].placeholders):
+            continue
+        if expander is None:
+            expander = Expander({k: info.of_fragment(k) for k in pack.fragments})
+        found = expander.expansion(own[0])
+        if found.size <= budget or not found.path:
+            continue
+        yield make(
+            FRAGMENT_EXPANSION_TOO_LARGE,
+            f"The system template of prompt `{key}` is {found.size:,} characters once its "
+            f"fragments are expanded, over the budget of {budget:,}; most of it comes from "
+            f"{found.shown(key)}",
+            found.path[0].placeholder.name_span,
+            data={
+                "kind": "fragment-expansion-too-large",
+                "size": found.size,
+                "budget": budget,
+                "path": [step.fragment for step in found.path],
+            },
+        )
 
 
 def _on_cycles(edges: dict[str, list[tuple[str, Span]]]) -> set[str]:
@@ -517,7 +573,7 @@ def _unused_variables(
             f"Variable `{name}` is declared by prompt `{key}` but no template uses it",
             variable.name.span,
             tags=[Tag.UNNECESSARY],
-            data={"kind": "unused-variable", "name": name, "prompt": key},
+            data=UnusedVariable(name=name, prompt=key),
         )
 
 
@@ -531,7 +587,7 @@ def _unused_fragments(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             f"Fragment `{key}` is never included by any template",
             fragment.key_span,
             tags=[Tag.UNNECESSARY],
-            data={"kind": "unused-fragment", "name": key},
+            data=UnusedFragment(name=key),
         )
 
 

@@ -14,7 +14,19 @@ from dataclasses import replace
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import CreateTool, FixData, ReplaceValue, suggest
+from pack_lsp.core.base.problemdata import (
+    EmptyToolPattern,
+    IncompleteToolName,
+    ListedAndBlocklisted,
+    ToolChoice,
+    ToolIsMember,
+    ToolName,
+    UndefinedTool,
+    UnknownBlocklistedTool,
+    UnusedTool,
+)
 from pack_lsp.core.base.suggest import hint_for, suggestions
 from pack_lsp.core.model import resolve
 from pack_lsp.core.model.config import A2A_PREFIX
@@ -38,11 +50,7 @@ UNDEFINED_TOOL = Rule(
     "and it lies in no runtime namespace). "
     "A name that is the `name` of a pack tool with a different key is reported too: "
     "prompts list tools by key.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -67,11 +75,7 @@ UNDEFINED_A2A_AGENT = Rule(
     Severity.ERROR,
     "An `a2a__<member>` tool names an agent that is not a key of `agents.members`, or "
     "no agent at all (a bare `a2a__`).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -102,11 +106,7 @@ TOOL_NAME_DIFFERS_FROM_KEY = Rule(
     Severity.WARNING,
     "A pack tool's `name` is not its key. Prompts list tools by key while the model "
     "calls them by `name`, so the two should be the same.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -130,11 +130,7 @@ UNKNOWN_BLOCKLISTED_TOOL = Rule(
     "unknown-blocklisted-tool",
     Severity.WARNING,
     "`tool_policy.blocklist` names a tool that does not exist, so it blocks nothing.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -159,11 +155,7 @@ TOOL_LISTED_AND_BLOCKLISTED = Rule(
     Severity.INFORMATION,
     "A tool is both in the prompt's `tools` and in its `tool_policy.blocklist`; the "
     "blocklist wins, so the prompt cannot call it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -186,11 +178,7 @@ REQUIRED_TOOL_CHOICE_WITHOUT_TOOLS = Rule(
     Severity.WARNING,
     "`tool_policy.tool_choice` is `required` but the prompt has no tool it may call "
     "(its `tools` list is missing or empty, or every tool is blocklisted).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support:\n"
         "    id: support\n"
@@ -212,11 +200,7 @@ UNUSED_TOOL = Rule(
     "A pack tool that no prompt lists (by key or through a `*` pattern), nor any "
     "composition step. Reported on its key "
     "and shown faded.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "tools:\n"
@@ -236,11 +220,7 @@ TOOL_AND_MEMBER = Rule(
     "and PromptKit offers the member as the tool `a2a__<key>`. Whether the pack tool "
     "is called too depends on the runtime: under the `promptkit` profile it stays "
     "callable under the bare name, under the `spec` profile it is not called.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  router:\n"
         "    id: router\n"
@@ -295,7 +275,7 @@ def _undefined_tool(item: Located, prompt: Prompt, ref: resolve.Undefined) -> Di
         f"Tool `{name}` of prompt `{prompt.key}` is not defined in the pack's `tools` "
         f"and is not an agents member{hint}",
         item.span,
-        data={"kind": "undefined-tool", "name": name, "suggestions": list(ref.suggestions)},
+        data=UndefinedTool(name=name, suggestions=list(ref.suggestions)),
         fixes=fixes,
     )
 
@@ -317,7 +297,7 @@ def _tool_and_member(item: Located, prompt: Prompt, ref: resolve.ToolAndMember) 
         f"Tool `{key}` of prompt `{prompt.key}` is both a pack tool and an agents member: "
         f"{outcome}",
         item.span,
-        data={"kind": "tool-and-member", "name": key, "tool_kept": ref.tool_kept},
+        data=ToolIsMember(name=key, tool_kept=ref.tool_kept),
     )
 
 
@@ -376,7 +356,7 @@ def _tool_problems(
             f"pack tool starts with `{ref.prefix}` and it is not in a namespace the "
             f"runtime provides",
             item.span,
-            data={"kind": "empty-tool-pattern", "name": item.value},
+            data=EmptyToolPattern(name=item.value),
         )
     elif isinstance(ref, resolve.Incomplete) and ref.namespace == A2A_PREFIX:
         yield make(
@@ -384,12 +364,7 @@ def _tool_problems(
             f"Tool `{item.value}` of prompt `{prompt.key}` names no agent: write the key "
             f"of an agents member after `{A2A_PREFIX}`{hint_for(list(ref.suggestions))}",
             item.span,
-            data={
-                "kind": "undefined-tool",
-                "name": item.value,
-                "agent": "",
-                "suggestions": list(ref.suggestions),
-            },
+            data=UndefinedTool(name=item.value, agent="", suggestions=list(ref.suggestions)),
             fixes=suggest(item.span, ref.suggestions),
         )
     elif isinstance(ref, resolve.Incomplete):
@@ -398,11 +373,7 @@ def _tool_problems(
             f"Tool `{item.value}` of prompt `{prompt.key}` is incomplete: the runtime "
             f"resolves names of the form `{ref.form}`",
             item.span,
-            data={
-                "kind": "incomplete-tool-name",
-                "name": item.value,
-                "namespace": ref.namespace,
-            },
+            data=IncompleteToolName(name=item.value, namespace=ref.namespace),
         )
     elif isinstance(ref, resolve.UndefinedAgent):
         where = (
@@ -415,12 +386,7 @@ def _tool_problems(
             f"Tool `{item.value}` of prompt `{prompt.key}` calls agent "
             f"`{ref.agent}`, but {where}{hint_for(list(ref.suggestions))}",
             item.span,
-            data={
-                "kind": "undefined-tool",
-                "name": item.value,
-                "agent": ref.agent,
-                "suggestions": list(ref.suggestions),
-            },
+            data=UndefinedTool(name=item.value, agent=ref.agent, suggestions=list(ref.suggestions)),
             fixes=suggest(item.span, ref.suggestions),
         )
 
@@ -445,7 +411,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"blocklisted; the blocklist wins, so the prompt cannot call it",
                 item.span,
                 related=[Related(listed[name].span, f"`{name}` is listed here")],
-                data={"kind": "listed-and-blocklisted", "name": name},
+                data=ListedAndBlocklisted(name=name),
             )
             continue
         if isinstance(ref, resolve.Wildcard):
@@ -466,7 +432,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
             UNKNOWN_BLOCKLISTED_TOOL,
             message + hint_for(found),
             item.span,
-            data={"kind": "unknown-blocklisted-tool", "name": name, "suggestions": found},
+            data=UnknownBlocklistedTool(name=name, suggestions=found),
             fixes=suggest(item.span, found),
         )
     choice = policy.tool_choice
@@ -479,7 +445,7 @@ def _check_policy(ctx: PromptContext, prompt: Prompt) -> Iterator[Diagnostic]:
                 f"Prompt `{prompt.key}` requires a tool call (`tool_choice: required`) but "
                 f"{reason}",
                 choice.span,
-                data={"kind": "tool-choice", "replacement": "auto"},
+                data=ToolChoice(replacement="auto"),
                 fixes=(ReplaceValue(choice.span, "auto"),),
             )
 
@@ -529,7 +495,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"the model calls it `{tool.name.value}`",
                 tool.name.span,
                 related=[Related(tool.key_span, f"the key is `{key}`")],
-                data={"kind": "tool-name", "expected": key},
+                data=ToolName(expected=key),
                 fixes=(ReplaceValue(tool.name.span, key),),
             )
         if key not in used:
@@ -538,7 +504,7 @@ def _check_pack_tools(ctx: CheckContext) -> Iterator[Diagnostic]:
                 f"Tool `{key}` is not listed by any prompt",
                 tool.key_span,
                 tags=(Tag.UNNECESSARY,),
-                data={"kind": "unused-tool", "name": key},
+                data=UnusedTool(name=key),
             )
 
 

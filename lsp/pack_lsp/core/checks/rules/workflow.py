@@ -13,12 +13,31 @@ from collections.abc import Iterable, Iterator
 
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, Severity, Tag, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import Quote, RemoveEntry, RenameEvent, suggest
+from pack_lsp.core.base.problemdata import (
+    AgentControlLoop,
+    AgentControlOnTerminalState,
+    BudgetBelowMaxVisits,
+    EventNameCase,
+    NoTerminalState,
+    OnMaxVisitsChain,
+    OnMaxVisitsWithoutMaxVisits,
+    StateWithoutExit,
+    StateWithoutTransitions,
+    TerminalWithTransitions,
+    UndeclaredArtifact,
+    UndefinedPrompt,
+    UndefinedState,
+    UnreachableState,
+    WorkflowVersion,
+)
 from pack_lsp.core.base.suggest import hint_for, suggestions
 from pack_lsp.core.checks.rules.templates import templates_of
 from pack_lsp.core.model.config import Profile
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Located, State, Workflow
+from pack_lsp.core.model.resolve import Defined, Kind, Missing, resolve_name
 
 CATEGORY = "Workflow"
 PERSISTENCE = ("transient", "persistent")
@@ -33,11 +52,7 @@ UNSUPPORTED_WORKFLOW_VERSION = Rule(
     Severity.WARNING,
     "`workflow.version` is neither 1 nor 2, the versions runtimes understand. PromptKit "
     "refuses such a pack: an error under the `promptkit` profile.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -56,11 +71,7 @@ UNDEFINED_STATE = Rule(
     Severity.ERROR,
     "`workflow.entry`, an `on_event` target or an `on_max_visits` target names a state "
     "that is not a key of `workflow.states`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -80,11 +91,7 @@ UNDEFINED_PROMPT_TASK = Rule(
     "undefined-prompt-task",
     Severity.ERROR,
     "A state's `prompt_task` is not a key of the pack's `prompts`.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -105,11 +112,7 @@ TERMINAL_STATE_WITH_TRANSITIONS = Rule(
     Severity.WARNING,
     "A state marked `terminal: true` declares `on_event` transitions. The workflow ends "
     "in a terminal state, so the transitions can never fire.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -133,11 +136,7 @@ EVENT_NAME_NOT_PASCAL_CASE = Rule(
     Severity.INFORMATION,
     "An `on_event` event name is not PascalCase (`Resolved`, `NeedsReview`), the "
     "convention runtimes use for workflow events.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -160,11 +159,7 @@ UNREACHABLE_STATE = Rule(
     "unreachable-state",
     Severity.WARNING,
     "No chain of `on_event`/`on_max_visits` transitions leads from `entry` to this state.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -185,11 +180,7 @@ NO_TERMINAL_STATE_REACHABLE = Rule(
     Severity.INFORMATION,
     "No terminal state (one with `terminal: true` or without transitions) can be reached "
     "from `entry`: the workflow only ends when a budget or `max_visits` stops it.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -211,11 +202,7 @@ UNKNOWN_PERSISTENCE = Rule(
     "A state's `persistence` is neither `transient` nor `persistent`. The specification's "
     "schema leaves the field open, but runtimes only know these two values (under the "
     "`promptkit` profile PromptKit's schema refuses other values: PP104).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -265,11 +252,7 @@ UNDECLARED_ARTIFACT = Rule(
     "workflow declares an artifact `name` in its `artifacts`, so nothing is ever "
     "substituted. (Artifacts flow between states: one state declares and writes an "
     "artifact, the states after it may read it.)",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         '  review: {id: review, name: Review, version: 1.0.0, system_template: "Check'
         ' {{artifacts.diff}}"}\n'
@@ -297,11 +280,7 @@ STATE_WITHOUT_TRANSITIONS = Rule(
     "`on_event`. PromptKit's schema asks only for the key (without it the state is "
     "PP101), so the pack loads, and the runtime then treats the state as terminal: the "
     "workflow ends there although the state does not say so.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -322,11 +301,7 @@ STATE_WITHOUT_EXIT = Rule(
     "In a version 2 workflow, a state that is not `terminal: true` has no `on_event` "
     "transitions and no `on_max_visits`: version 2 marks the end of a workflow "
     "explicitly, so the conversation is stuck in this state.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -344,11 +319,7 @@ ON_MAX_VISITS_WITHOUT_MAX_VISITS = Rule(
     "on-max-visits-without-max-visits",
     Severity.WARNING,
     "A state declares `on_max_visits` but no `max_visits`, so the redirect never fires.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -371,11 +342,7 @@ ON_MAX_VISITS_CHAIN = Rule(
     "The `on_max_visits` target of a state itself has `max_visits`: when the budget of "
     "the first state runs out, the workflow is redirected to a state whose own budget "
     "may already be spent, a chain of redirects that is hard to follow.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -399,11 +366,7 @@ AGENT_CONTROL_ON_TERMINAL_STATE = Rule(
     Severity.WARNING,
     "A `terminal: true` state says `control: agent`; a terminal state ends the "
     "conversation whoever holds the turn, so the setting has no effect (RFC 0014).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -427,11 +390,7 @@ AGENT_CONTROL_LOOP = Rule(
     "States with `control: agent` form a cycle from which no `control: user` or terminal "
     "state can be reached and none of them has `max_visits`: the agent keeps the turn "
     "until a budget stops it (RFC 0014).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -456,11 +415,7 @@ BUDGET_BELOW_MAX_VISITS = Rule(
     "`engine.budget.max_total_visits` is smaller than the sum of the `max_visits` of the "
     "states reachable from `entry`: the global budget runs out first, so some per-state "
     "limits (and their `on_max_visits` redirects) can never be reached (RFC 0009).",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  triage: {id: triage, name: Triage, version: 1.0.0, system_template: Help}\n"
         "  closing: {id: closing, name: Closing, version: 1.0.0, system_template: Help}\n"
@@ -506,8 +461,8 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
         return
     states = wf.states
     yield from _version(wf)
-    if wf.entry is not None and wf.entry.value not in states:
-        yield _undefined_state(wf.entry, states, "The workflow `entry`", None)
+    if wf.entry is not None:
+        yield from _state_ref(wf.entry, states, "The workflow `entry`", None)
     for key, state in states.items():
         yield from _state(ctx, key, state, states)
     yield from _reachability(wf)
@@ -528,25 +483,24 @@ def _version(wf: Workflow) -> Iterator[Diagnostic]:
             UNSUPPORTED_WORKFLOW_VERSION,
             f"Workflow version {value} is not supported; runtimes understand versions 1 and 2",
             v.span,
-            data={"kind": "workflow-version", "value": value},
+            data=WorkflowVersion(value=value),
         )
 
 
-def _undefined_state(
+def _state_ref(
     ref: Located, states: dict[str, State], what: str, state: str | None
-) -> Diagnostic:
+) -> Iterator[Diagnostic]:
+    """A reference to a workflow state: nothing when it resolves (``core.model.resolve``)."""
+    resolved = resolve_name(Kind.STATE, ref.value, states)
+    if isinstance(resolved, Defined):
+        return
     name = ref.text
-    found = suggestions(name, states)
-    return make(
+    found = list(resolved.suggestions)
+    yield make(
         UNDEFINED_STATE,
         f"{what} names `{name}`, which is not a state of the workflow" + hint_for(found),
         ref.span,
-        data={
-            "kind": "undefined-state",
-            "name": name,
-            "suggestions": found,
-            **({"state": state} if state is not None else {}),
-        },
+        data=UndefinedState(name=name, suggestions=found, state=state),
         fixes=suggest(ref.span, found),
     )
 
@@ -560,25 +514,21 @@ def _state(
 ) -> Iterator[Diagnostic]:
     prompts = ctx.pack.prompts
     task = state.prompt_task
-    if task is not None and task.value not in prompts:
-        found = suggestions(task.text, prompts)
+    resolved = resolve_name(Kind.PROMPT, task.value, prompts) if task is not None else None
+    if task is not None and isinstance(resolved, Missing):
+        found = list(resolved.suggestions)
         yield make(
             UNDEFINED_PROMPT_TASK,
             f"State `{key}` runs prompt `{task.text}`, which is not defined in `prompts`"
             + hint_for(found),
             task.span,
-            data={
-                "kind": "undefined-prompt",
-                "name": task.text,
-                "state": key,
-                "suggestions": found,
-            },
+            data=UndefinedPrompt(name=task.text, state=key, suggestions=found),
             fixes=suggest(task.span, found),
         )
     for transition in state.on_event:
         target = transition.target
-        if target is not None and target.value not in states:
-            yield _undefined_state(
+        if target is not None:
+            yield from _state_ref(
                 target, states, f"Event `{transition.event.text}` of state `{key}`", key
             )
         event = transition.event.text
@@ -589,13 +539,11 @@ def _state(
                 f"Event `{event}` is not PascalCase"
                 + (f"; runtimes expect names like `{better}`" if better else ""),
                 transition.event.span,
-                data={"kind": "event-name-case", "name": event, "suggestion": better},
+                data=EventNameCase(name=event, suggestion=better),
                 fixes=(RenameEvent(transition.event.span, better),) if better else (),
             )
-    if state.on_max_visits is not None and state.on_max_visits.value not in states:
-        yield _undefined_state(
-            state.on_max_visits, states, f"`on_max_visits` of state `{key}`", key
-        )
+    if state.on_max_visits is not None:
+        yield from _state_ref(state.on_max_visits, states, f"`on_max_visits` of state `{key}`", key)
     if state.is_terminal and state.on_event:
         yield make(
             TERMINAL_STATE_WITH_TRANSITIONS,
@@ -604,7 +552,7 @@ def _state(
             related=[Related(state.terminal.span, "marked terminal here")]
             if state.terminal is not None
             else [],
-            data={"kind": "terminal-with-transitions", "state": key},
+            data=TerminalWithTransitions(state=key),
         )
     for field, allowed in (
         ("persistence", PERSISTENCE),
@@ -643,7 +591,7 @@ def _state(
                 f"State `{key}` is not terminal and its `on_event` is empty; PromptKit runs it as "
                 "a terminal state (add `terminal: true`, or transitions)",
                 state.on_event_key_span,
-                data={"kind": "state-without-transitions", "state": key},
+                data=StateWithoutTransitions(state=key),
             )
     elif (
         _version_of(ctx) == 2
@@ -656,7 +604,7 @@ def _state(
             f"State `{key}` is not `terminal: true` and has no way out (no `on_event`, no "
             "`on_max_visits`); a version 2 workflow would be stuck here",
             state.key_span,
-            data={"kind": "state-without-exit", "state": key},
+            data=StateWithoutExit(state=key),
         )
     yield from _loop_guards(key, state, states)
 
@@ -686,7 +634,7 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             f"State `{key}` has `on_max_visits` but no `max_visits`, so the redirect to "
             f"`{redirect.text}` never happens",
             redirect.span,
-            data={"kind": "on-max-visits-without-max-visits", "state": key},
+            data=OnMaxVisitsWithoutMaxVisits(state=key),
         )
     target = states.get(redirect.text) if redirect is not None else None
     # A redirect that can never fire (no `max_visits`: PP413) starts no chain.
@@ -702,7 +650,7 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             "own `max_visits`: a chain of redirects",
             redirect.span,
             related=[Related(target.max_visits.span, f"`max_visits` of `{redirect.text}`")],
-            data={"kind": "on-max-visits-chain", "state": key, "target": redirect.text},
+            data=OnMaxVisitsChain(state=key, target=redirect.text),
         )
     control = state.control
     if control is not None and control.value == "agent" and state.is_terminal:
@@ -714,12 +662,9 @@ def _loop_guards(key: str, state: State, states: dict[str, State]) -> Iterator[D
             if state.terminal is not None
             else [],
             tags=[Tag.UNNECESSARY],
-            data={
-                "kind": "agent-control-on-terminal-state",
-                "state": key,
-                "path": ["workflow", "states", key, "control"],
-                "key": "control: agent",
-            },
+            data=AgentControlOnTerminalState(
+                state=key, path=["workflow", "states", key, "control"], key="control: agent"
+            ),
             fixes=(RemoveEntry(("workflow", "states", key, "control"), "control: agent"),),
         )
 
@@ -744,7 +689,7 @@ def _budget(wf: Workflow) -> Iterator[Diagnostic]:
         + ", ".join(f"`{k}`: {v.value}" for k, v in limits if v is not None)
         + "); the budget ends the workflow first",
         budget.span,
-        data={"kind": "budget-below-max-visits", "budget": budget.value, "total": total},
+        data=BudgetBelowMaxVisits(budget=budget.value, total=total),
     )
 
 
@@ -804,7 +749,7 @@ def _agent_loops(wf: Workflow) -> Iterator[Diagnostic]:
             "`control: user` or terminal state is reachable and none has `max_visits`",
             states[group[0]].key_span,
             related=[Related(states[g].key_span, f"state `{g}`") for g in group[1:MAX_LISTED]],
-            data={"kind": "agent-control-loop", "states": group},
+            data=AgentControlLoop(states=group),
         )
 
 
@@ -855,7 +800,7 @@ def _reachability(wf: Workflow) -> Iterator[Diagnostic]:
                 UNREACHABLE_STATE,
                 f"State `{key}` cannot be reached from the entry state `{wf.entry.text}`",
                 state.key_span,
-                data={"kind": "unreachable-state", "state": key},
+                data=UnreachableState(state=key),
             )
     if not any(_is_terminal(wf.states[k]) for k in reachable):
         yield make(
@@ -863,7 +808,7 @@ def _reachability(wf: Workflow) -> Iterator[Diagnostic]:
             f"No terminal state can be reached from the entry state `{wf.entry.text}`; the "
             "workflow only ends when a budget or `max_visits` stops it",
             wf.entry.span,
-            data={"kind": "no-terminal-state", "entry": wf.entry.text},
+            data=NoTerminalState(entry=wf.entry.text),
         )
 
 
@@ -881,7 +826,10 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
         if task is None or task.value not in ctx.pack.prompts:
             continue
         for t, p in info.placeholders_of_prompt(task.text):
-            if p.kind != "artifact" or p.name in declared:
+            if p.kind != "artifact":
+                continue
+            resolved = resolve_name(Kind.ARTIFACT, p.name, declared)
+            if isinstance(resolved, Defined):
                 continue
             where = (p.name_span.start, p.name_span.end)
             if where in reported:
@@ -892,19 +840,15 @@ def _artifacts(ctx: CheckContext, wf: Workflow) -> Iterator[Diagnostic]:
                 if t.owner == "prompt"
                 else (f"fragment `{t.key}` (included by prompt `{task.text}`)")
             )
-            found = suggestions(p.name, declared)
+            found = list(resolved.suggestions)
             yield make(
                 UNDECLARED_ARTIFACT,
                 f"`{{{{artifacts.{p.name}}}}}` in {place} is not declared in the `artifacts` "
                 "of any workflow state" + hint_for(found),
                 p.name_span,
                 related=[Related(state.key_span, f"state `{key}` runs this prompt")],
-                data={
-                    "kind": "undeclared-artifact",
-                    "name": p.name,
-                    "state": key,
-                    "prompt": task.text,
-                    "suggestions": found,
-                },
+                data=UndeclaredArtifact(
+                    name=p.name, state=key, prompt=task.text, suggestions=found
+                ),
                 fixes=suggest(p.name_span, found, Quote.BARE),
             )

@@ -23,7 +23,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Rule, Severity, make
+from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import QuoteScalar
+from pack_lsp.core.base.problemdata import Yaml11Reading
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.model.context import CheckContext
 from pack_lsp.core.model.pack import Prompt
@@ -43,11 +45,7 @@ YAML11_READING = Rule(
     "a leading-zero octal (`0755`) is read differently by a YAML 1.1 loader such as "
     "PyYAML (a boolean, 90, 493) than by YAML 1.2; reported where the key is a name or "
     "the schema expects a string.",
-    (
-        "id: support\n"
-        "name: Support\n"
-        "version: 1.0.0\n"
-        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+    pack_example(
         "prompts:\n"
         "  support: {id: support, name: Support, version: 1.0.0, system_template: Help}\n"
         "workflow:\n"
@@ -264,7 +262,7 @@ def _diagnostics(root: Node, path: tuple[PathItem, ...], schema: str) -> Iterato
             YAML11_READING,
             message,
             node.span,
-            data={"kind": "yaml11-reading", "text": node.text, "reading": reading},
+            data=Yaml11Reading(text=node.text, reading=reading),
             fixes=(QuoteScalar(node.span, node.text),),
         )
 

@@ -2,7 +2,8 @@
 names of RFCs 0010–0017 (compositions, steps, providers, evals, validators).
 
 Tool items ask the resolver (``core/model/resolve.py``) what a name or a ``*`` pattern
-refers to, as the rules and hover do.
+refers to, as the rules and hover do; every other reference offers the names the
+resolver defines for its kind (``names_of``), the very names a rule accepts.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pack_lsp.core.ide.completion.items import Completion, CompletionKind
 from pack_lsp.core.ide.completion.summaries import prompt_summary, tool_summary, wildcard_summary
 from pack_lsp.core.model import resolve as refs
 from pack_lsp.core.model.config import A2A_PREFIX
-from pack_lsp.core.model.pack import Pack
+from pack_lsp.core.model.pack import Located, Pack
+from pack_lsp.core.model.resolve import Kind
 from pack_lsp.core.syntax.yamltree import ScalarNode, SequenceNode, resolve
 
 _TOOL_LISTS = (("prompts", "*", "tools", "#"), ("prompts", "*", "tool_policy", "blocklist", "#"))
@@ -31,9 +33,9 @@ _STATE_REFS = (
 
 def member_key_items(pack: Pack, place: Place) -> list[Completion]:
     """Keys under ``agents.members``: the prompts that are not members yet."""
-    members = set(pack.agents.members) if pack.agents else set()
+    members = set(refs.names_of(pack, Kind.MEMBER))
     out: list[Completion] = []
-    for key in pack.prompts:
+    for key in refs.names_of(pack, Kind.PROMPT):
         if key in members and key != place.prefix:
             continue
         out.append(
@@ -62,12 +64,12 @@ def reference_items(analysis: Analysis, pack: Pack, place: Place) -> list[Comple
                 key,
                 CompletionKind.STATE,
                 "workflow state",
-                state.description.text if state.description else "",
+                _description(states[key].description),
                 key,
                 replace=place.replace,
                 sort=key,
             )
-            for key, state in states.items()
+            for key in refs.names_of(pack, Kind.STATE)
         ]
     found = _rfc_values(pack, place)
     if found is not None:
@@ -83,11 +85,11 @@ def reference_items(analysis: Analysis, pack: Pack, place: Place) -> list[Comple
                 replace=place.replace,
                 sort=key,
             )
-            for key in pack.prompts
+            for key in refs.names_of(pack, Kind.PROMPT)
         ]
     if path_matches(path, ("agents", "entry")):
-        members = list(pack.agents.members) if pack.agents else []
-        keys = members or list(pack.prompts)
+        members = refs.defined_names(pack, Kind.MEMBER)
+        keys = members or refs.defined_names(pack, Kind.PROMPT)
         return [
             Completion(
                 key,
@@ -128,44 +130,45 @@ def _rfc_values(pack: Pack, place: Place) -> list[Completion] | None:
             k: c.steps[0].kind.text if c.steps and c.steps[0].kind else ""
             for k, c in pack.compositions.items()
         }
-        return _names(
-            place, list(pack.compositions), CompletionKind.COMPOSITION, "composition", docs
-        )
+        names = refs.defined_names(pack, Kind.COMPOSITION)
+        return _names(place, names, CompletionKind.COMPOSITION, "composition", docs)
     if last == "provider" and (path_matches(path, ("prompts", "*", "provider")) or in_step):
-        keys = ["default", *pack.provider_keys()]
+        # The runtime's own `default` first, as the rules accept it.
+        keys = ["default", *refs.names_of(pack, Kind.PROVIDER)]
         docs = {k: f"role `{r.role_name}`" for k, r in pack.provider_keys().items()}
         return _names(place, keys, CompletionKind.PROVIDER, "provider requirement", docs)
     if in_step:
-        comp = pack.compositions.get(str(path[1]))
-        steps = [s.id.text for s in comp.all_steps() if s.id is not None] if comp else []
+        steps = refs.defined_names(pack, Kind.STEP, str(path[1]))
         if last in ("then", "else") or (len(path) >= 2 and path[-2] == "depends_on"):
             return _names(place, steps, CompletionKind.STEP, "step of this composition")
         if last == "prompt_task":
-            return _names(place, list(pack.prompts), CompletionKind.PROMPT, "prompt")
+            prompts = refs.defined_names(pack, Kind.PROMPT)
+            return _names(place, prompts, CompletionKind.PROMPT, "prompt")
         if last == "tool" or (len(path) >= 2 and path[-2] == "tools"):
-            return _names(place, list(pack.tools), CompletionKind.TOOL, "tool")
+            return _names(place, refs.defined_names(pack, Kind.TOOL), CompletionKind.TOOL, "tool")
         if len(path) >= 2 and path[-2] == "eval":
-            return _names(place, sorted(_eval_ids(pack)), CompletionKind.EVAL, "eval")
+            return _names(place, _eval_ids(pack), CompletionKind.EVAL, "eval")
     if path_matches(path, ("compositions", "*", "output")):
-        comp = pack.compositions.get(str(path[1]))
-        steps = [s.id.text for s in comp.all_steps() if s.id is not None] if comp else []
+        steps = refs.defined_names(pack, Kind.STEP, str(path[1]))
         return _names(place, steps, CompletionKind.STEP, "step of this composition")
     governance = len(path) >= 3 and (
         path[:2] == ("metadata", "governance") or (path[0] == "agents" and "governance" in path)
     )
     if governance and last == "validator":
-        ids = [v.id.text for p in pack.prompts.values() for v in p.validators if v.id is not None]
+        ids = refs.defined_names(pack, Kind.VALIDATOR)
         return _names(place, ids, CompletionKind.VALIDATOR, "validator id")
     if governance and last == "eval":
-        return _names(place, sorted(_eval_ids(pack)), CompletionKind.EVAL, "eval id")
+        return _names(place, _eval_ids(pack), CompletionKind.EVAL, "eval id")
     return None
 
 
-def _eval_ids(pack: Pack) -> set[str]:
-    ids = {e.id.text for e in pack.evals if e.id is not None}
-    for prompt in pack.prompts.values():
-        ids.update(e.id.text for e in prompt.evals if e.id is not None)
-    return ids
+def _eval_ids(pack: Pack) -> list[str]:
+    """The eval ids of the pack and its prompts, sorted (each once)."""
+    return sorted(set(refs.names_of(pack, Kind.EVAL)))
+
+
+def _description(text: Located | None) -> str:
+    return text.text if text else ""
 
 
 _PATTERN_BEFORE = re.compile(r"[\w$./:-]*\*\Z")
@@ -212,7 +215,7 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 replace=pattern[1],
             )
         ]
-    callable_ = refs.members_except(pack, owner)
+    callable_ = refs.members_except(pack, owner)  # the members, but the prompt itself
     if settings.a2a and place.prefix.startswith(A2A_PREFIX):
         return [
             Completion(
@@ -243,7 +246,8 @@ def _tool_items(analysis: Analysis, pack: Pack, place: Place) -> list[Completion
                 sort=f"0{every}",
             )
         )
-    for key, tool in pack.tools.items():
+    for key in refs.names_of(pack, Kind.TOOL):
+        tool = pack.tools[key]
         if key in listed:
             continue
         out.append(

@@ -11,6 +11,12 @@ kind a document is comes from its own ``kind`` key (``ArenaDocument``), and sele
 the schema it is validated against (``schemas/promptkit-v1alpha1/``, validated by
 the same machinery as packs, ``core.schema``). A document that declares no kind,
 or one PromptKit does not load, gets one diagnostic (PA001, PA002) and nothing else.
+
+The two kinds of PromptKit's template packages are known too and checked against
+their own schemas (``schemas/promptkit-templates/``): ``Template``, the
+``template.yaml`` ``promptarena init`` instantiates, and ``TemplateIndex``, the
+``index.yaml`` of a template registry. promptarena reads both into typed structures
+that ignore keys they do not know, so an unknown key there is a warning.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pack_lsp.core.base.arena_schemas import OTHER_KINDS, SCHEMAS, schema_of
+from pack_lsp.core.base.arena_schemas import OTHER_KINDS, SCHEMAS, TEMPLATE_SCHEMAS, schema_of
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity, make
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.problems.arena_documents import MISSING_KIND, UNKNOWN_KIND
@@ -33,10 +39,13 @@ from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, deref
 API_VERSION = "promptkit.altairalabs.ai/v1alpha1"
 
 KINDS = tuple(SCHEMAS)
+#: The kinds of template packages (``promptarena init``'s ``Template``, a registry's
+#: ``TemplateIndex``): known, checked against their own schemas.
+TEMPLATE_KINDS = tuple(TEMPLATE_SCHEMAS)
 
 #: Kinds PromptKit reads without validating them against its schema: it ignores an
 #: unknown key there, so one is a warning (it has no effect), not an error.
-LENIENT_KINDS = frozenset({"Persona"})
+LENIENT_KINDS = frozenset({"Persona", *TEMPLATE_KINDS})
 
 #: How the schema machinery's words for a pack read for an arena document.
 _WORDING = (
@@ -60,7 +69,7 @@ class ArenaDocument:
     @property
     def known(self) -> bool:
         """Whether PromptKit loads documents of this kind."""
-        return self.kind in SCHEMAS
+        return self.kind in SCHEMAS or self.kind in TEMPLATE_SCHEMAS
 
 
 def read_document(root: Node | None) -> ArenaDocument:
@@ -102,14 +111,16 @@ def check_document(
     if document.kind in OTHER_KINDS:
         return document, []
     if not document.known:
-        found = suggestions(document.kind, (*KINDS, *sorted(OTHER_KINDS)))
+        found = suggestions(document.kind, (*KINDS, *sorted(OTHER_KINDS), *TEMPLATE_KINDS))
         span = document.kind_span or Span(0, 0)
         message = (
             f"Unknown PromptKit kind `{document.kind}`: an arena project's documents are "
             + ", ".join(f"`{k}`" for k in KINDS)
             + " (and PromptKit also reads "
             + " and ".join(f"`{k}`" for k in sorted(OTHER_KINDS))
-            + " files)"
+            + " files, and the "
+            + " and ".join(f"`{k}`" for k in TEMPLATE_KINDS)
+            + " of template packages)"
             + hint_for(found)
         )
         return document, [

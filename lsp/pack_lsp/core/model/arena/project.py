@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from pack_lsp.core.base import kinds
+from pack_lsp.core.base.roots import inside, project_root
 from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
+from pack_lsp.core.model.recognize import template_package
 from pack_lsp.core.syntax.yamltree import (
     MappingNode,
     Node,
@@ -337,6 +339,14 @@ class Project:
     mcp_servers: tuple[Name, ...] = ()
     a2a_agents: tuple[Name, ...] = ()
     _by_task: dict[str, list[PromptConfigFile]] = field(default_factory=dict, repr=False)
+    outside: frozenset[str] = frozenset()
+    """Files named by the config that lie outside the project's root, not read
+    (``core/base/roots.py``)."""
+    root: str | None = None
+    """The project's root (None: files anywhere may be read)."""
+    templated: frozenset[str] = frozenset()
+    """Files named by the config that hold Go-template placeholders of a template
+    package (``recognize.template_package``): there, but not YAML until rendered."""
 
     @property
     def path(self) -> str:
@@ -358,6 +368,20 @@ class Project:
 
     def file(self, path: str) -> SourceFile | None:
         return self.files.get(norm(path))
+
+    def unknown_refs(self, expected: str | None = None) -> tuple[FileRef, ...]:
+        """The ``file:`` entries (of ``expected`` kind) whose file says nothing the
+        project can read: missing or unreadable, of another kind, or a template
+        package's file not yet rendered. What such a file would declare (a task type,
+        a tool, a provider id …) is unknown: a name that may be one is not an error."""
+        out = []
+        for ref in self.refs:
+            if expected is not None and ref.expected != expected:
+                continue
+            file = self.files.get(ref.target)
+            if file is None or not kind_matches(ref, file):
+                out.append(ref)
+        return tuple(out)
 
 
 def role_providers(config: SourceFile) -> tuple[Name, ...]:
@@ -390,12 +414,21 @@ def build_project(
     parsed from the same texts (reused as they are)."""
     refs = tuple(_refs(config))
     files: dict[str, SourceFile] = {config.path: config}
+    root = boundary(config.path)
+    outside: set[str] = set()
+    templated: set[str] = set()
     for ref in refs:
-        if ref.target in files:
+        if ref.target in files or ref.target in templated:
+            continue
+        if root is not None and not inside(ref.target, root):
+            outside.add(ref.target)  # never read: it could be /proc/self/environ
             continue
         known = parsed.get(ref.target) if parsed is not None else None
         text = read(ref.target)
         if text is None:
+            continue
+        if template_package(ref.target, text) is not None:
+            templated.add(ref.target)
             continue
         files[ref.target] = (
             known if known is not None and known.text == text else parse_file(ref.target, text)
@@ -443,4 +476,21 @@ def build_project(
         mcp,
         a2a,
         by_task,
+        frozenset(outside),
+        str(root) if root is not None else None,
+        frozenset(templated),
     )
+
+
+def boundary(config_path: str) -> Path | None:
+    """The root the files of the arena config at ``config_path`` must stay in, or
+    None when its configuration sets ``read-outside-root = true``."""
+    from pack_lsp.core.model.config import ConfigError, load_for
+
+    try:
+        config = load_for(Path(config_path))
+    except ConfigError:
+        config = None
+    if config is not None and config.read_outside_root:
+        return None
+    return project_root(config_path, config.source if config is not None else None)

@@ -1,21 +1,30 @@
-"""Checks for card extensions pack-lsp knows (declared under ``capabilities.extensions``).
+"""Checks for the protoLabs card extensions (declared under ``capabilities.extensions``).
 
-The known extensions describe a card's skills one by one: their ``params`` hold
-``skills: {<skill id>: {...}}``.
+The values accepted are those protoLabs' hub, Workstacean, accepts when it reads a
+card (``src/plugins/skill-broker-plugin.ts`` at the commit docs/decisions.md D47
+pins); it skips a skill's declaration it cannot read without a message, so each
+value it would skip is reported. The skill-keyed extensions describe a card's skills
+one by one: their ``params`` hold ``skills: {<skill id>: {...}}``.
 
-- ``blast-v1``: each skill's ``radius`` is ``self``, ``project`` or ``repo``.
-- ``hitl-mode-v1``: each skill's ``mode`` is ``autonomous`` or ``notification``.
+- ``blast-v1``: each skill's ``radius`` is ``self``, ``project``, ``repo``,
+  ``fleet`` or ``public``; an optional ``note`` is a string.
+- ``hitl-mode-v1``: each skill's ``mode`` is ``autonomous``, ``notification``,
+  ``veto``, ``gated`` or ``compound``; ``vetoTtlMs`` (the veto window) is a number
+  of milliseconds, ``reviewer`` is ``operator`` (absent: the dispatching agent
+  answers first), ``note`` a string.
 - ``effect-domain-v1``: each skill has ``effects``, a list of objects with a
   ``domain`` and a ``path`` (non-empty strings), a numeric ``delta`` and a
   ``confidence`` between 0 and 1.
 
 Every skill id they name must be a skill of the card they are on — with
 PromptPack agents that is the member key, so renaming a prompt silently breaks
-such a declaration; :func:`check` reports it with a did-you-mean.
+such a declaration; :func:`check_skills` reports it with a did-you-mean.
 
-Other extensions (``cost-v1``, ``confidence-v1``, ``worldstate-delta-v1`` and any
-unknown URI) are passed through; only their shape as an A2A extension
-(``uri``, ``required``, ``params`` object) is checked, by the card schema.
+The other protoLabs extensions carry no params: ``cost-v1``, ``confidence-v1``,
+``worldstate-delta-v1`` and ``tool-call-v1`` (the four Workstacean's own card
+declares; protoLabs' agent template no longer declares ``confidence-v1``). They and
+any unknown URI are passed through; only their shape as an A2A extension (``uri``,
+``required``, ``params`` object) is checked, by the card schema.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ KNOWN = frozenset(
         HITL,
         EFFECT_DOMAIN,
         BASE + "worldstate-delta-v1",
+        BASE + "tool-call-v1",
     }
 )
 SKILL_KEYED = frozenset({BLAST, HITL, EFFECT_DOMAIN})
@@ -60,6 +70,12 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+RADII = ("self", "project", "repo", "fleet", "public")
+HITL_MODES = ("autonomous", "notification", "veto", "gated", "compound")
+#: The one ``reviewer`` hitl-mode-v1 knows (absent: the dispatching agent first).
+OPERATOR = "operator"
+
+
 def _enum(field: str, allowed: tuple[str, ...]) -> Callable[[str, Any], list[str]]:
     def check(skill: str, entry: Any) -> list[str]:
         if not isinstance(entry, dict):
@@ -67,12 +83,34 @@ def _enum(field: str, allowed: tuple[str, ...]) -> Callable[[str, Any], list[str
         value = entry.get(field)
         if value is None:
             return [f"skill {skill!r} has no {field!r}; expected one of {', '.join(allowed)}"]
+        out: list[str] = []
         if value not in allowed:
             hint = did_you_mean(str(value), allowed) if isinstance(value, str) else ""
-            return [f"skill {skill!r}: {field} {value!r} is not one of {', '.join(allowed)}{hint}"]
-        return []
+            out.append(
+                f"skill {skill!r}: {field} {value!r} is not one of {', '.join(allowed)}{hint}"
+            )
+        note = entry.get("note")
+        if note is not None and not isinstance(note, str):
+            out.append(f"skill {skill!r}: note must be a string, got {note!r}")
+        return out
 
     return check
+
+
+def _hitl(skill: str, entry: Any) -> list[str]:
+    out = _enum("mode", HITL_MODES)(skill, entry)
+    if not isinstance(entry, dict):
+        return out
+    ttl = entry.get("vetoTtlMs")
+    if ttl is not None and not _is_number(ttl):
+        out.append(f"skill {skill!r}: vetoTtlMs must be a number of milliseconds, got {ttl!r}")
+    reviewer = entry.get("reviewer")
+    if reviewer is not None and reviewer != OPERATOR:
+        out.append(
+            f"skill {skill!r}: reviewer {reviewer!r} is not {OPERATOR!r}, the only reviewer "
+            "(leave it out for the dispatching agent to answer first)"
+        )
+    return out
 
 
 def _effects(skill: str, entry: Any) -> list[str]:
@@ -101,8 +139,8 @@ def _effects(skill: str, entry: Any) -> list[str]:
 
 
 _CHECKS: dict[str, Callable[[str, Any], list[str]]] = {
-    BLAST: _enum("radius", ("self", "project", "repo")),
-    HITL: _enum("mode", ("autonomous", "notification")),
+    BLAST: _enum("radius", RADII),
+    HITL: _hitl,
     EFFECT_DOMAIN: _effects,
 }
 

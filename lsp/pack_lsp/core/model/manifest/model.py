@@ -2,15 +2,32 @@
 
 Only what the rules and editor features need is kept: each value with the span
 that wrote it, so a diagnostic, a definition or a rename edit can point at it.
-Values of the wrong type are left out here; the schema reports them.
+Values of the wrong type are left out here; the schema reports them. What decides
+how yodoca treats the extension is read as yodoca reads it (``reading``): an empty
+or null ``entrypoint`` is no entrypoint, and ``enabled: no`` or ``enabled: "off"``
+disables the extension.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from pack_lsp.core.base.text import Span
-from pack_lsp.core.syntax.yamltree.nodes import MappingNode, Node, ScalarNode, SequenceNode, deref
+from pack_lsp.core.model.manifest.reading import lax_bool, yaml11_data
+from pack_lsp.core.syntax.yamltree.nodes import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    deref,
+)
+
+#: The id in ``uses_tools`` that names yodoca's built-in tools, not an extension.
+CORE_TOOLS = "core_tools"
+#: The one file name yodoca reads a manifest from (``manifest.yml`` is ignored).
+MANIFEST_FILE = "manifest.yaml"
+IGNORED_FILE = "manifest.yml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +66,12 @@ class Manifest:
     name: Value | None
     description: Value | None
     entrypoint: Value | None
-    has_entrypoint: bool
+    has_entrypoint: bool  # a non-empty entrypoint (yodoca treats "" and null as none)
     agent: AgentSection | None
     references: tuple[Reference, ...]
     anchor: Span  # where to report a problem of the manifest as a whole
     enabled: bool = True
+    ignored: bool = False  # a ``manifest.yml``, which yodoca never reads
 
     @property
     def ext_id(self) -> str | None:
@@ -71,9 +89,14 @@ class Manifest:
         A tool is provided by code that implements the tool-provider protocol. An
         extension with an ``entrypoint`` loads code, which may implement it (this
         cannot be known without running it); a declarative agent has no code of its
-        own: it only offers itself to the orchestrator as an agent tool.
+        own: the orchestrator reaches it through ``delegate_task``.
         """
         return self.has_entrypoint
+
+    @property
+    def loaded(self) -> bool:
+        """Whether yodoca takes the extension into its dependency resolution."""
+        return self.enabled and not self.ignored
 
     def uses(self, field: str) -> list[Reference]:
         return [r for r in self.references if r.field == field]
@@ -100,7 +123,8 @@ def build_manifest(root: Node | None, path: str | None) -> Manifest:
     root = deref(root)
     if not isinstance(root, MappingNode):
         anchor = Span(0, 0) if root is None else Span(root.span.start, root.span.start)
-        return Manifest(path, None, None, None, None, False, None, (), anchor)
+        ignored = path is not None and PurePath(path).name == IGNORED_FILE
+        return Manifest(path, None, None, None, None, False, None, (), anchor, ignored=ignored)
     anchor = root.pairs[0].key.span if root.pairs else Span(root.span.start, root.span.start)
     refs = _references(root.get("depends_on"), "depends_on")
     agent: AgentSection | None = None
@@ -116,17 +140,25 @@ def build_manifest(root: Node | None, path: str | None) -> Manifest:
             has_instructions=agent_node.pair("instructions") is not None,
         )
         refs = _references(agent_node.get("uses_tools"), "uses_tools") + refs
-    enabled_node = deref(root.get("enabled"))
-    enabled = not (isinstance(enabled_node, ScalarNode) and enabled_node.value is False)
+    entrypoint = _string(root.get("entrypoint"))
     return Manifest(
         path=path,
         id=_string(root.get("id")),
         name=_string(root.get("name")),
         description=_string(root.get("description")),
-        entrypoint=_string(root.get("entrypoint")),
-        has_entrypoint=root.pair("entrypoint") is not None,
+        entrypoint=entrypoint,
+        has_entrypoint=entrypoint is not None and entrypoint.text != "",
         agent=agent,
         references=tuple(refs),
         anchor=anchor,
-        enabled=enabled,
+        enabled=_enabled(root.get("enabled")),
+        ignored=path is not None and PurePath(path).name == IGNORED_FILE,
     )
+
+
+def _enabled(node: Node | None) -> bool:
+    """``enabled`` as yodoca reads it: PyYAML's YAML 1.1, then pydantic's lax ``bool``
+    (a value it refuses makes the schema fail; the extension counts as enabled)."""
+    if node is None:
+        return True
+    return lax_bool(yaml11_data(node)) is not False

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 
 from pack_lsp.core.model.manifest.model import Manifest
 
-AGENT_TOOL_PREFIX = "agent_"
-
 
 @dataclass(frozen=True, slots=True)
 class Facade:
@@ -29,19 +27,26 @@ class Facade:
     id: str | None
     provides_tools: bool
     agent: bool
-    enabled: bool
+    loaded: bool
 
 
 def facade(manifest: Manifest | None) -> Facade | None:
     if manifest is None:
         return None
     return Facade(
-        manifest.ext_id, manifest.provides_tools, manifest.agent is not None, manifest.enabled
+        manifest.ext_id, manifest.provides_tools, manifest.agent is not None, manifest.loaded
     )
 
 
 def _ref_ids(manifest: Manifest | None) -> frozenset[str]:
     return frozenset(r.id for r in manifest.references) if manifest is not None else frozenset()
+
+
+def _dependencies(manifest: Manifest | None) -> frozenset[str]:
+    """The ids a manifest makes yodoca load first (``depends_on``, when it is loaded)."""
+    if manifest is None or not manifest.loaded:
+        return frozenset()
+    return frozenset(r.id for r in manifest.references if r.field == "depends_on")
 
 
 class ManifestIndex:
@@ -80,8 +85,12 @@ class ManifestIndex:
         """The manifests naming ``ext_id`` in ``depends_on`` or ``uses_tools``."""
         return [self._by_path[p] for p in sorted(self._referrers.get(ext_id, ()))]
 
-    def path_to(self, start: str, goal: str) -> list[str] | None:
-        """Extension ids from ``start`` to ``goal`` following references (shortest), or None."""
+    def dependency_path(self, start: str, goal: str) -> list[str] | None:
+        """Extension ids from ``start`` to ``goal`` following ``depends_on`` (shortest), or None.
+
+        Only what yodoca resolves is followed: ``depends_on`` of the loaded manifests
+        (enabled, named ``manifest.yaml``); ``uses_tools`` orders nothing.
+        """
         parents: dict[str, str | None] = {start: None}
         queue = [start]
         for current in queue:
@@ -92,13 +101,11 @@ class ManifestIndex:
                     chain.append(node)
                     node = parents[node]
                 return chain[::-1]
-            manifest = self.first(current)
-            if manifest is None:
-                continue
-            for ref in manifest.references:
-                if ref.id not in parents:
-                    parents[ref.id] = current
-                    queue.append(ref.id)
+            manifest = next((m for m in self.defining(current) if m.loaded), None)
+            for dep in sorted(_dependencies(manifest)):
+                if dep not in parents:
+                    parents[dep] = current
+                    queue.append(dep)
         return None
 
     # ---------------------------------------------------------------- updates
@@ -143,19 +150,17 @@ class ManifestIndex:
             self._referrers.get(ref_id, set()).discard(path)
 
 
-def _cycle_members(index: ManifestIndex, ext_id: str | None) -> set[str]:
-    """Paths of the manifests on a reference cycle through ``ext_id``."""
+def _cycle_members(index: ManifestIndex, manifest: Manifest) -> set[str]:
+    """Paths of the manifests on a ``depends_on`` cycle through ``manifest``."""
+    ext_id = manifest.ext_id
     if ext_id is None:
         return set()
     out: set[str] = set()
-    start = index.first(ext_id)
-    if start is None:
-        return out
-    for ref in start.references:
-        chain = index.path_to(ref.id, ext_id) if ref.id != ext_id else [ext_id]
+    for dep in _dependencies(manifest):
+        chain = index.dependency_path(dep, ext_id) if dep != ext_id else [ext_id]
         for member in chain or ():
-            for manifest in index.defining(member):
-                out.add(manifest.path or "")
+            for other in index.defining(member):
+                out.add(other.path or "")
     return out
 
 
@@ -165,11 +170,10 @@ def affected(index: ManifestIndex, old: Manifest | None, new: Manifest | None) -
     Call it with the index as it is before the change and again after it; the union
     is the set to re-check. Only what other manifests can see matters:
 
-    - its id, whether it provides tools, is an agent or is enabled (its ``Facade``):
-      when that changes, the manifests naming the old or new id, the other
-      manifests declaring either id (duplicates), and those whose agent tool name
-      ``agent_<id>`` may collide with it;
-    - its references: when they change, the manifests on a reference cycle through it.
+    - its id, whether it provides tools, is an agent or is loaded (enabled, named
+      ``manifest.yaml``; its ``Facade``): when that changes, the manifests naming
+      the old or new id and the other manifests declaring either id (duplicates);
+    - its ``depends_on``: when it changes, the manifests on a cycle through it.
     """
     out: set[str] = set()
     old_face, new_face = facade(old), facade(new)
@@ -177,14 +181,10 @@ def affected(index: ManifestIndex, old: Manifest | None, new: Manifest | None) -
         for face in (old_face, new_face):
             if face is None or face.id is None:
                 continue
-            ids = {face.id, AGENT_TOOL_PREFIX + face.id}
-            if face.id.startswith(AGENT_TOOL_PREFIX):
-                ids.add(face.id[len(AGENT_TOOL_PREFIX) :])
-            for ext_id in ids:
-                out.update(m.path or "" for m in index.referring(ext_id))
-                out.update(m.path or "" for m in index.defining(ext_id))
-    if _ref_ids(old) != _ref_ids(new) or old_face != new_face:
+            out.update(m.path or "" for m in index.referring(face.id))
+            out.update(m.path or "" for m in index.defining(face.id))
+    if _dependencies(old) != _dependencies(new) or old_face != new_face:
         for manifest in (old, new):
             if manifest is not None:
-                out |= _cycle_members(index, manifest.ext_id)
+                out |= _cycle_members(index, manifest)
     return frozenset(out)

@@ -20,12 +20,13 @@ The package re-exports its public names; each concern has its module:
 - ``compose``: the composer (events → nodes, merges, duplicates, YAML 1.2 checks);
 - ``parsing``: ``parse`` and ``ParseResult``, syntax errors confirmed and recovered;
 - ``data``: ``to_data``; ``navigate``: ``resolve``, ``walk``, ``node_path_at``;
-- ``copy``: ``shifted_copy`` and ``shifted_pairs`` for incremental analysis.
+- ``copy``: ``shifted_copy`` and ``shifted_pairs`` for incremental analysis,
+  ``shifted_tree`` for the documents of a stream.
 """
 
 from __future__ import annotations
 
-from pack_lsp.core.syntax.yamltree.copy import shifted_copy, shifted_pairs
+from pack_lsp.core.syntax.yamltree.copy import shifted_copy, shifted_pairs, shifted_tree
 from pack_lsp.core.syntax.yamltree.data import to_data
 from pack_lsp.core.syntax.yamltree.guards import ALIAS_EXPANSION_BUDGET, MAX_DEPTH, MAX_FLOW_DEPTH
 from pack_lsp.core.syntax.yamltree.navigate import node_path_at, resolve, through_broken_alias, walk
@@ -46,6 +47,7 @@ from pack_lsp.core.syntax.yamltree.parsing import (
     MAX_RECOVERIES,
     ParseResult,
     parse,
+    parse_region,
 )
 from pack_lsp.core.syntax.yamltree.resolution import MAX_INT_CHARS, TAG_PREFIX, resolve_plain
 
@@ -70,10 +72,12 @@ __all__ = [
     "deref",
     "node_path_at",
     "parse",
+    "parse_region",
     "resolve",
     "resolve_plain",
     "shifted_copy",
     "shifted_pairs",
+    "shifted_tree",
     "through_broken_alias",
     "to_data",
     "walk",

@@ -1,4 +1,5 @@
-"""Copies of alias-free subtrees with every span moved, for incremental analysis."""
+"""Copies of subtrees with every span moved: alias-free ones for incremental analysis
+(``shifted_copy``, fast), whole documents with aliases for streams (``shifted_tree``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from pack_lsp.core.base.text import SET_END, SET_START, Span
-from pack_lsp.core.syntax.yamltree.nodes import MappingNode, Node, Pair, ScalarNode, SequenceNode
+from pack_lsp.core.syntax.yamltree.nodes import (
+    AliasNode,
+    MappingNode,
+    Node,
+    Pair,
+    ScalarNode,
+    SequenceNode,
+)
 
 
 def shifted_copy(node: Node, delta: int) -> Node:
@@ -151,3 +159,71 @@ def _shifted_collection(
             raise ValueError("an alias cannot be copied")
     sequence.items = items
     return sequence
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names: list[str] = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend((slots,) if isinstance(slots, str) else slots)
+    return tuple(names)
+
+
+def shifted_tree(node: Node, delta: int) -> Node:
+    """A copy of the whole document ``node`` with every span moved by ``delta``,
+    aliases and merge keys included (``shifted_copy`` refuses them): an alias points
+    to the copy of its target, a merged entry is the copy of its pair.
+
+    For a document parsed on its own, to put it at its offset in a stream: linear in
+    its size, where parsing it in a blanked copy of the whole stream costs the
+    stream's length per document. Raises ``ValueError`` when an alias's target or a
+    merged pair is not part of the tree (or the tree is too deep to walk).
+    """
+    nodes: dict[int, Node] = {}
+    pairs: dict[int, Pair] = {}
+    fields: dict[type, tuple[str, ...]] = {}
+
+    def copy(old: Node) -> Node:
+        known = nodes.get(id(old))
+        if known is not None:
+            return known
+        cls = type(old)
+        new: Node = _new(cls)
+        nodes[id(old)] = new  # before the children: an alias may point to an ancestor
+        names = fields.get(cls)
+        if names is None:
+            names = fields[cls] = _slot_names(cls)
+        for name in names:
+            setattr(new, name, getattr(old, name))
+        new.span = Span(old.span.start + delta, old.span.end + delta)
+        if isinstance(old, MappingNode):
+            assert isinstance(new, MappingNode)
+            new.pairs = [copy_pair(p) for p in old.pairs]
+            try:
+                new.effective = {key: pairs[id(p)] for key, p in old.effective.items()}
+            except KeyError:
+                raise ValueError("a merged entry from outside the tree") from None
+        elif isinstance(old, SequenceNode):
+            assert isinstance(new, SequenceNode)
+            new.items = [copy(item) for item in old.items]
+        elif isinstance(old, AliasNode):
+            assert isinstance(new, AliasNode)
+            target = old.target
+            if target is not None:
+                if id(target) not in nodes:
+                    raise ValueError("an alias whose target is outside the tree")
+                new.target = nodes[id(target)]
+        return new
+
+    def copy_pair(old: Pair) -> Pair:
+        new: Pair = _new(Pair)
+        new.key = copy(old.key)
+        new.key_text = old.key_text
+        new.value = copy(old.value)
+        pairs[id(old)] = new
+        return new
+
+    try:
+        return copy(node)
+    except RecursionError:
+        raise ValueError("too deep to copy") from None

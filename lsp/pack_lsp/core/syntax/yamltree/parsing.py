@@ -251,3 +251,29 @@ def _recover(
             err = again
     partial.close_open(first.index)
     return partial.root
+
+
+def parse_region(text: str, region: Span, lines: LineIndex | None = None) -> ParseResult:
+    """``parse(text)`` for a ``text`` whose characters outside ``region`` are blanks
+    (spaces and line breaks: the shadow of a pack embedded in a larger file).
+
+    Only the region is parsed, and its tree moved to the region's offset: what
+    parsing the whole text would give, in time linear in the region rather than in
+    the text. ``lines`` is the text's line index when the caller has it (a text with
+    the same line breaks and only ASCII outside the region). A region whose parse
+    reports anything (a syntax error, a warning) is parsed in the whole text, so that
+    every diagnostic is exactly the one a full parse gives.
+    """
+    from pack_lsp.core.syntax.yamltree.copy import shifted_copy, shifted_tree
+
+    part = parse(text[region.start : region.end])
+    if not part.diagnostics and not part.syntax_error and part.root is not None:
+        try:
+            root = shifted_copy(part.root, region.start)
+        except ValueError:  # aliases or merge keys
+            try:
+                root = shifted_tree(part.root, region.start)
+            except ValueError:
+                return parse(text)
+        return ParseResult(root, [], False, lines or LineIndex(text), text)
+    return parse(text)

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Benchmark multi-document streams: the cost must grow with the stream's length,
+not with its square.
+
+Run with the project venv's python::
+
+    .venv/bin/python bench/bench_streams.py [--reps 3]
+
+Two pairs of generated streams, each analysed as ``pack-lsp --check`` does
+(``analyze``), the median CPU time of ``--reps`` runs reported with the ratio of
+the larger to the smaller (4 times the documents: linear is about 4):
+
+* **ConfigMaps**: 50 and 200 ConfigMaps, each embedding a pack of six prompts in a
+  literal block (about 1.8 KB a pack);
+* **JSON ConfigMaps**: the same packs written as JSON (``pack.json``);
+* **anchors**: 250 and 1,000 plain Kubernetes documents, each with an anchor and an
+  alias (a document with aliases used to be parsed in a blanked copy of the whole
+  stream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from pack_lsp.core.checks.analysis import analyze
+
+
+def config_maps(count: int, prompts: int = 6) -> str:
+    body = "".join(
+        f"      p{j}:\n        id: p{j}\n        name: Prompt {j}\n        version: 1.0.0\n"
+        f"        system_template: Hello, how can I help with order {{{{order}}}}?\n"
+        "        variables:\n          - name: order\n            type: string\n"
+        "            required: true\n"
+        for j in range(prompts)
+    )
+    return "---\n".join(
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pack-{i}\ndata:\n"
+        f"  pack.yaml: |\n    id: p{i}\n    name: P{i}\n    version: 1.0.0\n"
+        '    template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        f"    prompts:\n{body}"
+        for i in range(count)
+    )
+
+
+def json_config_maps(count: int) -> str:
+    """``config_maps`` with each pack written as JSON (``pack.json``)."""
+    import json
+
+    out = []
+    for i in range(count):
+        prompts = {
+            f"p{j}": {
+                "id": f"p{j}",
+                "name": f"Prompt {j}",
+                "version": "1.0.0",
+                "system_template": "Hello, how can I help with order {{order}}?",
+                "variables": [{"name": "order", "type": "string", "required": True}],
+            }
+            for j in range(6)
+        }
+        pack = {
+            "id": f"p{i}",
+            "name": f"P{i}",
+            "version": "1.0.0",
+            "template_engine": {"version": "v1", "syntax": "{{variable}}"},
+            "prompts": prompts,
+        }
+        block = "".join(f"    {line}\n" for line in json.dumps(pack, indent=2).splitlines())
+        out.append(
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pack-{i}\ndata:\n"
+            f"  pack.json: |\n{block}"
+        )
+    return "---\n".join(out)
+
+
+def anchored(count: int) -> str:
+    return "---\n".join(
+        f"apiVersion: v1\nkind: Service\nmetadata:\n  name: s{i}\n"
+        f"  labels: &l{i} {{app: a{i}}}\nspec:\n  selector: *l{i}\n"
+        for i in range(count)
+    )
+
+
+def median_seconds(text: str, reps: int) -> float:
+    path = Path("stream.yaml")
+    times = []
+    for _ in range(reps):
+        start = time.process_time()
+        analyze(text, path=path)
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3)
+    args = parser.parse_args(argv)
+    analyze(config_maps(2), path=Path("warm.yaml"))  # imports, schema compilation
+    for name, make, sizes in (
+        ("ConfigMaps", config_maps, (50, 200)),
+        ("JSON ConfigMaps", json_config_maps, (50, 200)),
+        ("anchors", anchored, (250, 1000)),
+    ):
+        small, large = (make(n) for n in sizes)
+        t_small = median_seconds(small, args.reps)
+        t_large = median_seconds(large, args.reps)
+        print(
+            f"{name}: {sizes[0]} documents ({len(small) / 1024:.0f} KB) {t_small:.3f} s, "
+            f"{sizes[1]} ({len(large) / 1024:.0f} KB) {t_large:.3f} s, "
+            f"ratio {t_large / t_small:.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
