@@ -70,6 +70,8 @@ class LspClient:
     _closed: bool = False
     _stderr_file: Any = None
     config_requests: int = 0
+    #: ``$/progress`` notifications received: {"token", "value", "at"}.
+    progress: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def pid(self) -> int:
@@ -147,6 +149,13 @@ class LspClient:
                 items = msg.get("params", {}).get("items", [])
                 result = [self.settings.get(item.get("section", "")) for item in items]
             self._send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+            return
+        if method == "$/progress":
+            p = msg.get("params", {})
+            self.progress.append(
+                {"token": p.get("token"), "value": p.get("value", {}), "at": time.perf_counter()}
+            )
+            self._changed.set()
             return
         if method == "textDocument/publishDiagnostics":
             p = msg["params"]
@@ -230,6 +239,24 @@ class LspClient:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise LspError(f"no diagnostics for {uri} within {timeout:g} s")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    async def wait_progress_end(self, timeout: float) -> float:
+        """The time the first work-done progress that began ended (``$/progress`` of kind
+        ``end``)."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            begun = {p["token"] for p in self.progress if p["value"].get("kind") == "begin"}
+            for p in self.progress:
+                if p["value"].get("kind") == "end" and p["token"] in begun:
+                    return float(p["at"])
+            if self._closed:
+                raise LspError("server closed the connection while waiting for progress")
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise LspError(f"no end of a work-done progress within {timeout:g} s")
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), left)

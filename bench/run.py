@@ -49,14 +49,17 @@ REPO_ROOT = BENCH_DIR.parent
 sys.path.insert(0, str(BENCH_DIR))
 
 import genpack  # noqa: E402
+import mcp_warm  # noqa: E402
 import reuse_mode  # noqa: E402
+import workspace_scale  # noqa: E402
 from lspclient import LspClient, LspError, kill_live, position  # noqa: E402
 from run_check_bench import child_env, run_measured  # noqa: E402
 
 OUT_DIR = BENCH_DIR / "out"
 WORK_DIR = OUT_DIR / "perf"
 TOOLS_DIR = REPO_ROOT / ".tools"
-SHARED = REPO_ROOT.parent / "shared"
+#: The reference material (``PACK_LSP_SHARED``, as for the tests; else ``../shared``).
+SHARED = Path(os.environ.get("PACK_LSP_SHARED") or REPO_ROOT.parent / "shared")
 OFFICIAL_SCHEMA = SHARED / "reference" / "promptpack" / "v1.9.0_promptpack.schema.json"
 OUR_SCHEMA = REPO_ROOT / "schemas" / "promptpack.schema.json"
 CORPUS = SHARED / "corpus"
@@ -347,6 +350,8 @@ class LspResult:
     ok: bool = True
     error: str = ""
     open_s: float | None = None
+    #: From starting the server process to the first diagnostics of the pack.
+    start_s: float | None = None
     open_diags: int | None = None
     open_messages: list[str] = field(default_factory=list)
     broken_diags: int | None = None
@@ -390,6 +395,7 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
         cwd=WORK_DIR,
         env=child_env(),
     )
+    t_spawn = time.perf_counter()
     await client.start()
     try:
         await client.initialize(
@@ -406,6 +412,20 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
         while client.config_requests == 0 and time.perf_counter() < deadline:
             await asyncio.sleep(0.02)  # polling a condition, bounded by the deadline
 
+        # Open the pack first, right after initialize: the first thing a user sees.
+        uri = pack.path.as_uri()
+        text = pack.text
+        t0 = time.perf_counter()
+        mark = client.open(uri, text, pack.language_id)
+        pub = await client.wait_diagnostics(uri, after=mark, version=1, timeout=t_open)
+        res.open_s = pub.at - t0
+        res.start_s = pub.at - t_spawn
+        res.open_diags = len(pub.diagnostics)
+        res.open_messages = [str(d.get("message", ""))[:100] for d in pub.diagnostics[:3]]
+        if any("Unable to load schema" in str(d.get("message")) for d in pub.diagnostics):
+            raise LspError("the schema was not loaded: " + "; ".join(res.open_messages))
+        res.rss_open_kib, _ = client.rss_kib()
+
         # Sanity: the server validates (a pack with schema errors gets diagnostics).
         broken_uri = (WORK_DIR / "broken.promptpack.yaml").as_uri()
         mark = client.open(broken_uri, BROKEN_PACK)
@@ -417,19 +437,6 @@ async def drive(server: Server, pack: Pack, args: argparse.Namespace) -> LspResu
         client.notify("textDocument/didClose", {"textDocument": {"uri": broken_uri}})
         if res.broken_diags == 0:
             raise LspError("no diagnostics on a pack with schema errors: validation is off")
-
-        # Open the pack.
-        uri = pack.path.as_uri()
-        text = pack.text
-        t0 = time.perf_counter()
-        mark = client.open(uri, text, pack.language_id)
-        pub = await client.wait_diagnostics(uri, after=mark, version=1, timeout=t_open)
-        res.open_s = pub.at - t0
-        res.open_diags = len(pub.diagnostics)
-        res.open_messages = [str(d.get("message", ""))[:100] for d in pub.diagnostics[:3]]
-        if any("Unable to load schema" in str(d.get("message")) for d in pub.diagnostics):
-            raise LspError("the schema was not loaded: " + "; ".join(res.open_messages))
-        res.rss_open_kib, _ = client.rss_kib()
 
         spots = find_spots(text)
         doc = {"uri": uri}
@@ -643,6 +650,8 @@ def goals_section(
     lsp: dict[tuple[str, str], LspResult],
     checks: dict[str, tuple[CheckResult, CheckResult]],
     servers: list[str],
+    mcp: mcp_warm.McpResult | None = None,
+    scale: workspace_scale.Result | None = None,
 ) -> str:
     """The targets of the speed work, each with this run's measured value."""
     yls = "yaml-language-server"
@@ -684,6 +693,15 @@ def goals_section(
             ]
             worst = max((x / y for x, y in comp), default=None)
             add(f"completion (worst of the three), {p.label}", "≤ 0.1× yaml-ls", worst, 0.1)
+            if a.open_s and b.open_s:
+                add(f"open → diagnostics, {p.label}", "≤ 0.5× yaml-ls", a.open_s / b.open_s, 0.5)
+            if a.start_s and b.start_s:
+                add(
+                    f"server start → diagnostics, {p.label}",
+                    "≤ 0.5× yaml-ls",
+                    a.start_s / b.start_s,
+                    0.5,
+                )
         if p.label in checks:
             c_a, c_b = checks[p.label]
             limit = {"gen 1.5k": 0.25, "gen 70k": 0.1}.get(p.label)
@@ -698,6 +716,16 @@ def goals_section(
             for name, kib in (("after open", a.rss_open_kib), ("after the edits", a.rss_edits_kib)):
                 if kib is not None:
                     add(f"server RSS {name}, {p.label}", "≤ 150 MB", kib * 1024 / 1e6, 150, " MB")
+    if mcp is not None and mcp.ratio is not None:
+        add("first MCP `check` / a later one (gen 1.5k)", "≤ 2×", mcp.ratio, 2)
+    if scale is not None and scale.symbol_s:
+        add(
+            f"workspace/symbol at {scale.files:,} files, indexed",
+            "≤ 100 ms",
+            statistics.median(scale.symbol_s) * 1000,
+            100,
+            " ms",
+        )
     out = ["## Goals of the speed work, as measured here\n"]
     out.append("| what | goal | measured | met |")
     out.append("|---|---|---|---|")
@@ -723,6 +751,8 @@ def build_report(
     checks: dict[str, tuple[CheckResult, CheckResult]],
     args: argparse.Namespace,
     servers: list[str],
+    mcp: mcp_warm.McpResult | None = None,
+    scale: workspace_scale.Result | None = None,
 ) -> str:
     out: list[str] = []
     w = out.append
@@ -758,7 +788,7 @@ def build_report(
         w(f"- note: {note}")
     w("")
 
-    w(goals_section(packs, lsp, checks, servers))
+    w(goals_section(packs, lsp, checks, servers, mcp, scale))
 
     w("## Packs\n")
     w("| pack | lines | KiB | source |")
@@ -788,10 +818,11 @@ def build_report(
         w("yaml-language-server was not run (see the notes above).\n")
     w(
         "| pack | lines | edit → diag p50 (pack-lsp / yaml-ls) | ratio | p95 (pack-lsp / yaml-ls)"
-        " | open → diag | ratio | completion, tools list | ratio | completion, template | ratio"
+        " | open → diag | ratio | start → diag | ratio"
+        " | completion, tools list | ratio | completion, template | ratio"
         " | hover | ratio | completion after an edit | ratio |"
     )
-    w("|---" * 16 + "|")
+    w("|---" * 18 + "|")
     for p in packs:
         a, b = r("pack-lsp", p), r(yls, p)
         if a is None:
@@ -813,6 +844,8 @@ def build_report(
             pair(a95, b95),
             pair(a.open_s, b.open_s if b else None),
             ratio(a.open_s, b.open_s if b else None),
+            pair(a.start_s, b.start_s if b else None),
+            ratio(a.start_s, b.start_s if b else None),
             pair(a.completion_tools_s, b.completion_tools_s if b else None),
             ratio(a.completion_tools_s, b.completion_tools_s if b else None),
             pair(a.completion_template_s, b.completion_template_s if b else None),
@@ -903,6 +936,27 @@ def build_report(
         )
     w("")
 
+    if mcp is not None:
+        w("## Agents: the first MCP `check` call\n")
+        w(
+            "`bench/mcp_warm.py`: a fresh `pack-lsp mcp` per round, driven by the MCP SDK's "
+            "client; `check` of the gen 1.5k pack 1 s after `initialize` (an agent starts its "
+            "MCP servers with its session), then 5 more calls; medians over the rounds. "
+            "There is no other tool to compare with: the goal is the first call within 2× a "
+            "later one.\n"
+        )
+        w(mcp_warm.report(mcp))
+    if scale is not None:
+        w("## Workspace scale\n")
+        w(
+            "`bench/workspace_scale.py`: a fresh `pack-lsp` whose root holds the YAML files "
+            "below (one in ten a small pack, the others plain configuration files), with a "
+            "client that accepts work-done progress; the gen 1.5k pack is opened right after "
+            "`initialize`, while the workspace is scanned; then `workspace/symbol` queries "
+            "once the scan is over. yaml-language-server has no symbols across files to "
+            "compare with.\n"
+        )
+        w(workspace_scale.report(scale))
     w("## CI: `pack-lsp --check` vs check-jsonschema\n")
     w(
         "Whole process, as a CI job pays it: `pack-lsp --check FILE --format json` against "
@@ -990,6 +1044,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-yaml-ls", action="store_true", help="skip yaml-language-server")
     ap.add_argument("--no-check", action="store_true", help="skip the --check comparison")
+    ap.add_argument("--no-mcp", action="store_true", help="skip the first MCP check call")
+    ap.add_argument(
+        "--workspace-files",
+        type=int,
+        help="YAML files of the workspace-scale run (default 10000; quick 2000; 0 skips it)",
+    )
     ap.add_argument(
         "--work-dir", type=Path, help="where packs and logs go (default bench/out/perf)"
     )
@@ -1009,6 +1069,8 @@ def main(argv: list[str] | None = None) -> int:
         args.after_edit_rounds if args.after_edit_rounds is not None else (2 if quick else 4)
     )
     args.check_reps = args.check_reps or (1 if quick else 3)
+    if args.workspace_files is None:
+        args.workspace_files = 2000 if quick else 10_000
     if quick:
         args.corpus = min(args.corpus, 1)
         args.check_warmup = min(args.check_warmup, 1)
@@ -1079,8 +1141,17 @@ def main(argv: list[str] | None = None) -> int:
     lsp: dict[tuple[str, str], LspResult] = {}
     checks: dict[str, tuple[CheckResult, CheckResult]] = {}
     failed = False
+    mcp: mcp_warm.McpResult | None = None
+    scale: workspace_scale.Result | None = None
     try:
         failed = measure_all(packs, servers, args, cjs, schema, lsp, checks)
+        if not args.no_mcp:
+            log("MCP: first check call")
+            mcp = mcp_warm.run(2 if quick else 3, 5, 1500)
+        if args.workspace_files:
+            log(f"workspace of {args.workspace_files:,} files")
+            scale = workspace_scale.run(args.workspace_files, 5 if quick else 10)
+            failed = failed or bool(scale.error)
     finally:
         kill_live()
     dump = WORK_DIR / "results.json"
@@ -1108,6 +1179,8 @@ def main(argv: list[str] | None = None) -> int:
         checks=checks,
         args=args,
         servers=[s.name for s in servers],
+        mcp=mcp,
+        scale=scale,
     )
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(report, encoding="utf-8")

@@ -23,7 +23,6 @@ from pack_lsp import __version__
 from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.checks.analysis import analyze
 from pack_lsp.core.checks.registry import check_codes
-from pack_lsp.core.model.arena.project import load_project, norm
 from pack_lsp.core.model.config import Config, ConfigError, load_for
 from pack_lsp.render import FileResult, renderer
 
@@ -55,6 +54,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     except ConfigError as exc:
         print(f"pack-lsp: error: {exc}", file=sys.stderr)
         return 2
+    from pack_lsp.core.model.arena.project import load_project
+
     project = load_project(path)
     if project is None:
         what = "cannot be read" if not path.is_file() else "is not an arena config (kind: Arena)"
@@ -123,6 +124,7 @@ def results(
     if not directory and not (path.is_file() and _may_be_arena(path)):
         return []
     from pack_lsp.core.checks.arena.workspace import ArenaWorkspace, declares_arena, find_configs
+    from pack_lsp.core.model.arena.project import norm
 
     if not directory and not declares_arena(path):
         return []  # an arena config is a `kind: Arena` document, whatever its name

@@ -26,27 +26,27 @@ import gc
 import os
 import re
 import sys
+import time
 import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pack_lsp.cli.arena import has_configs
 from pack_lsp.cli.arena import results as arena_results
-from pack_lsp.core.base import kinds, versions
+from pack_lsp.core.base import codecache, kinds, versions
 from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.base.source import check_regular, decode, file_size_setting, read_source
 from pack_lsp.core.checks.analysis import analyze
 from pack_lsp.core.checks.registry import check_codes, unknown_selector
-from pack_lsp.core.model.arena.project import norm
 from pack_lsp.core.model.config import Config, ConfigError, load_for
 from pack_lsp.core.model.discover import find_packs
-from pack_lsp.core.model.manifest.files import index_files
-from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from pack_lsp.core.model.recognize import recognize
 from pack_lsp.render import FORMATS, FileResult, Summary, renderer, summarize
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    from pack_lsp.core.model.manifest.workspace import ManifestIndex
 
 STDIN = "-"
 
@@ -67,7 +67,7 @@ copyreg.pickle(types.MappingProxyType, _reduce_mapping_proxy)
 STDIN_NAME = "<stdin>"
 #: A file to check: its path, whether it was named explicitly, its configuration,
 #: the manifests' workspace, and whether its fixes are wanted in the output.
-Pending = tuple[Path, bool, Config, ManifestIndex, bool]
+Pending = tuple[Path, bool, Config, "ManifestIndex | None", bool]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -440,6 +440,18 @@ def check_text(
     return FileResult(name, analysis.diagnostics, analysis.lines)
 
 
+def _manifest_index(paths: list[Path], globs: tuple[str, ...]) -> ManifestIndex | None:
+    """The index of the agent-extension manifests among ``paths``; None when every path
+    is named as a pack (no manifest among them), so that checking packs loads nothing
+    of manifests."""
+    candidates = [path for path in paths if kinds.kind_from_name(str(path)) is None]
+    if not candidates:
+        return None
+    from pack_lsp.core.model.manifest.files import index_files
+
+    return index_files(candidates, globs)
+
+
 def check_file(
     path: Path,
     explicit: bool,
@@ -509,6 +521,7 @@ def _check_all(
     # freezing would put its own objects out of reach for good.
     collecting = gc.isenabled()
     gc.disable()
+    shown = ProgressLine.on_terminal(len(pending))
     try:
         if workers > 1:
             # Imported only here: the process machinery costs a single-file check
@@ -530,6 +543,7 @@ def _check_all(
             finally:
                 _hold_interrupts(False, held)
         results: list[FileResult] = []
+        done = 0
         for i, slot in enumerate(slots):
             if not isinstance(slot, tuple):
                 results.append(slot)
@@ -540,6 +554,10 @@ def _check_all(
             except OSError as exc:
                 problems.append(f"{path}: cannot read: {exc.strerror or exc}")
                 continue
+            finally:
+                done += 1
+                if shown is not None:
+                    shown.update(done)
             results.append(result)
             if keep is not None:
                 gc.freeze()
@@ -550,10 +568,51 @@ def _check_all(
             executor = None
         raise
     finally:
+        if shown is not None:
+            shown.clear()
         if collecting:
             gc.enable()
         if executor is not None:
             executor.shutdown()
+
+
+class ProgressLine:
+    """``Checked 1,240 / 10,000 files`` on the standard error while a directory is
+    checked, rewritten in place, on a terminal only: never in a pipe, a file or a CI
+    log (``CI`` set), where it would be noise; cleared before the output is written."""
+
+    #: Fewer files than this are checked too fast for a progress line to help.
+    MIN_FILES = 20
+    #: Least time (seconds) between two updates.
+    EVERY = 0.1
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.last = 0.0
+
+    @classmethod
+    def on_terminal(cls, total: int) -> ProgressLine | None:
+        if total < cls.MIN_FILES or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+            return None
+        try:
+            if not sys.stderr.isatty():
+                return None
+        except (AttributeError, ValueError, OSError):
+            return None
+        return cls(total)
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.EVERY and done < self.total:
+            return
+        self.last = now
+        sys.stderr.write(f"\rChecked {done:,} / {self.total:,} files")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.last:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def _hold_interrupts(hold: bool, held: bool = True) -> bool:
@@ -708,8 +767,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
     ]
     # The checked paths are the workspace of agent-extension manifests.
     cwd_config = _cwd_config(overrides)
-    workspace = index_files(
-        (path for _, batch in batches for path, _ in batch),
+    workspace = _manifest_index(
+        [path for _, batch in batches for path, _ in batch],
         cwd_config.manifests if cwd_config is not None else (),
     )
     arena_done: set[str] = set()
@@ -722,7 +781,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None
             slots.extend(
                 arena_results(raw, overrides.apply, overrides.exclude, problems, arena_done)
             )
-            batch = [(p, e) for p, e in batch if norm(p) not in arena_done]
+            if arena_done:
+                from pack_lsp.core.model.arena.project import norm
+
+                batch = [(p, e) for p, e in batch if norm(p) not in arena_done]
         if raw == STDIN:
             if not stdin_done:
                 stdin_done = True
@@ -831,11 +893,13 @@ def _end_process(code: int) -> NoReturn:
     """End the program now, its output written: what the interpreter would do next
     is freeing every object still alive one at a time (the analyses, the modules),
     which a large pack makes tens of milliseconds of an exit that needs none of it.
-    No atexit handler of the check's own needs to run (the process pool, when there
-    was one, is already shut down)."""
+    The one exit handler that matters is run here: the generated code this process
+    compiled is written for the next one (``core.base.codecache``); the process pool,
+    when there was one, is already shut down."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
         code = 120  # what the interpreter exits with when it cannot flush its output
+    codecache.save_all()
     os._exit(code)

@@ -30,6 +30,7 @@ import json
 import os
 import shlex
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -371,5 +372,35 @@ def main(argv: list[str]) -> int:
     except ImportError:
         print(f"pack-lsp: error: {install_hint()}", file=sys.stderr)
         return 2
+    threading.Thread(target=warm_up, args=(server,), name="pack-lsp warm-up", daemon=True).start()
     server.run("stdio")
     return 0
+
+
+def warm_up(server: Any) -> None:
+    """Call the ``check`` tool once on the warm-up pack while the client connects, so
+    that an agent's first call finds the check path loaded, the schema validators
+    compiled and the SDK's argument and result models built (``core.checks.warmup``);
+    then keep the code compiled for the classes created so far
+    (``core.base.codecache``). A failure changes nothing: the first call then does
+    the work itself."""
+    import asyncio
+    import contextlib
+
+    from pack_lsp.core.base import codecache
+    from pack_lsp.core.checks.warmup import WARM_PACK
+
+    try:
+        asyncio.run(server.call_tool("check", {"text": WARM_PACK}))
+    except Exception:
+        # A tool that reads the request's context (the client's roots) cannot be called
+        # outside a request: the check path itself is warmed. A warm-up that fails
+        # leaves the work to the first call: nothing to report.
+        with contextlib.suppress(Exception):
+            from pack_lsp.cli.check import check_text
+            from pack_lsp.core.model.config import Config
+            from pack_lsp.render.json_format import document
+
+            raw = WARM_PACK.encode("utf-8")
+            document([check_text(raw, INLINE_NAME, Config(), on_disk=False, fixes=True)])
+    codecache.save_all()

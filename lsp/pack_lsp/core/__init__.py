@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pack_lsp.core.base import codecache
 from pack_lsp.core.base.lazy import lazy_exports
 from pack_lsp.core.base.moved import install_moved_aliases
 
@@ -60,3 +61,7 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 # The module paths from before the layer folders keep importing for one release.
 install_moved_aliases()
+
+# The methods ``dataclasses`` generates for the core's classes are compiled once and
+# reused by later processes (``base.codecache``): before the first class is created.
+codecache.route_dataclasses()

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import sys
 
+import attr._make
+import cattrs.gen
+
+from pack_lsp.core.base import codecache
+
+# Before lsprotocol creates its ~570 attrs classes: the methods attrs generates for
+# them, and those cattrs generates to convert each message type, are compiled once
+# and reused by later server processes (about a third of the server's start-up).
+codecache.route_compile(attr._make, "attrs")
+codecache.route_compile(cattrs.gen, "cattrs")
+
 #: Seconds a thread holds the GIL while another waits for it (``sys.setswitchinterval``).
 SWITCH_INTERVAL = 0.001
 

@@ -98,6 +98,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "pack_lsp.server.links",
     "pack_lsp.server.manifests",
     "pack_lsp.server.arena",
+    "pack_lsp.server.indexing",
 )
 
 

@@ -6,10 +6,13 @@ import asyncio
 import logging
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
+from pack_lsp.server import indexing, warmup
 from pack_lsp.server.base import ServerBase
 from pack_lsp.server.diagnostics import choose_diagnostics_channel
 from pack_lsp.server.settings import SETTINGS_SECTION
@@ -67,10 +70,14 @@ def _register_lifecycle(server: PackServer) -> None:
             ls.parent_watch = asyncio.get_running_loop().create_task(
                 ls.watch_parent(params.process_id)
             )
+        warmup.start_soon()
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
-        ls.workspace_index.start()
+        # The manifests' index, the arena projects and the symbol index are read off
+        # the event loop, with progress; documents opened meanwhile do not wait for it
+        # unless their diagnostics depend on other files (``server.indexing``).
+        indexing.start(ls)
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
@@ -109,6 +116,9 @@ def _register_lifecycle(server: PackServer) -> None:
         # Configuration files may have changed too: analyse again from scratch.
         ls.document_changed(uri, reuse=False, at_once=True)
         _manifest_changed(ls, uri)
+        path = to_fs_path(uri)
+        if path:
+            indexing.update_symbols(ls, [Path(path)])
         ls.refresh_diagnostics()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

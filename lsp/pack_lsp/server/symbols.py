@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import weakref
 from pathlib import Path
@@ -10,6 +11,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from pack_lsp.core.ide import symbols
+from pack_lsp.server import indexing
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
@@ -63,21 +65,30 @@ async def document_symbol(
     )
 
 
-def workspace_symbol(
+async def workspace_symbol(
     ls: PackServer, params: types.WorkspaceSymbolParams
 ) -> list[types.SymbolInformation]:
     """The symbols matching the query in every pack of the workspace folders (open
-    documents as they are in the editor)."""
+    documents as they are in the editor), from the symbol index (``server.indexing``):
+    the first search of a session waits for it to be built, with progress; later ones
+    read no file."""
     try:
-        open_docs: dict[Path, str] = {}
-        for uri, doc in ls.documents.items():
-            path = to_fs_path(uri)
-            if path and ls.kind_of(uri, doc.text) is not None:
-                open_docs[Path(os.path.abspath(path))] = doc.text
-        cache = _WORKSPACES.get(ls)
-        if cache is None:
-            cache = _WORKSPACES[ls] = symbols.WorkspaceSymbols()
-        found = cache.search(params.query, ls.workspace_folders(), open_docs)
+        if ls.workspace_folders():
+            task = indexing.symbols_index(ls)
+            scan = indexing.scan_of(ls)
+            if task is not None and not scan.symbols.ready:
+                await asyncio.shield(task)
+            found = scan.symbols.search(params.query, _open_symbols(ls))
+        else:  # no folder: the open documents only
+            open_docs: dict[Path, str] = {}
+            for uri, doc in ls.documents.items():
+                path = to_fs_path(uri)
+                if path and ls.kind_of(uri, doc.text) is not None:
+                    open_docs[Path(os.path.abspath(path))] = doc.text
+            cache = _WORKSPACES.get(ls)
+            if cache is None:
+                cache = _WORKSPACES[ls] = symbols.WorkspaceSymbols()
+            found = cache.search(params.query, ls.workspace_folders(), open_docs)
         conv = ls.converter
         return [
             types.SymbolInformation(
@@ -97,6 +108,26 @@ def workspace_symbol(
             types.MessageType.Error,
         )
         return []
+
+
+def _open_symbols(ls: PackServer) -> dict[Path, list[symbols.WorkspaceSymbol]]:
+    """The symbols of the open packs as they are in the editor: from the analysis of
+    their current version when there is one, else from their text."""
+    out: dict[Path, list[symbols.WorkspaceSymbol]] = {}
+    for uri, doc in ls.documents.items():
+        path = to_fs_path(uri)
+        if not path or ls.kind_of(uri, doc.text) is None:
+            continue
+        where = Path(os.path.abspath(path))
+        track = ls.tracks.get(uri)
+        analysis = track.analysis if track is not None else None
+        if analysis is not None and track is not None and track.version == doc.version:
+            out[where] = symbols.symbols_of_pack(
+                analysis.pack, analysis.root, analysis.lines, where
+            )
+        else:
+            out[where] = symbols.symbols_of_text(doc.text, where)
+    return out
 
 
 def register(server: PackServer) -> None:

@@ -48,6 +48,9 @@ PACK_PATTERNS = (
     "*.pack.json",
 )
 DATA_SUFFIXES = (".yaml", ".yml", ".json")
+#: The names of PromptKit arena configs (``config.arena.yaml``), each the root of a
+#: project (``core.model.arena.project``).
+ARENA_CONFIG_PATTERNS = ("*.arena.yaml", "*.arena.yml")
 
 _TOP_KEY = re.compile(r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_$][\w$-]*))[ \t]*:', re.M)
 
@@ -72,3 +75,9 @@ def is_manifest(path: str, text: str, globs: tuple[str, ...] = ()) -> bool:
         return False
     keys = {m.group(1) or m.group(2) or m.group(3) for m in _TOP_KEY.finditer(text)}
     return "id" in keys and bool(keys & MANIFEST_KEYS)
+
+
+def is_arena_config_name(path: str | PurePath) -> bool:
+    """Whether ``path`` is named like an arena config (``ARENA_CONFIG_PATTERNS``)."""
+    name = PurePath(path).name
+    return any(fnmatch.fnmatchcase(name, p) for p in ARENA_CONFIG_PATTERNS)

@@ -7,7 +7,6 @@ checks → configuration (select/ignore/severity) → sorted, frozen diagnostics
 from __future__ import annotations
 
 import gc
-import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -15,19 +14,17 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core.base import kinds
 from pack_lsp.core.base.diagnostics import Diagnostic, make
 from pack_lsp.core.base.problems.document import INTERNAL_ERROR, NOT_A_PACK
 from pack_lsp.core.base.source import strip_bom
 from pack_lsp.core.base.text import LineIndex, Span
-from pack_lsp.core.checks.manifest.check import analyze_manifest
 from pack_lsp.core.checks.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
 from pack_lsp.core.checks.rules import kubernetes, targets
 from pack_lsp.core.checks.suppress import apply_suppressions
 from pack_lsp.core.model import hosts
-from pack_lsp.core.model.arena.documents import ArenaDocument, check_document
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.model.context import (
     CheckContext,
@@ -37,8 +34,6 @@ from pack_lsp.core.model.context import (
     RuleEdit,
     RuleUnits,
 )
-from pack_lsp.core.model.manifest.model import Manifest
-from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from pack_lsp.core.model.pack import Pack, Prompt, build_pack
 from pack_lsp.core.model.profiles import apply_profile, schema_units
 from pack_lsp.core.model.recognize import Recognition, recognize
@@ -50,7 +45,23 @@ from pack_lsp.core.syntax import reuse
 from pack_lsp.core.syntax.jsontree import is_json_path, parse_json, parse_json_region
 from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, parse_region, to_data
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
+    # What other kinds of documents need is imported where they are analysed: a
+    # pack's cold check loads nothing of manifests or arena documents.
+    from pack_lsp.core.model.arena.documents import ArenaDocument
+    from pack_lsp.core.model.manifest.model import Manifest
+    from pack_lsp.core.model.manifest.workspace import ManifestIndex
+
+
+def _log() -> logging.Logger:
+    """This module's logger, for a rule that fails: ``logging`` is imported then, not
+    by every cold check (a few milliseconds of its start-up)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 _UNSET: Any = object()
 
@@ -271,6 +282,8 @@ def _analyze_arena(
     data: Any = None
     arena: ArenaDocument | None = None
     if parsed.root is not None:
+        from pack_lsp.core.model.arena.documents import check_document
+
         data = to_data(parsed.root)
         arena, found = check_document(parsed.root, data, schema=not parsed.syntax_error)
         diagnostics.extend(found)
@@ -295,6 +308,8 @@ def _analyze_manifest(
     data: Any = None
     manifest: Manifest | None = None
     if parsed.root is not None:
+        from pack_lsp.core.checks.manifest.check import analyze_manifest
+
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
             parsed.root,
@@ -746,7 +761,7 @@ def run_rules(
         assert templates is not None  # a pack has templates
         summary = summarize(pack, config, templates)
     except Exception:  # a broken summary must not hide the pack-wide rules
-        log.exception("the summary of the pack failed")
+        _log().exception("the summary of the pack failed")
         failed.update(m.name for m in PROMPT_CHECKS)
     previous = edit.previous if edit is not None and not failed else None
     if (
@@ -834,7 +849,7 @@ def _pack_part(
         try:
             now = fingerprint(reads, pack, data, values)
         except Exception:
-            log.exception("the fingerprint of what %s read failed", m.name)
+            _log().exception("the fingerprint of what %s read failed", m.name)
             now = None
         same = now is not None and same_after(fingerprint_before, now, *edit.compared())
         moved = edit.moved((results,)) if same else None
@@ -853,7 +868,7 @@ def _pack_part(
     try:
         pack_units[m.name] = (frozen, fingerprint(frozen, pack, data, values), found)
     except Exception:
-        log.exception("the fingerprint of what %s read failed", m.name)
+        _log().exception("the fingerprint of what %s read failed", m.name)
     return found
 
 
@@ -864,7 +879,7 @@ def _run_pack_part(
     try:
         return tuple(m.check(ctx.recording(reads)))
     except Exception:  # a broken rule must not hide the others
-        log.exception("rule %s failed", m.name)
+        _log().exception("rule %s failed", m.name)
         failed.add(m.name)
         return None
 
@@ -880,7 +895,7 @@ def _prompt_part(
     try:
         return tuple(m.check_prompt(scope, prompt))
     except Exception:  # a broken rule must not hide the others
-        log.exception("rule %s failed on prompt %s", m.name, prompt.key)
+        _log().exception("rule %s failed on prompt %s", m.name, prompt.key)
         failed.add(m.name)
         return ()
 

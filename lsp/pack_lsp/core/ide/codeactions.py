@@ -25,7 +25,6 @@ touched.
 from __future__ import annotations
 
 import json
-import logging
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -64,8 +63,6 @@ from pack_lsp.core.syntax.yamltree import (
     resolve,
     resolve_plain,
 )
-
-log = logging.getLogger(__name__)
 
 #: Text that reads back as the same string when written plain, in block or flow context.
 _PLAIN_TEXT = re.compile(r"^[A-Za-z0-9_(][^:#,\[\]{}\r\n\t\"'`]*(?<! )$")
@@ -552,8 +549,11 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
         try:
             made = _handle(inner, diag, payload)
         except (ValueError, IndexError, KeyError):
-            # The other fixes are still offered; the failure is a defect to report.
-            log.warning(
+            # The other fixes are still offered; the failure is a defect to report
+            # (``logging`` is loaded then: a cold check with fixes does not load it).
+            import logging
+
+            logging.getLogger(__name__).warning(
                 "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
             )
             continue

@@ -4,15 +4,21 @@ The outline is hierarchical: one section per part of the pack (prompts, tools,
 fragments, workflow, agents) holding its entries; prompts hold their variables,
 workflow states their artifacts. Workspace symbols flatten the outlines of every
 pack under the workspace folders; files are re-read only when their modification
-time or size changes.
+time or size changes. ``SymbolIndex`` holds them once a scan of the folders has read
+every pack, kept current file by file, so that a search reads no file: the names, in
+lower case, are the lines of one string that one regular expression searches (about
+10 ms for 100,000 symbols).
 """
 
 from __future__ import annotations
 
+import bisect
 import enum
 import fnmatch
 import os
-from collections.abc import Iterable, Iterator
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -259,10 +265,16 @@ def flatten(
 def symbols_of_text(text: str, path: Path) -> list[WorkspaceSymbol]:
     text = strip_bom(text)
     parsed = parse(text)
-    pack = build_pack(parsed.root)
+    return symbols_of_pack(build_pack(parsed.root), parsed.root, parsed.lines, path)
+
+
+def symbols_of_pack(
+    pack: Pack | None, root: Node | None, lines: LineIndex, path: Path
+) -> list[WorkspaceSymbol]:
+    """The workspace symbols of a pack already analysed (an open document)."""
     return [
-        WorkspaceSymbol(sym.name, sym.kind, path, sym.selection, parsed.lines, container)
-        for sym, container in flatten(document_symbols(pack, parsed.root))
+        WorkspaceSymbol(sym.name, sym.kind, path, sym.selection, lines, container)
+        for sym, container in flatten(document_symbols(pack, root))
     ]
 
 
@@ -319,6 +331,10 @@ class WorkspaceSymbols:
                 if found:
                     yield path
 
+    def load(self, path: Path) -> list[WorkspaceSymbol]:
+        """The symbols of the pack at ``path`` (re-read when it changed on disk)."""
+        return self._load(path)
+
     def _load(self, path: Path) -> list[WorkspaceSymbol]:
         try:
             stat = path.stat()
@@ -362,3 +378,129 @@ class WorkspaceSymbols:
                 if len(out) >= limit:
                     return out[:limit]
         return out[:limit]
+
+
+# ------------------------------------------------------------------ the workspace index
+
+
+def _subsequence(query: str) -> re.Pattern[str]:
+    """The pattern of ``matches`` on one line of lower-case names: the query's
+    characters in order, anything but a line break between them."""
+    return re.compile("[^\n]*?".join(re.escape(ch) for ch in query.lower()))
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """The symbols of the index in one list, and their lower-case names as the lines
+    of one string, searched with one regular expression."""
+
+    symbols: tuple[WorkspaceSymbol, ...] = ()
+    text: str = ""
+    starts: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, symbols: list[WorkspaceSymbol]) -> _Names:
+        starts: list[int] = []
+        at = 0
+        names: list[str] = []
+        for sym in symbols:
+            name = sym.name.lower().replace("\n", " ")
+            starts.append(at)
+            names.append(name)
+            at += len(name) + 1
+        return cls(tuple(symbols), "\n".join(names), tuple(starts))
+
+    def search(self, query: str, skip: frozenset[Path], limit: int) -> list[WorkspaceSymbol]:
+        out: list[WorkspaceSymbol] = []
+        if not query:
+            for sym in self.symbols:
+                if sym.path not in skip:
+                    out.append(sym)
+                    if len(out) >= limit:
+                        break
+            return out
+        last = -1
+        for found in _subsequence(query).finditer(self.text):
+            line = bisect.bisect_right(self.starts, found.start()) - 1
+            if line == last:
+                continue
+            last = line
+            sym = self.symbols[line]
+            if sym.path in skip:
+                continue
+            out.append(sym)
+            if len(out) >= limit:
+                break
+        return out
+
+
+@dataclass
+class SymbolIndex:
+    """The symbols of every pack below some folders, indexed once and then kept
+    current file by file (``update``), so that a search reads no file.
+
+    ``scan`` walks the folders (in a background thread: it reads every pack once);
+    ``search`` answers from what is indexed so far, open documents first. The index is
+    swapped whole, so a search in another thread sees either the old one or the new.
+    """
+
+    exclude: tuple[str, ...] = ()
+    files: WorkspaceSymbols = field(default_factory=WorkspaceSymbols)
+    _paths: dict[Path, list[WorkspaceSymbol]] = field(default_factory=dict)
+    _names: _Names = field(default_factory=_Names)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: Whether a whole scan has finished.
+    ready: bool = False
+
+    def scan(
+        self, folders: Iterable[Path], progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Index every pack below ``folders``; ``progress(done, total)`` after each file.
+        Returns the number of packs indexed."""
+        self.files.exclude = self.exclude
+        found: list[Path] = []
+        for folder in folders:
+            if folder.is_dir():
+                found.extend(self.files.pack_files(folder))
+        paths: dict[Path, list[WorkspaceSymbol]] = {}
+        for done, path in enumerate(found, 1):
+            paths[path] = self.files.load(path)
+            if progress is not None:
+                progress(done, len(found))
+        with self._lock:
+            self._paths = paths
+            self._names = _Names.of([s for syms in paths.values() for s in syms])
+            self.ready = True
+        return len(paths)
+
+    def update(self, changed: Iterable[Path], removed: Iterable[Path] = ()) -> None:
+        """Files changed on disk (created or modified) and removed: re-read the packs
+        among them and drop the others."""
+        with self._lock:
+            paths = dict(self._paths)
+        for path in removed:
+            paths.pop(path, None)
+        for path in changed:
+            if is_pack_file(path):
+                paths[path] = self.files.load(path)
+            else:
+                paths.pop(path, None)
+        with self._lock:
+            self._paths = paths
+            self._names = _Names.of([s for syms in paths.values() for s in syms])
+
+    def search(
+        self,
+        query: str,
+        open_documents: dict[Path, list[WorkspaceSymbol]] | None = None,
+        limit: int = 500,
+    ) -> list[WorkspaceSymbol]:
+        """Symbols whose name matches ``query`` (``matches``); the symbols of open
+        documents (as they are in the editor) win over the files on disk."""
+        open_documents = open_documents or {}
+        out = [s for syms in open_documents.values() for s in syms if matches(query, s.name)][
+            :limit
+        ]
+        if len(out) < limit:
+            out.extend(self._names.search(query, frozenset(open_documents), limit - len(out)))
+        return out

@@ -14,7 +14,6 @@ Any other value is reported once in the log and taken as ``on``.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable
 from typing import Any
@@ -27,8 +26,6 @@ from pack_lsp.core.syntax.yamltree import (
     SequenceNode,
     walk,
 )
-
-log = logging.getLogger(__name__)
 
 ENV = "PACK_LSP_INCREMENTAL"
 ON = "on"
@@ -47,8 +44,10 @@ def mode() -> str:
     if raw in MODES:
         return raw
     if raw not in _reported:
+        import logging  # only to report a wrong value: not loaded by every cold check
+
         _reported.add(raw)
-        log.warning(
+        logging.getLogger(__name__).warning(
             "%s=%r is not one of %s; incremental analysis stays on",
             ENV,
             raw,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core.base.diagnostics import (
     Diagnostic,
@@ -37,15 +37,13 @@ from pack_lsp.core.base.problemdata import (
     UnknownExtension,
 )
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
-from pack_lsp.core.model.manifest.model import (
-    CORE_TOOLS,
-    IGNORED_FILE,
-    MANIFEST_FILE,
-    Manifest,
-    Reference,
-)
-from pack_lsp.core.model.manifest.workspace import ManifestIndex
 from pack_lsp.core.syntax.yamltree.nodes import MappingNode, Node, SequenceNode, deref
+
+if TYPE_CHECKING:
+    # The registry imports this module for its rules: the manifest model is loaded
+    # when a manifest is checked (``checks.manifest.check``), not by a pack's check.
+    from pack_lsp.core.model.manifest.model import Manifest, Reference
+    from pack_lsp.core.model.manifest.workspace import ManifestIndex
 
 CATEGORY = "Extension manifests"
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFORMATION
@@ -528,6 +526,8 @@ def _check_entrypoint(m: Manifest) -> Iterator[Diagnostic]:
 
 def _folder_not_id(m: Manifest) -> bool:
     """A ``manifest.yaml`` whose folder is not named after its id."""
+    from pack_lsp.core.model.manifest.model import MANIFEST_FILE
+
     return (
         m.path is not None
         and m.id is not None
@@ -540,6 +540,8 @@ def _check_file(m: Manifest) -> Iterator[Diagnostic]:
     """What yodoca makes of the file's name and folder."""
     if m.path is None:
         return
+    from pack_lsp.core.model.manifest.model import IGNORED_FILE
+
     name = PurePath(m.path).name
     if name == IGNORED_FILE:
         yield make(
@@ -693,6 +695,8 @@ def _check_dependency(m: Manifest, ref: Reference, index: ManifestIndex) -> Iter
 
 
 def _check_tools(ref: Reference, index: ManifestIndex) -> Iterator[Diagnostic]:
+    from pack_lsp.core.model.manifest.model import CORE_TOOLS
+
     if ref.id == CORE_TOOLS:
         return
     loaded = [t for t in index.defining(ref.id) if t.loaded]

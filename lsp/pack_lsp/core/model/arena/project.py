@@ -15,13 +15,13 @@ an editor's unsaved text is what the project sees. Nothing here touches an edito
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pack_lsp.core.base import kinds
 from pack_lsp.core.base.roots import inside, project_root
 from pack_lsp.core.base.source import decode, read_source
 from pack_lsp.core.base.text import Span
@@ -83,12 +83,8 @@ def overlay_reader(open_texts: dict[str, str], fallback: Reader = disk_reader) -
     return read
 
 
-CONFIG_PATTERNS = ("*.arena.yaml", "*.arena.yml")
-
-
-def is_config_name(path: str | Path) -> bool:
-    name = Path(path).name
-    return any(fnmatch.fnmatchcase(name, p) for p in CONFIG_PATTERNS)
+CONFIG_PATTERNS = kinds.ARENA_CONFIG_PATTERNS
+is_config_name = kinds.is_arena_config_name
 
 
 def norm(path: str | Path) -> str:
