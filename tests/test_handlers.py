@@ -17,7 +17,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from pack_lsp.server import arena_calls
+from pack_lsp.server import arena_calls, symbols
 from pack_lsp.server.app import FEATURE_MODULES
 from pack_lsp.server.snapshot import ByKind, ClientFeatures, DocumentSnapshot
 from pack_lsp.server.workspace import WorkspaceSnapshot
@@ -80,6 +80,28 @@ def test_what_a_handler_reads_holds_no_server() -> None:
         first = next(iter(inspect.signature(handler).parameters))
         assert hints[first] is WorkspaceSnapshot
         assert not any(_is_server(h) for h in hints.values())
+
+
+def test_the_workspace_symbol_search_reads_a_snapshot(tmp_path: Path) -> None:
+    """workspace/symbol is answered by ``_search`` from a ``SymbolSearch`` taken on the
+    event loop: the server object reaches neither."""
+    hints = typing.get_type_hints(symbols._search)
+    assert hints["snap"] is symbols.SymbolSearch
+    assert not any(_is_server(h) for h in hints.values())
+    assert not any(_is_server(h) for h in typing.get_type_hints(symbols.SymbolSearch).values())
+    pack = tmp_path / "shop.promptpack.yaml"
+    pack.write_text(
+        "id: shop\nname: Shop\nversion: 1.0.0\n"
+        'template_engine: {version: v1, syntax: "{{variable}}"}\n'
+        "prompts:\n  refund_desk: {id: refund_desk, name: Refunds, version: 1.0.0, "
+        "system_template: Hi}\n",
+        encoding="utf-8",
+    )
+    from pack_lsp.core.ide.symbols import WorkspaceSymbols
+
+    snap = symbols.SymbolSearch(None, {}, WorkspaceSymbols(), (tmp_path,), {})
+    found = symbols._search(snap, types.WorkspaceSymbolParams(query="refund"))
+    assert [s.name for s in found] == ["refund_desk"]
 
 
 async def test_answer_calls_the_handler_with_the_snapshot_and_the_params(tmp_path: Path) -> None:

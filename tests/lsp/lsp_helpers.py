@@ -7,14 +7,35 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import (
+    ClientServerConfig,
+    LanguageClient,
+    client_capabilities,
+    make_test_lsp_client,
+)
 
 SERVER = [sys.executable, "-m", "pack_lsp"]
 PROFILES = ("visual-studio-code", "neovim")
 
 
+def editor_client() -> LanguageClient:
+    """pytest-lsp's client, answering the server's dynamic registrations as an editor
+    does (the file events the server asks for when the profile says it may)."""
+    client = make_test_lsp_client()
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def _register(params: types.RegistrationParams) -> None:
+        return None
+
+    @client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
+    def _unregister(params: types.UnregistrationParams) -> None:
+        return None
+
+    return client
+
+
 def server_config() -> ClientServerConfig:
-    return ClientServerConfig(server_command=SERVER)
+    return ClientServerConfig(server_command=SERVER, client_factory=editor_client)
 
 
 def initialize_params(profile: str, root: Path, options: Any = None) -> types.InitializeParams:

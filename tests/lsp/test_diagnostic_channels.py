@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 import pytest_lsp
-from lsp_helpers import SERVER, published, pull, wait_published
+from lsp_helpers import SERVER, editor_client, published, pull, wait_published
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -64,7 +64,7 @@ class Session:
         await self.client.shutdown_session()
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=editor_client))
 async def lsp_process(lsp_client: LanguageClient) -> AsyncIterator[None]:
     """The server process and a client connected to it (not yet initialised).
 

@@ -23,6 +23,7 @@ from failing_server import FAIL_MARKER
 from lsp_helpers import (
     SERVER,
     diagnostics_for,
+    editor_client,
     initialize_params,
     open_doc,
     pos,
@@ -52,7 +53,7 @@ PROFILES = ("visual-studio-code", "neovim@v0.11.0")
 NEW_TOOL = "  escalate:\n    name: escalate\n    description: Hand over to a human\n"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=editor_client))
 async def lsp_process(lsp_client: LanguageClient) -> AsyncIterator[None]:
     """The server process and a client connected to it (not yet initialised).
 
@@ -73,7 +74,8 @@ async def session(
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(
-        server_command=[sys.executable, str(Path(__file__).with_name("failing_server.py"))]
+        client_factory=editor_client,
+        server_command=[sys.executable, str(Path(__file__).with_name("failing_server.py"))],
     )
 )
 async def failing_process(lsp_client: LanguageClient) -> AsyncIterator[None]:

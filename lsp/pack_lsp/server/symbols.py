@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types
@@ -14,6 +16,8 @@ from pack_lsp.core.ide import symbols
 from pack_lsp.server import indexing
 from pack_lsp.server.app import PackServer
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
+
+log = logging.getLogger(__name__)
 
 _SYMBOL_KINDS = {
     symbols.SymbolKind.SECTION: types.SymbolKind.Namespace,
@@ -65,30 +69,59 @@ async def document_symbol(
     )
 
 
+@dataclass(frozen=True)
+class SymbolSearch:
+    """What a workspace symbol search reads, taken from the server on the event loop:
+    the workspace's symbol index (folders open) or the disk cache and the open
+    documents' texts (no folder), and the open packs' symbols as they are in the
+    editor."""
+
+    index: symbols.SymbolIndex | None
+    open_symbols: dict[Path, list[symbols.WorkspaceSymbol]]
+    cache: symbols.WorkspaceSymbols | None = None
+    folders: tuple[Path, ...] = ()
+    open_texts: dict[Path, str] = field(default_factory=dict)
+
+
+def _search(
+    snap: SymbolSearch, params: types.WorkspaceSymbolParams
+) -> list[symbols.WorkspaceSymbol]:
+    """The handler: the symbols matching the query, from the snapshot alone."""
+    if snap.index is not None:
+        return snap.index.search(params.query, snap.open_symbols)
+    assert snap.cache is not None
+    return snap.cache.search(params.query, snap.folders, snap.open_texts)
+
+
+async def _symbol_search(ls: PackServer) -> SymbolSearch:
+    """The snapshot of a search; the first search of a session with folders waits for
+    the symbol index to be built (``server.indexing``), with progress."""
+    if ls.workspace_folders():
+        task = indexing.symbols_index(ls)
+        scan = indexing.scan_of(ls)
+        if task is not None and not scan.symbols.ready:
+            await asyncio.shield(task)
+        return SymbolSearch(scan.symbols, _open_symbols(ls))
+    open_texts: dict[Path, str] = {}
+    for uri, doc in ls.documents.items():
+        path = to_fs_path(uri)
+        if path and ls.kind_of(uri, doc.text) is not None:
+            open_texts[Path(os.path.abspath(path))] = doc.text
+    cache = _WORKSPACES.get(ls)
+    if cache is None:
+        cache = _WORKSPACES[ls] = symbols.WorkspaceSymbols()
+    return SymbolSearch(None, {}, cache, tuple(ls.workspace_folders()), open_texts)
+
+
 async def workspace_symbol(
     ls: PackServer, params: types.WorkspaceSymbolParams
 ) -> list[types.SymbolInformation]:
     """The symbols matching the query in every pack of the workspace folders (open
     documents as they are in the editor), from the symbol index (``server.indexing``):
     the first search of a session waits for it to be built, with progress; later ones
-    read no file."""
+    read no file. The entry takes the snapshot and converts; ``_search`` answers."""
     try:
-        if ls.workspace_folders():
-            task = indexing.symbols_index(ls)
-            scan = indexing.scan_of(ls)
-            if task is not None and not scan.symbols.ready:
-                await asyncio.shield(task)
-            found = scan.symbols.search(params.query, _open_symbols(ls))
-        else:  # no folder: the open documents only
-            open_docs: dict[Path, str] = {}
-            for uri, doc in ls.documents.items():
-                path = to_fs_path(uri)
-                if path and ls.kind_of(uri, doc.text) is not None:
-                    open_docs[Path(os.path.abspath(path))] = doc.text
-            cache = _WORKSPACES.get(ls)
-            if cache is None:
-                cache = _WORKSPACES[ls] = symbols.WorkspaceSymbols()
-            found = cache.search(params.query, ls.workspace_folders(), open_docs)
+        found = _search(await _symbol_search(ls), params)
         conv = ls.converter
         return [
             types.SymbolInformation(
@@ -103,6 +136,7 @@ async def workspace_symbol(
             for s in found
         ]
     except Exception as exc:
+        log.exception("workspace symbols failed")
         ls.log_message(
             f"pack-lsp: workspace symbols failed: {type(exc).__name__}: {exc}",
             types.MessageType.Error,
