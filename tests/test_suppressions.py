@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import diagnostics_for
+from lsp_helpers import diagnostics_for, editor_client
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -202,7 +202,11 @@ def test_random_bytes_never_crash() -> None:
 # ------------------------------------------------------------------ language server
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "pack_lsp"]))
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "pack_lsp"], client_factory=editor_client
+    )
+)
 async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[LanguageClient]:
     await lsp_client.initialize_session(
         types.InitializeParams(

@@ -15,6 +15,7 @@ export const SERVER_SETTING_KEYS = [
   "profile",
   "promptkitVersion",
   "targets",
+  "readOutsideRoot",
   "specVersion",
   "fragmentDialect",
   "toolNamespaces",

@@ -30,7 +30,6 @@ from pack_lsp.core.checks.analysis import Analysis, analyze
 from pack_lsp.core.checks.incremental import reanalyze
 from pack_lsp.core.model.config import Config
 from pack_lsp.core.model.recognize import detect, still_a_pack
-from pack_lsp.server.indexing import workspace_ready
 from pack_lsp.server.settings import SettingsMixin
 
 
@@ -177,9 +176,6 @@ class DocumentStore(SettingsMixin):
         kind = self.kind_of(uri, text)
         if kind is None:
             return None
-        # A manifest's or an arena document's diagnostics depend on the other files:
-        # its analysis waits for the workspace scan, if one runs (a pack's never does).
-        workspace_ready(self, kind)
         inputs = self.workspace_index.inputs(uri, manifest=kind == kinds.MANIFEST)
         if inputs.project_problems is not None:
             # A file of an arena project: its project problems come first (a small

@@ -74,10 +74,10 @@ def _register_lifecycle(server: PackServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
-        # The manifests' index, the arena projects and the symbol index are read off
-        # the event loop, with progress; documents opened meanwhile do not wait for it
-        # unless their diagnostics depend on other files (``server.indexing``).
-        indexing.start(ls)
+        # The manifests' index and the arena projects are read before the first
+        # analysis; the symbol index is built off the event loop, with progress, by the
+        # session's first workspace/symbol (``server.indexing``).
+        ls.workspace_index.start()
         before = ls.settings()
         await ls.pull_settings()
         if ls.settings() != before:
