@@ -17,6 +17,7 @@ import pytest
 from pack_lsp.cli import main
 from pack_lsp.core.base.diagnostics import Severity
 from pack_lsp.core.checks.analysis import Analysis, analyze
+from pack_lsp.core.checks.rules.targets import example_pack_data
 from pack_lsp.core.ide.hover import hover
 from pack_lsp.core.ide.render import render
 from pack_lsp.core.model.config import Config, ConfigError, from_mapping
@@ -26,23 +27,7 @@ OMNIA, PYTHON, JS = "omnia", "promptpack-python", "promptpack-langchainjs"
 
 
 def pack(extra: dict[str, Any] | None = None, **prompt: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": "support",
-        "name": "Support",
-        "version": "1.0.0",
-        "template_engine": {"version": "v1", "syntax": "{{variable}}"},
-        "prompts": {
-            "support": {
-                "id": "support",
-                "name": "Support",
-                "version": "1.0.0",
-                "system_template": "Help",
-                **prompt,
-            }
-        },
-    }
-    data.update(extra or {})
-    return data
+    return example_pack_data(extra, **prompt)
 
 
 def analysis(data: dict[str, Any] | str, *targets: str, **config: Any) -> Analysis:

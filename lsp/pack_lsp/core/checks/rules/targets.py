@@ -29,9 +29,9 @@ if TYPE_CHECKING:
 CATEGORY = "Deploy targets"
 
 
-def _pack(extra: Mapping[str, Any] | None = None, **prompt: Any) -> str:
-    """A rule's example: the smallest valid pack, with ``extra`` top-level keys and
-    ``prompt`` keys added to its one prompt, as JSON."""
+def example_pack_data(extra: Mapping[str, Any] | None = None, **prompt: Any) -> dict[str, Any]:
+    """The smallest valid pack, with ``extra`` top-level keys and ``prompt`` keys added to
+    its one prompt (the examples of the PT rules, and their tests)."""
     data: dict[str, Any] = {
         "id": "support",
         "name": "Support",
@@ -48,7 +48,12 @@ def _pack(extra: Mapping[str, Any] | None = None, **prompt: Any) -> str:
         },
     }
     data.update(extra or {})
-    return json.dumps(data, indent=2) + "\n"
+    return data
+
+
+def _pack(extra: Mapping[str, Any] | None = None, **prompt: Any) -> str:
+    """A rule's example: ``example_pack_data`` as JSON."""
+    return json.dumps(example_pack_data(extra, **prompt), indent=2) + "\n"
 
 
 _YAML_PACK = (
