@@ -26,6 +26,21 @@ W = Severity.WARNING
 I = Severity.INFORMATION  # noqa: E741
 CATEGORY = "Agent Cards and topology"
 
+#: The pack most examples here are written on: one agent, `researcher`, the entry.
+_RESEARCHER_PACK = pack_example(
+    "prompts:\n"
+    "  researcher:\n"
+    "    id: researcher\n"
+    "    name: Researcher\n"
+    "    version: 1.0.0\n"
+    "    system_template: Help\n"
+    "    description: Finds sources\n"
+    "agents:\n"
+    "  entry: researcher\n"
+    "  members:\n"
+    "    researcher: {tags: [research]}\n"
+)
+
 _CONFIG = '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{agent}"\n'
 
 INVALID_CARDS_CONFIGURATION = Rule(
@@ -34,19 +49,7 @@ INVALID_CARDS_CONFIGURATION = Rule(
     E,
     "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
     "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _RESEARCHER_PACK,
     "Fix the key named in the message: here the only placeholders are `{agent}` and `{pack}`.",
     CATEGORY,
     example_config=('[cards]\nurl = "https://agents.example.com/{name}"   # {agent} or {pack}\n'),
@@ -82,19 +85,7 @@ UNKNOWN_SECURITY_SCHEME = Rule(
     E,
     "A security requirement in the `cards` configuration names a scheme that "
     "`security-schemes` does not define. Reported on the `agents` key.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _RESEARCHER_PACK,
     "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
     CATEGORY,
     # No quick fix: the fault is in the configuration file, not in the pack
@@ -116,19 +107,7 @@ INVALID_EXTENSION_PARAMS = Rule(
     "a mode other than autonomous/notification/veto/gated/compound, a non-numeric "
     "`vetoTtlMs`, a `reviewer` other than `operator`, an effect without domain or path, "
     "a non-numeric delta or a confidence outside 0–1.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _RESEARCHER_PACK,
     "Use a value the extension defines.",
     CATEGORY,
     example_config=(
@@ -145,19 +124,7 @@ EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
     "A card extension declares settings for a skill id that is not a skill of the card "
     "it is on — typically after a prompt key was renamed, since the key is the skill "
     "id.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _RESEARCHER_PACK,
     "Rename the skill in the configuration to the member key.",
     CATEGORY,
     # No quick fix: the fault is in the configuration file, not in the pack
@@ -175,19 +142,7 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
     W,
     "The `cards` configuration has an `agents.<key>` table for a key that is not an "
     "agent of this pack, so it is not applied.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _RESEARCHER_PACK,
     "Use the member key (after a rename, update the configuration too; a quick fix "
     "renames the table in `.pack-lsp.toml`).",
     CATEGORY,
@@ -204,19 +159,7 @@ INVALID_AGENT_CARD = Rule(
     "A derived Agent Card is not valid A2A for the selected version, for a reason no "
     "more specific rule covers — typically a configured value the protocol does not "
     "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _RESEARCHER_PACK,
     "Fix the configuration value or pack field named in the message.",
     CATEGORY,
     example_config=('[cards]\na2a-version = "1.0"\nurl = ""\n'),
