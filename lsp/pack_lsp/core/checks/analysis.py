@@ -310,7 +310,6 @@ def _analyze_manifest(
     data: Any = None
     manifest: Manifest | None = None
     if parsed.root is not None:
-
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
             parsed.root,

@@ -47,6 +47,11 @@ TEMPLATE_KINDS = tuple(TEMPLATE_SCHEMAS)
 #: unknown key there, so one is a warning (it has no effect), not an error.
 LENIENT_KINDS = frozenset({"Persona", *TEMPLATE_KINDS})
 
+#: Kinds promptarena compares without case: a registry's index is read whatever the
+#: case of its kind (``strings.EqualFold`` in promptarena's arena/templates/registry.go
+#: at e90d58d); every other kind must be written exactly.
+_FOLDED_KINDS = {"templateindex": "TemplateIndex"}
+
 #: How the schema machinery's words for a pack read for an arena document.
 _WORDING = (
     ("in the pack root", "at the top of the document"),
@@ -61,7 +66,8 @@ class ArenaDocument:
     """What a document of an arena project says it is."""
 
     kind: str
-    """The declared PromptKit kind as written ('' when there is none)."""
+    """The declared PromptKit kind as written ('' when there is none), or in its own
+    spelling for a kind PromptKit compares without case (``_FOLDED_KINDS``)."""
     kind_span: Span | None
     """Where the kind's value is (None when there is none)."""
     api_version: str
@@ -83,7 +89,7 @@ def read_document(root: Node | None) -> ArenaDocument:
     if not isinstance(kind, ScalarNode) or kind.value is None:
         return ArenaDocument("", None, api_version)
     value = kind.value if isinstance(kind.value, str) else str(kind.value)
-    return ArenaDocument(value, kind.span, api_version)
+    return ArenaDocument(_FOLDED_KINDS.get(value.casefold(), value), kind.span, api_version)
 
 
 @functools.cache
@@ -134,6 +140,8 @@ def check_document(
         ]
     if not schema:
         return document, []
+    if isinstance(data, dict) and data.get("kind") != document.kind:
+        data = {**data, "kind": document.kind}  # a kind read without case
     found_schema = validator(document.kind).validate(root, data)
     if document.kind in LENIENT_KINDS:
         found_schema = [_ignored(d) if d.code == UNKNOWN_PROPERTY.code else d for d in found_schema]
