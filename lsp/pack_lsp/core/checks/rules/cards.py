@@ -9,7 +9,7 @@ when they concern that agent's card only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -266,7 +266,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             problem.message,
             problem.span,
             related=problem.related,
-            data=problem.data or None,
+            data=problem.data,
             fixes=_config_key_fixes(ctx, problem.data)
             if problem.code == CARD_CONFIGURATION_FOR_UNKNOWN_AGENT.code
             else (),
@@ -274,7 +274,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _topology(ctx, include_entry=ctx.config.profile is Profile.SPEC)
 
 
-def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData, ...]:
+def _config_key_fixes(ctx: CheckContext, data: Mapping[str, Any] | None) -> tuple[FixData, ...]:
     """Rename the `[cards.agents.<key>]` table of the configuration file to the member
     the key probably means: an edit of that file (the pack is not at fault).
 
@@ -284,6 +284,8 @@ def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData,
     from pack_lsp.core.base.tomlkeys import rename_key
 
     source = ctx.config.source
+    if data is None:
+        return ()
     key = data.get("name")
     found = [s for s in data.get("suggestions", ()) if isinstance(s, str)]
     if not source or not isinstance(key, str) or not found:

@@ -28,6 +28,7 @@ from typing import Any
 from pack_lsp.core.base.arena_schemas import OTHER_KINDS, SCHEMAS, TEMPLATE_SCHEMAS, schema_of
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity, make
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import ArenaKindUnknown
 from pack_lsp.core.base.problems.arena_documents import MISSING_KIND, UNKNOWN_KIND
 from pack_lsp.core.base.problems.schema import UNKNOWN_PROPERTY
 from pack_lsp.core.base.suggest import hint_for, suggestions
@@ -134,7 +135,7 @@ def check_document(
                 UNKNOWN_KIND,
                 message,
                 span,
-                data={"kind": "arena-kind-unknown", "name": document.kind},
+                data=ArenaKindUnknown(name=document.kind),
                 fixes=suggest(span, found),
             )
         ]
