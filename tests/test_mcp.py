@@ -117,6 +117,19 @@ async def test_mcp_server_over_stdio(tmp_path: Path) -> None:
             )
         )
         assert filled["text"].rstrip("\n") == "Hi Ada"
+        spaced = PACK.replace("system_template: Help", "system_template: Hi {{ name }}")
+        as_python = _data(
+            await session.call_tool(
+                "render_prompt",
+                {"text": spaced, "prompt": "support", "target": "promptpack-python"},
+            )
+        )
+        assert as_python["target"] == "promptpack-python"
+        assert as_python["literal"] == ["{{ name }}"] and "{{ name }}" in as_python["text"]
+        not_a_target = await session.call_tool(
+            "render_prompt", {"text": PACK, "prompt": "support", "target": "heroku"}
+        )
+        assert not_a_target.is_error and "not a deploy target" in not_a_target.content[0].text
         unknown_prompt = await session.call_tool(
             "render_prompt", {"path": str(pack), "prompt": "billing"}
         )

@@ -100,6 +100,19 @@ def test_index_problems() -> None:
     assert codes == ["PP101", "PP104", "PP105"]
 
 
+def test_the_index_kind_is_read_without_case() -> None:
+    """promptarena compares an index's kind without case (``strings.EqualFold``), the
+    kind of a template (``kind: Template``) and of a project's documents exactly."""
+    index = (
+        "apiVersion: promptkit.altairalabs.ai/v1\nkind: {kind}\nspec:\n"
+        "  entries:\n    - name: desk\n      source: desk\n"
+    )
+    for kind in ("templateindex", "TEMPLATEINDEX", "Templateindex"):
+        assert _codes(index.format(kind=kind), Path("registry/index.yaml")) == []
+    template = index.replace("entries", "files").format(kind="template")
+    assert "PA001" in _codes(template, Path("registry/template.yaml"))
+
+
 def test_files_with_placeholders_belong_to_their_package() -> None:
     for name in ("config.arena.yaml", "prompts/desk.prompt.yaml", "providers/mock.provider.yaml"):
         path = PACKAGE / name

@@ -232,15 +232,19 @@ def render_prompt(
     text: str | None = None,
     name: str | None = None,
     variables: dict[str, str] | None = None,
+    target: str | None = None,
 ) -> dict[str, Any]:
     """A prompt's system template as the model gets it: fragments expanded (with the
     include path of each), variables filled from `variables`, then their defaults, then
     their examples (unfilled ones listed); its size in characters and an offline token
-    estimate."""
+    estimate. With `target` (a deploy target: omnia, promptpack-python,
+    promptpack-langchainjs), as that runtime renders it: what it leaves as written and
+    whether it throws."""
     from pack_lsp.core.ide.render import render
 
     analysis = _pack(path, text, name)
-    result: dict[str, Any] = render(analysis, prompt, variables or {}).to_json()
+    chosen = target.partition("@")[0] if target else None
+    result: dict[str, Any] = render(analysis, prompt, variables or {}, chosen).to_json()
     return result
 
 

@@ -9,8 +9,8 @@ first (the class's ``KIND``), then its fields in declaration order, an ``optiona
 field left out while it is None; ``make`` keeps that mapping, so what is sent is what
 a hand-written dict with the same keys in the same order would send.
 
-A kind whose data is not built from a class yet is still written as a dict with a
-``"kind"`` key; ``PROBLEM_DATA`` lists the classes. Two classes share a ``KIND`` when
+Every kind has its class (a test forbids a hand-written dict with a ``"kind"`` key);
+``PROBLEM_DATA`` lists the classes. Two classes share a ``KIND`` when
 one kind of problem is reported with two sets of facts (``undefined-obligation``).
 """
 
@@ -650,35 +650,187 @@ class Yaml11Reading(ProblemData):
 
 
 #: Every class of typed data.
+# ------------------------------------------------ manifests, arena, cards, schema
+# The facts of the manifest, arena-project, card and schema problems.
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentWithoutInstructions(ProblemData):
+    KIND: ClassVar[str] = "agent-without-instructions"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArenaKindUnknown(ProblemData):
+    KIND: ClassVar[str] = "arena-kind-unknown"
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefaultNotInEnum(ProblemData):
+    KIND: ClassVar[str] = "default-not-in-enum"
+    allowed: Sequence[object]
+    name: str
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefaultTypeMismatch(ProblemData):
+    KIND: ClassVar[str] = "default-type-mismatch"
+    type: str
+    name: str
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DependsOnDisabled(ProblemData):
+    KIND: ClassVar[str] = "depends-on-disabled"
+    id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EmptyTags(ProblemData):
+    KIND: ClassVar[str] = "empty-tags"
+    member: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FolderNotId(ProblemData):
+    KIND: ClassVar[str] = "folder-not-id"
+    folder: str
+    id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FragmentExpansionTooLarge(ProblemData):
+    KIND: ClassVar[str] = "fragment-expansion-too-large"
+    size: int
+    budget: int
+    path: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IgnoredKey(ProblemData):
+    KIND: ClassVar[str] = "ignored-key"
+    key: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstructionsReadAsText(ProblemData):
+    KIND: ClassVar[str] = "instructions-read-as-text"
+    path: str
+    exists: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InvalidValue(ProblemData):
+    KIND: ClassVar[str] = "invalid-value"
+    path: Sequence[str | int]
+    suggestions: Sequence[str]
+    allowed: Sequence[str | int | float]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ManifestYmlIgnored(ProblemData):
+    KIND: ClassVar[str] = "manifest-yml-ignored"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MisspelledKey(ProblemData):
+    KIND: ClassVar[str] = "misspelled-key"
+    key: str
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProjectFileOutsideRoot(ProblemData):
+    KIND: ClassVar[str] = "project-file-outside-root"
+    file: object
+    root: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenamedProperty(ProblemData):
+    KIND: ClassVar[str] = "renamed-property"
+    key: str
+    renamed: str
+    suggestions: Sequence[str]
+    path: Sequence[str | int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequiredVariableWithDefault(ProblemData):
+    KIND: ClassVar[str] = "required-variable-with-default"
+    name: str
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownAgent(ProblemData):
+    KIND: ClassVar[str] = "unknown-agent"
+    name: str
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownCardSkill(ProblemData):
+    KIND: ClassVar[str] = "unknown-skill"
+    skill: str | None
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownProperty(ProblemData):
+    KIND: ClassVar[str] = "unknown-property"
+    key: str
+    suggestions: Sequence[str]
+    path: Sequence[str | int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownScheme(ProblemData):
+    KIND: ClassVar[str] = "unknown-scheme"
+    name: str
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownToolExtension(ProblemData):
+    KIND: ClassVar[str] = "unknown-tool-extension"
+    id: str
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownPersistence(ProblemData):
+    KIND: ClassVar[str] = "unknown-persistence"
+    value: str
+    allowed: Sequence[str]
+    suggestions: Sequence[str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownOrchestration(ProblemData):
+    KIND: ClassVar[str] = "unknown-orchestration"
+    value: str
+    allowed: Sequence[str]
+    suggestions: Sequence[str]
+
+
 PROBLEM_DATA: tuple[type[ProblemData], ...] = (
-    UndefinedState,
-    UndefinedPrompt,
-    UndefinedComposition,
-    UndefinedStep,
-    UndefinedStepTool,
-    UndefinedStepEval,
-    UnresolvedStepReference,
-    UndeclaredArtifact,
-    UndeclaredVariable,
-    UndefinedFragment,
-    UndefinedProvider,
-    UndefinedTool,
-    UnknownBlocklistedTool,
-    UndefinedControlValidator,
-    UndefinedControlEval,
-    UndefinedEval,
-    UndefinedControlField,
-    UndefinedOwnObligation,
-    UndefinedObligation,
     AgentControlLoop,
     AgentControlOnTerminalState,
     AgentCycle,
+    AgentWithoutInstructions,
+    ArenaKindUnknown,
     BlankTag,
     BudgetBelowMaxVisits,
     CardsConfig,
     CompositionOnNonCompositionState,
     ConversationalPromptOnNonLlmProvider,
+    DefaultNotInEnum,
+    DefaultTypeMismatch,
     DependencyCycle,
+    DependsOnDisabled,
     DuplicateEvalId,
     DuplicateGovernanceId,
     DuplicatePromptConfigId,
@@ -688,27 +840,38 @@ PROBLEM_DATA: tuple[type[ProblemData], ...] = (
     DuplicateTag,
     DuplicateTaskType,
     DuplicateValidatorId,
+    EmptyTags,
     EmptyToolPattern,
     EntryNotMember,
     EntrypointRequired,
     EventNameCase,
+    FolderNotId,
+    FragmentExpansionTooLarge,
     FragmentIncludeCycle,
+    IgnoredKey,
     IncompleteToolName,
+    InstructionsReadAsText,
+    InvalidValue,
     ListedAndBlocklisted,
+    ManifestYmlIgnored,
     MissingDescription,
     MissingProjectFile,
     MissingProperty,
+    MisspelledKey,
     ModuleNotFound,
     NoTerminalState,
     NotAMember,
     OnMaxVisitsChain,
     OnMaxVisitsWithoutMaxVisits,
     OptionalProviderReferenced,
+    ProjectFileOutsideRoot,
     ProjectFileWrongKind,
     PromptConfigIdNotTaskType,
     PromptId,
     PromptStepOnNonLlmProvider,
     RefusedCheckParams,
+    RenamedProperty,
+    RequiredVariableWithDefault,
     SelfReference,
     SkillNotFound,
     SkillOutside,
@@ -716,21 +879,47 @@ PROBLEM_DATA: tuple[type[ProblemData], ...] = (
     StateWithoutTransitions,
     StepCycle,
     TerminalWithTransitions,
-    ToolIsMember,
     ToolChoice,
+    ToolIsMember,
     ToolName,
     UnbalancedBraces,
+    UndeclaredArtifact,
+    UndeclaredVariable,
     UndeclaredVocabularyPrefix,
+    UndefinedComposition,
+    UndefinedControlEval,
+    UndefinedControlField,
+    UndefinedControlValidator,
+    UndefinedEval,
+    UndefinedFragment,
+    UndefinedObligation,
+    UndefinedOwnObligation,
+    UndefinedPrompt,
+    UndefinedProvider,
+    UndefinedState,
+    UndefinedStep,
+    UndefinedStepEval,
+    UndefinedStepTool,
+    UndefinedTool,
+    UnknownAgent,
+    UnknownBlocklistedTool,
+    UnknownCardSkill,
     UnknownExtension,
+    UnknownOrchestration,
+    UnknownPersistence,
     UnknownPersona,
+    UnknownProperty,
     UnknownProvider,
     UnknownProviderRole,
     UnknownScenarioTaskType,
+    UnknownScheme,
+    UnknownToolExtension,
     UnknownVocabularyTerm,
     UnreachableAgent,
     UnreachableState,
     UnreachableStep,
     UnresolvedNamespacedTool,
+    UnresolvedStepReference,
     UnusedFragment,
     UnusedTool,
     UnusedVariable,

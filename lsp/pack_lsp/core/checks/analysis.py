@@ -304,12 +304,12 @@ def _analyze_manifest(
 ) -> Analysis:
     """An agent-extension manifest, with the other manifests of ``workspace``
     (``core/checks/manifest/check.py``)."""
-    diagnostics: list[Diagnostic] = list(pre or ()) + parsed.diagnostics
+    from pack_lsp.core.checks.manifest.check import analyze_manifest, as_yodoca_reads
+
+    diagnostics: list[Diagnostic] = list(pre or ()) + as_yodoca_reads(parsed.diagnostics)
     data: Any = None
     manifest: Manifest | None = None
     if parsed.root is not None:
-        from pack_lsp.core.checks.manifest.check import analyze_manifest
-
         data = to_data(parsed.root)
         manifest, found = analyze_manifest(
             parsed.root,

@@ -36,6 +36,30 @@ def make(rule: str, message: str, span: Span, *, data: Mapping[str, Any]) -> Fin
     return Finding(rule, message, span, data)
 
 
+@dataclass(frozen=True, slots=True)
+class _Refusal:
+    """How a target's findings word one kind of closed-list mismatch: the rule's name
+    and a message with the ``str.format`` fields ``key``, ``what``, ``found`` and
+    ``allowed``."""
+
+    rule: str
+    message: str
+
+
+def _refusal(m: Mismatch, target: str, words: Mapping[str, _Refusal]) -> Finding | None:
+    """The finding ``words`` give for ``m`` (``None`` for a kind they do not word)."""
+    said = words.get(m.kind)
+    if said is None:
+        return None
+    data = {"target": target, "where": m.shape, "key": m.key}
+    if m.kind == "value":
+        data["value"] = m.found
+    message = said.message.format(
+        key=m.key, what=m.what, found=m.found, allowed=", ".join(m.allowed)
+    )
+    return make(said.rule, message, m.span, data=data)
+
+
 #: Where Omnia's embedded fallback schema was read (docs and messages).
 _FALLBACK = "Omnia's fallback schema (embedded, labelled 1.3.1)"
 _FALLBACK_EFFECT = (
@@ -111,31 +135,29 @@ def _omnia(ctx: CheckContext, root: Node | None, as_json: bool, first: Span) -> 
 _V180 = re.compile(r"(?:^|/)v?1\.8\.0(?:/|$)")
 
 
+#: How Omnia's findings word a pack that leaves its fallback schema's closed lists.
+_OMNIA_REFUSALS = {
+    "key": _Refusal(
+        "omnia-fallback-unknown-key",
+        f"{_FALLBACK} refuses `{{key}}` in {{what}}: {_FALLBACK_EFFECT}",
+    ),
+    "value": _Refusal(
+        "omnia-fallback-closed-value",
+        f"{_FALLBACK} refuses `{{found}}` in the `{{key}}` of {{what}} (it takes "
+        f"{{allowed}}): {_FALLBACK_EFFECT}",
+    ),
+    "missing": _Refusal(
+        "omnia-fallback-missing-key",
+        f"{_FALLBACK} requires `{{key}}` in {{what}}: {_FALLBACK_EFFECT}",
+    ),
+}
+
+
 def _omnia_mismatch(m: Mismatch) -> Finding:
+    refused = _refusal(m, OMNIA, _OMNIA_REFUSALS)
+    if refused is not None:
+        return refused
     data = {"target": OMNIA, "where": m.shape, "key": m.key}
-    if m.kind == "key":
-        return make(
-            "omnia-fallback-unknown-key",
-            f"{_FALLBACK} refuses `{m.key}` in {m.what}: {_FALLBACK_EFFECT}",
-            m.span,
-            data=data,
-        )
-    if m.kind == "value":
-        allowed = ", ".join(m.allowed)
-        return make(
-            "omnia-fallback-closed-value",
-            f"{_FALLBACK} refuses `{m.found}` in the `{m.key}` of {m.what} (it takes "
-            f"{allowed}): {_FALLBACK_EFFECT}",
-            m.span,
-            data={**data, "value": m.found},
-        )
-    if m.kind == "missing":
-        return make(
-            "omnia-fallback-missing-key",
-            f"{_FALLBACK} requires `{m.key}` in {m.what}: {_FALLBACK_EFFECT}",
-            m.span,
-            data=data,
-        )
     fmt = m.allowed[0] if m.allowed else ""
     wanted = {
         "date": "a full date (YYYY-MM-DD)",
@@ -218,6 +240,24 @@ def _yaml_pack(text: str) -> bool:
 # ------------------------------------------------------------- promptpack-python
 
 
+#: How promptpack-python's findings word a pack its pydantic models refuse.
+_PYTHON_REFUSALS = {
+    "key": _Refusal(
+        "python-unknown-key",
+        "promptpack-python refuses the pack: its model of {what} has no `{key}` and "
+        "forbids unknown keys",
+    ),
+    "value": _Refusal(
+        "python-closed-value",
+        "promptpack-python refuses `{found}` in the `{key}` of {what} (it takes {allowed})",
+    ),
+    "missing": _Refusal(
+        "python-missing-key",
+        "promptpack-python refuses {what} without `{key}`",
+    ),
+}
+
+
 def _python(ctx: CheckContext, root: Node | None, as_json: bool, first: Span) -> Iterator[Finding]:
     data = {"target": PYTHON}
     if not as_json:
@@ -228,30 +268,9 @@ def _python(ctx: CheckContext, root: Node | None, as_json: bool, first: Span) ->
             data=data,
         )
     for m in runtimes.mismatches(root, runtimes.V1_SHAPES):
-        where = {**data, "where": m.shape, "key": m.key}
-        if m.kind == "key":
-            yield make(
-                "python-unknown-key",
-                f"promptpack-python refuses the pack: its model of {m.what} has no "
-                f"`{m.key}` and forbids unknown keys",
-                m.span,
-                data=where,
-            )
-        elif m.kind == "value":
-            yield make(
-                "python-closed-value",
-                f"promptpack-python refuses `{m.found}` in the `{m.key}` of {m.what} (it takes "
-                f"{', '.join(m.allowed)})",
-                m.span,
-                data={**where, "value": m.found},
-            )
-        elif m.kind == "missing":
-            yield make(
-                "python-missing-key",
-                f"promptpack-python refuses {m.what} without `{m.key}`",
-                m.span,
-                data=where,
-            )
+        refused = _refusal(m, PYTHON, _PYTHON_REFUSALS)
+        if refused is not None:
+            yield refused
     templates = ctx.templates
     for info in templates.templates:
         if not _rendered_template(info):
@@ -313,6 +332,16 @@ def _python_why(p: Placeholder, written: str) -> str:
 # -------------------------------------------------------- promptpack-langchainjs
 
 
+#: promptpack-langchainjs reads a pack without checking its keys: one it does not know
+#: is ignored (its closed lists of values are not checked either, see below).
+_LANGCHAINJS_IGNORES = {
+    "key": _Refusal(
+        "langchainjs-ignored-key",
+        "promptpack-langchainjs never reads `{key}` in {what}: what it says does not happen",
+    ),
+}
+
+
 def _langchainjs(
     ctx: CheckContext, root: Node | None, as_json: bool, first: Span
 ) -> Iterator[Finding]:
@@ -326,14 +355,9 @@ def _langchainjs(
             data=data,
         )
     for m in runtimes.mismatches(root, runtimes.V1_SHAPES):
-        if m.kind == "key":
-            yield make(
-                "langchainjs-ignored-key",
-                f"promptpack-langchainjs never reads `{m.key}` in {m.what}: what it says "
-                "does not happen",
-                m.span,
-                data={**data, "where": m.shape, "key": m.key},
-            )
+        ignored = _refusal(m, LANGCHAINJS, _LANGCHAINJS_IGNORES)
+        if ignored is not None:
+            yield ignored
         elif m.kind == "value" and m.shape == "variable" and m.found == "integer":
             yield make(
                 "langchainjs-integer-unchecked",

@@ -30,7 +30,12 @@ from typing import TYPE_CHECKING, Any
 from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Tag, make
 from pack_lsp.core.base.fixes import FixData, RaiseSchema, RemoveEntry, suggest
-from pack_lsp.core.base.problemdata import MissingProperty
+from pack_lsp.core.base.problemdata import (
+    InvalidValue,
+    MissingProperty,
+    RenamedProperty,
+    UnknownProperty,
+)
 from pack_lsp.core.base.problems.schema import (
     DEPRECATED_PROPERTY,
     INVALID_VALUE,
@@ -620,13 +625,9 @@ def _to_diagnostics(
                     UNKNOWN_PROPERTY,
                     f"Unknown property `{key}` in {owner}: {why}; {advice}",
                     pair.key.span,
-                    data={
-                        "kind": "renamed-property",
-                        "key": key,
-                        "renamed": new_name,
-                        "suggestions": found,
-                        "path": list(path),
-                    },
+                    data=RenamedProperty(
+                        key=key, renamed=new_name, suggestions=found, path=list(path)
+                    ),
                     fixes=suggest(pair.key.span, found),
                 )
                 continue
@@ -634,12 +635,7 @@ def _to_diagnostics(
                 UNKNOWN_PROPERTY,
                 f"Unknown property `{key}` in {owner}{hint_for(found)}",
                 pair.key.span,
-                data={
-                    "kind": "unknown-property",
-                    "key": key,
-                    "suggestions": found,
-                    "path": list(path),
-                },
+                data=UnknownProperty(key=key, suggestions=found, path=list(path)),
                 fixes=suggest(pair.key.span, found),
             )
         return
@@ -674,12 +670,11 @@ def _to_diagnostics(
             if hint
             else f"`{_show(value)}` is not allowed for {named}; expected {listed}",
             span,
-            data={
-                **data,
-                "kind": "invalid-value",
-                "suggestions": found,
-                "allowed": [v for v in allowed_values if isinstance(v, str | int | float)],
-            },
+            data=InvalidValue(
+                path=list(path),
+                suggestions=found,
+                allowed=[v for v in allowed_values if isinstance(v, str | int | float)],
+            ),
             fixes=suggest(span, found),
         )
     elif validator == "pattern":

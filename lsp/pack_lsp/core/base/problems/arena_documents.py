@@ -22,7 +22,8 @@ UNKNOWN_KIND = Rule(
     "`Provider`, `Persona` and `Eval`, PromptKit's SDK also reads `RuntimeConfig` and "
     "`LoggingConfig` files (those are accepted without a schema check), and "
     "`promptarena init` reads template packages' `Template` and `TemplateIndex` (checked "
-    "against their own schemas). Nothing else in the document is checked.",
+    "against their own schemas; promptarena reads the index's kind in any case). Nothing "
+    "else in the document is checked.",
     (
         "apiVersion: promptkit.altairalabs.ai/v1alpha1\n"
         "kind: Scenaro     # a misspelt kind\n"

@@ -115,7 +115,9 @@ DUPLICATE_KEY = Rule(
     "PP005",
     "duplicate-key",
     E,
-    "A key appears twice in the same mapping. Both places are reported.",
+    "A key appears twice in the same mapping. Both places are reported. In an "
+    "agent-extension manifest it is a warning: yodoca reads manifests with PyYAML, which "
+    "keeps the later value, so the manifest loads without the earlier one.",
     pack_example(
         "prompts:\n"
         "  support:\n"

@@ -14,6 +14,7 @@ import functools
 from typing import Any
 
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity
+from pack_lsp.core.base.problems.document import DUPLICATE_KEY
 from pack_lsp.core.base.resources import load_schema
 from pack_lsp.core.base.source import strip_bom
 from pack_lsp.core.checks.rules.manifest import LOADS_NOTHING, check_keys, check_manifest
@@ -31,6 +32,7 @@ _WORDING = (
     ("The pack root", "The manifest"),
     ("the pack root", "the manifest"),
 )
+_KEEPS_LATER = ": yodoca still loads the manifest, with the later value"
 _REFUSED = f" (yodoca refuses this manifest, and {LOADS_NOTHING})"
 
 
@@ -43,6 +45,22 @@ def manifest_data(root: Node | None) -> Any:
     """The plain data yodoca's model validates for the manifest ``root``."""
     schema = load_schema(MANIFEST_SCHEMA)
     return lax(yaml11_data(root), schema, schema)
+
+
+def as_yodoca_reads(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The syntax diagnostics of a manifest, with a repeated key (PP005) a warning:
+    yodoca reads manifests with PyYAML, whose mapping keeps the later value without a
+    word (``yaml.safe_load``), so the manifest loads; what is lost is the earlier
+    value."""
+    out: list[Diagnostic] = []
+    for diag in diagnostics:
+        if diag.code == DUPLICATE_KEY.code and diag.severity is Severity.ERROR:
+            diag = dataclasses.replace(
+                diag.with_severity(Severity.WARNING),
+                message=diag.message + _KEEPS_LATER,
+            )
+        out.append(diag)
+    return out
 
 
 def _refused(diag: Diagnostic) -> Diagnostic:

@@ -27,6 +27,7 @@ from pack_lsp.core.base.problemdata import (
     DuplicatePromptConfigId,
     DuplicateTaskType,
     MissingProjectFile,
+    ProjectFileOutsideRoot,
     ProjectFileWrongKind,
     PromptConfigIdNotTaskType,
     UnknownPersona,
@@ -339,11 +340,7 @@ def check_project(
                     OUTSIDE_ROOT,
                     outside_message(ref.file.value),
                     ref.file.span,
-                    data={
-                        "kind": "project-file-outside-root",
-                        "file": ref.file.value,
-                        "root": project.root,
-                    },
+                    data=ProjectFileOutsideRoot(file=ref.file.value, root=project.root),
                 ),
             )
             continue

@@ -9,7 +9,7 @@ when they concern that agent's card only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +26,11 @@ W = Severity.WARNING
 I = Severity.INFORMATION  # noqa: E741
 CATEGORY = "Agent Cards and topology"
 
-_CONFIG = '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{agent}"\n'
 
-INVALID_CARDS_CONFIGURATION = Rule(
-    "PP701",
-    "invalid-cards-configuration",
-    E,
-    "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
-    "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
-    pack_example(
+def _researcher_pack(member: str = "{tags: [research]}") -> str:
+    """The pack most examples here are written on: one agent, `researcher`, the entry,
+    whose member entry is ``member``."""
+    return pack_example(
         "prompts:\n"
         "  researcher:\n"
         "    id: researcher\n"
@@ -45,8 +41,19 @@ INVALID_CARDS_CONFIGURATION = Rule(
         "agents:\n"
         "  entry: researcher\n"
         "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+        f"    researcher: {member}\n"
+    )
+
+
+_CONFIG = '[tool.pack-lsp.cards]\nurl = "https://agents.example.com/{agent}"\n'
+
+INVALID_CARDS_CONFIGURATION = Rule(
+    "PP701",
+    "invalid-cards-configuration",
+    E,
+    "The `cards` configuration (`[tool.pack-lsp.cards]` or the `packLsp.cards` setting) "
+    "cannot be used, so no Agent Card can be derived. Reported on the `agents` key.",
+    _researcher_pack(),
     "Fix the key named in the message: here the only placeholders are `{agent}` and `{pack}`.",
     CATEGORY,
     example_config=('[cards]\nurl = "https://agents.example.com/{name}"   # {agent} or {pack}\n'),
@@ -58,19 +65,7 @@ CARD_SKILL_WITHOUT_TAGS = Rule(
     W,
     "With A2A 1.0 cards, an agent's skill must have at least one tag, and the member "
     "declares none.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {}   # no tags\n"
-    ),
+    _researcher_pack("{}   # no tags"),
     "Add `tags: [...]` to the member (they become the skill's tags).",
     CATEGORY,
     example_config=('[cards]\na2a-version = "1.0"\nurl = "https://agents.example.com/{agent}"\n'),
@@ -82,19 +77,7 @@ UNKNOWN_SECURITY_SCHEME = Rule(
     E,
     "A security requirement in the `cards` configuration names a scheme that "
     "`security-schemes` does not define. Reported on the `agents` key.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _researcher_pack(),
     "Define the scheme under `[tool.pack-lsp.cards.security-schemes.<name>]` or fix the name.",
     CATEGORY,
     # No quick fix: the fault is in the configuration file, not in the pack
@@ -116,19 +99,7 @@ INVALID_EXTENSION_PARAMS = Rule(
     "a mode other than autonomous/notification/veto/gated/compound, a non-numeric "
     "`vetoTtlMs`, a `reviewer` other than `operator`, an effect without domain or path, "
     "a non-numeric delta or a confidence outside 0–1.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _researcher_pack(),
     "Use a value the extension defines.",
     CATEGORY,
     example_config=(
@@ -145,19 +116,7 @@ EXTENSION_NAMES_UNKNOWN_SKILL = Rule(
     "A card extension declares settings for a skill id that is not a skill of the card "
     "it is on — typically after a prompt key was renamed, since the key is the skill "
     "id.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _researcher_pack(),
     "Rename the skill in the configuration to the member key.",
     CATEGORY,
     # No quick fix: the fault is in the configuration file, not in the pack
@@ -175,19 +134,7 @@ CARD_CONFIGURATION_FOR_UNKNOWN_AGENT = Rule(
     W,
     "The `cards` configuration has an `agents.<key>` table for a key that is not an "
     "agent of this pack, so it is not applied.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _researcher_pack(),
     "Use the member key (after a rename, update the configuration too; a quick fix "
     "renames the table in `.pack-lsp.toml`).",
     CATEGORY,
@@ -204,19 +151,7 @@ INVALID_AGENT_CARD = Rule(
     "A derived Agent Card is not valid A2A for the selected version, for a reason no "
     "more specific rule covers — typically a configured value the protocol does not "
     "accept, such as an empty `url` under A2A 1.0. Reported on the `agents` key.",
-    pack_example(
-        "prompts:\n"
-        "  researcher:\n"
-        "    id: researcher\n"
-        "    name: Researcher\n"
-        "    version: 1.0.0\n"
-        "    system_template: Help\n"
-        "    description: Finds sources\n"
-        "agents:\n"
-        "  entry: researcher\n"
-        "  members:\n"
-        "    researcher: {tags: [research]}\n"
-    ),
+    _researcher_pack(),
     "Fix the configuration value or pack field named in the message.",
     CATEGORY,
     example_config=('[cards]\na2a-version = "1.0"\nurl = ""\n'),
@@ -331,7 +266,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
             problem.message,
             problem.span,
             related=problem.related,
-            data=problem.data or None,
+            data=problem.data,
             fixes=_config_key_fixes(ctx, problem.data)
             if problem.code == CARD_CONFIGURATION_FOR_UNKNOWN_AGENT.code
             else (),
@@ -339,7 +274,7 @@ def check(ctx: CheckContext) -> Iterable[Diagnostic]:
     yield from _topology(ctx, include_entry=ctx.config.profile is Profile.SPEC)
 
 
-def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData, ...]:
+def _config_key_fixes(ctx: CheckContext, data: Mapping[str, Any] | None) -> tuple[FixData, ...]:
     """Rename the `[cards.agents.<key>]` table of the configuration file to the member
     the key probably means: an edit of that file (the pack is not at fault).
 
@@ -349,6 +284,8 @@ def _config_key_fixes(ctx: CheckContext, data: dict[str, Any]) -> tuple[FixData,
     from pack_lsp.core.base.tomlkeys import rename_key
 
     source = ctx.config.source
+    if data is None:
+        return ()
     key = data.get("name")
     found = [s for s in data.get("suggestions", ()) if isinstance(s, str)]
     if not source or not isinstance(key, str) or not found:

@@ -31,10 +31,18 @@ from pack_lsp.core.base.diagnostics import (
 )
 from pack_lsp.core.base.fixes import suggest
 from pack_lsp.core.base.problemdata import (
+    AgentWithoutInstructions,
     DependencyCycle,
+    DependsOnDisabled,
     EntrypointRequired,
+    FolderNotId,
+    IgnoredKey,
+    InstructionsReadAsText,
+    ManifestYmlIgnored,
+    MisspelledKey,
     ModuleNotFound,
     UnknownExtension,
+    UnknownToolExtension,
 )
 from pack_lsp.core.base.suggest import did_you_mean, suggestions
 from pack_lsp.core.syntax.yamltree.nodes import MappingNode, Node, SequenceNode, deref
@@ -479,7 +487,7 @@ def _check_instructions(m: Manifest) -> Iterator[Diagnostic]:
                 else f"; its prompt file is `{PROMPT_TEMPLATE}` beside the manifest"
             ),
             instructions.span,
-            data={"kind": "instructions-read-as-text", "path": text, "exists": exists},
+            data=InstructionsReadAsText(path=text, exists=exists),
         )
     if m.path is None or m.has_entrypoint or text:
         return
@@ -492,7 +500,7 @@ def _check_instructions(m: Manifest) -> Iterator[Diagnostic]:
         f"This agent has no prompt: no `{PROMPT_TEMPLATE}` in {_folder(m.path)}/ and "
         "no `agent.instructions`, so yodoca runs it with an empty prompt",
         agent.key_span,
-        data={"kind": "agent-without-instructions"},
+        data=AgentWithoutInstructions(),
     )
 
 
@@ -548,7 +556,7 @@ def _check_file(m: Manifest) -> Iterator[Diagnostic]:
             MANIFEST_YML_IGNORED,
             "yodoca reads only `manifest.yaml`: this `manifest.yml` is never loaded",
             m.anchor,
-            data={"kind": "manifest-yml-ignored"},
+            data=ManifestYmlIgnored(),
         )
         return
     if m.id is None or not m.enabled or not _folder_not_id(m):
@@ -561,7 +569,7 @@ def _check_file(m: Manifest) -> Iterator[Diagnostic]:
             f"The folder `{folder}` is not named after the id `{ext_id}`: yodoca imports "
             f"the entrypoint from `{ext_id}/`, so this extension does not load",
             m.id.span,
-            data={"kind": "folder-not-id", "folder": folder, "id": ext_id},
+            data=FolderNotId(folder=folder, id=ext_id),
         )
     elif m.agent is not None:
         yield make(
@@ -569,7 +577,7 @@ def _check_file(m: Manifest) -> Iterator[Diagnostic]:
             f"The folder `{folder}` is not named after the id `{ext_id}`: yodoca reads "
             f"this agent's `{PROMPT_TEMPLATE}` from `{ext_id}/`, not from here",
             m.id.span,
-            data={"kind": "folder-not-id", "folder": folder, "id": ext_id},
+            data=FolderNotId(folder=folder, id=ext_id),
         )
 
 
@@ -624,7 +632,7 @@ def _unknown_keys(
                 MISSPELLED_KEY,
                 f"yodoca ignores `{key}`, which is not a key of {where}" + did_you_mean(key, free),
                 pair.key.span,
-                data={"kind": "misspelled-key", "key": key, "suggestions": found},
+                data=MisspelledKey(key=key, suggestions=found),
                 fixes=suggest(pair.key.span, found),
             )
         else:
@@ -632,7 +640,7 @@ def _unknown_keys(
                 IGNORED_KEY,
                 f"yodoca ignores `{key}`: it is not a key of {where}",
                 pair.key.span,
-                data={"kind": "ignored-key", "key": key},
+                data=IgnoredKey(key=key),
             )
 
 
@@ -665,7 +673,7 @@ def _check_dependency(m: Manifest, ref: Reference, index: ManifestIndex) -> Iter
                 f"drops it before resolving dependencies, finds it missing, and {LOADS_NOTHING}",
                 ref.span,
                 related=[_related(t, f"`{ref.id}` is disabled here") for t in disabled],
-                data={"kind": "depends-on-disabled", "id": ref.id},
+                data=DependsOnDisabled(id=ref.id),
             )
             return
         known = _loaded_ids(index)
@@ -714,7 +722,7 @@ def _check_tools(ref: Reference, index: ManifestIndex) -> Iterator[Diagnostic]:
             f"`agent.uses_tools` names `{ref.id}`, {why}: yodoca drops it, so the agent "
             "gets no tools from it" + ("" if disabled else did_you_mean(ref.id, known)),
             ref.span,
-            data={"kind": "unknown-tool-extension", "id": ref.id, "suggestions": found},
+            data=UnknownToolExtension(id=ref.id, suggestions=found),
             fixes=suggest(ref.span, found),
         )
         return

@@ -17,7 +17,11 @@ from pack_lsp.core.base.diagnostics import Diagnostic, FixKind, Related, Rule, S
 from pack_lsp.core.base.example_pack import pack_example
 from pack_lsp.core.base.fixes import DeclareVariable, FixData, Quote, suggest
 from pack_lsp.core.base.problemdata import (
+    DefaultNotInEnum,
+    DefaultTypeMismatch,
+    FragmentExpansionTooLarge,
     FragmentIncludeCycle,
+    RequiredVariableWithDefault,
     UnbalancedBraces,
     UndeclaredVariable,
     UndefinedFragment,
@@ -502,12 +506,9 @@ def _expansions(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             f"fragments are expanded, over the budget of {budget:,}; most of it comes from "
             f"{found.shown(key)}",
             found.path[0].placeholder.name_span,
-            data={
-                "kind": "fragment-expansion-too-large",
-                "size": found.size,
-                "budget": budget,
-                "path": [step.fragment for step in found.path],
-            },
+            data=FragmentExpansionTooLarge(
+                size=found.size, budget=budget, path=[step.fragment for step in found.path]
+            ),
         )
 
 
@@ -596,13 +597,13 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
     if default is None:
         return
     name = variable.name.text if variable.name is not None else "(unnamed)"
-    data: dict[str, Any] = {"name": name, "prompt": prompt.key}
+    owner = prompt.key
     if variable.required is not None and variable.required.value is True:
         yield make(
             REQUIRED_VARIABLE_WITH_DEFAULT,
             f"Variable `{name}` is required, so its `default` is never used",
             variable.default_key_span or default.span,
-            data={"kind": "required-variable-with-default", **data},
+            data=RequiredVariableWithDefault(name=name, prompt=owner),
         )
     vtype = variable.type.value if variable.type is not None else None
     if isinstance(vtype, str) and vtype in _TYPES and not _matches_type(default.value, vtype):
@@ -611,7 +612,7 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
             f"The default of variable `{name}` is {_describe(default.value)}, but its type "
             f"`{vtype}` expects {_TYPES[vtype]}",
             default.span,
-            data={"kind": "default-type-mismatch", "type": vtype, **data},
+            data=DefaultTypeMismatch(type=vtype, name=name, prompt=owner),
         )
     if variable.enum is not None and not any(_same(default.value, e.value) for e in variable.enum):
         allowed = ", ".join(f"`{_show(e.value)}`" for e in variable.enum[:8])
@@ -627,11 +628,9 @@ def _variable_defaults(prompt: Prompt, variable: Variable) -> Iterator[Diagnosti
             f"The default `{_show(default.value)}` of variable `{name}` is not one of the "
             f"allowed values ({allowed or 'none'})" + extra,
             default.span,
-            data={
-                "kind": "default-not-in-enum",
-                "allowed": [e.value for e in variable.enum],
-                **data,
-            },
+            data=DefaultNotInEnum(
+                allowed=[e.value for e in variable.enum], name=name, prompt=owner
+            ),
         )
 
 

@@ -29,6 +29,8 @@ from pack_lsp.core.base.problemdata import (
     UndeclaredArtifact,
     UndefinedPrompt,
     UndefinedState,
+    UnknownOrchestration,
+    UnknownPersistence,
     UnreachableState,
     WorkflowVersion,
 )
@@ -575,12 +577,9 @@ def _state(
             f"`{field}: {value.text}` of state `{key}` is not a known value (expected "
             f"{options})" + hint_for(found),
             value.span,
-            data={
-                "kind": f"unknown-{field}",
-                "value": value.text,
-                "allowed": list(allowed),
-                "suggestions": found,
-            },
+            data=(UnknownPersistence if field == "persistence" else UnknownOrchestration)(
+                value=value.text, allowed=list(allowed), suggestions=found
+            ),
             fixes=suggest(value.span, found),
         )
     if ctx.config.profile is Profile.PROMPTKIT and not state.is_terminal and not state.on_event:

@@ -28,6 +28,7 @@ from typing import Any
 from pack_lsp.core.base.arena_schemas import OTHER_KINDS, SCHEMAS, TEMPLATE_SCHEMAS, schema_of
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity, make
 from pack_lsp.core.base.fixes import suggest
+from pack_lsp.core.base.problemdata import ArenaKindUnknown
 from pack_lsp.core.base.problems.arena_documents import MISSING_KIND, UNKNOWN_KIND
 from pack_lsp.core.base.problems.schema import UNKNOWN_PROPERTY
 from pack_lsp.core.base.suggest import hint_for, suggestions
@@ -47,6 +48,11 @@ TEMPLATE_KINDS = tuple(TEMPLATE_SCHEMAS)
 #: unknown key there, so one is a warning (it has no effect), not an error.
 LENIENT_KINDS = frozenset({"Persona", *TEMPLATE_KINDS})
 
+#: Kinds promptarena compares without case: a registry's index is read whatever the
+#: case of its kind (``strings.EqualFold`` in promptarena's arena/templates/registry.go
+#: at e90d58d); every other kind must be written exactly.
+_FOLDED_KINDS = {"templateindex": "TemplateIndex"}
+
 #: How the schema machinery's words for a pack read for an arena document.
 _WORDING = (
     ("in the pack root", "at the top of the document"),
@@ -61,7 +67,8 @@ class ArenaDocument:
     """What a document of an arena project says it is."""
 
     kind: str
-    """The declared PromptKit kind as written ('' when there is none)."""
+    """The declared PromptKit kind as written ('' when there is none), or in its own
+    spelling for a kind PromptKit compares without case (``_FOLDED_KINDS``)."""
     kind_span: Span | None
     """Where the kind's value is (None when there is none)."""
     api_version: str
@@ -83,7 +90,7 @@ def read_document(root: Node | None) -> ArenaDocument:
     if not isinstance(kind, ScalarNode) or kind.value is None:
         return ArenaDocument("", None, api_version)
     value = kind.value if isinstance(kind.value, str) else str(kind.value)
-    return ArenaDocument(value, kind.span, api_version)
+    return ArenaDocument(_FOLDED_KINDS.get(value.casefold(), value), kind.span, api_version)
 
 
 @functools.cache
@@ -128,12 +135,14 @@ def check_document(
                 UNKNOWN_KIND,
                 message,
                 span,
-                data={"kind": "arena-kind-unknown", "name": document.kind},
+                data=ArenaKindUnknown(name=document.kind),
                 fixes=suggest(span, found),
             )
         ]
     if not schema:
         return document, []
+    if isinstance(data, dict) and data.get("kind") != document.kind:
+        data = {**data, "kind": document.kind}  # a kind read without case
     found_schema = validator(document.kind).validate(root, data)
     if document.kind in LENIENT_KINDS:
         found_schema = [_ignored(d) if d.code == UNKNOWN_PROPERTY.code else d for d in found_schema]

@@ -30,11 +30,18 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from pack_lsp.core.base.diagnostics import Related
+from pack_lsp.core.base.problemdata import (
+    EmptyTags,
+    ProblemData,
+    UnknownAgent,
+    UnknownCardSkill,
+    UnknownScheme,
+)
 from pack_lsp.core.base.resources import load_schema
 from pack_lsp.core.base.suggest import did_you_mean, hint_for, suggestions
 from pack_lsp.core.base.text import Span
@@ -64,7 +71,7 @@ class CardProblem:
     agent: str | None = None
     pointer: str | None = None
     related: tuple[Related, ...] = ()
-    data: dict[str, Any] = field(default_factory=dict)
+    data: ProblemData | None = None
 
 
 @functools.cache
@@ -213,7 +220,7 @@ def _card_problems(card: Card, version: str, agents_key: Span) -> list[CardProbl
                 span or card.anchor,
                 key,
                 "/skills/0/tags",
-                data={"kind": "empty-tags", "member": key},
+                data=EmptyTags(member=key),
             )
         )
     if not doc.get("version"):
@@ -270,11 +277,7 @@ def _security(cards: CardSet, agents_key: Span) -> Iterator[CardProblem]:
                 agents_key,
                 None,
                 None,
-                data={
-                    "kind": "unknown-scheme",
-                    "name": name,
-                    "suggestions": found,
-                },
+                data=UnknownScheme(name=name, suggestions=found),
             )
 
 
@@ -296,11 +299,7 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
                 agents_key,
                 None,
                 None,
-                data={
-                    "kind": "unknown-skill",
-                    "skill": p.skill,
-                    "suggestions": found,
-                },
+                data=UnknownCardSkill(skill=p.skill, suggestions=found),
             )
     for key, own in settings.agents.items():
         card = cards.cards.get(key)
@@ -313,11 +312,7 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
                 agents_key,
                 None,
                 None,
-                data={
-                    "kind": "unknown-agent",
-                    "name": key,
-                    "suggestions": found,
-                },
+                data=UnknownAgent(name=key, suggestions=found),
             )
             continue
         for ext in own.extensions:
@@ -337,7 +332,7 @@ def _extensions(cards: CardSet, pack: Pack) -> Iterator[CardProblem]:
                     card.anchor,
                     key,
                     None,
-                    data={"kind": "unknown-skill", "skill": p.skill, "suggestions": [key]},
+                    data=UnknownCardSkill(skill=p.skill, suggestions=[key]),
                 )
 
 
