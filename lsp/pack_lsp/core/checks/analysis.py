@@ -752,7 +752,15 @@ def run_rules(
     ``reuse.ReuseMismatch`` when it differs.
     """
     ctx = CheckContext(
-        pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
+        pack,
+        parsed.root,
+        data,
+        config,
+        parsed.lines,
+        parsed.text,
+        file_path,
+        derived,
+        region=parsed.region,
     )
     failed: set[str] = set()
     templates = derived.templates

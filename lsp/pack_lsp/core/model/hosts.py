@@ -121,7 +121,8 @@ def document_starts(text: str) -> list[int]:
     starts = [0]
     for match in _DOC_MARKER.finditer(text):
         if match.group() == "---":
-            if text[: match.start()].strip() == "" and starts == [0]:
+            # (`starts` first: the slice would copy the text before every marker)
+            if starts == [0] and text[: match.start()].strip() == "":
                 continue  # a marker opening the first document
             starts.append(match.start())
         else:  # `...` ends a document; the next one starts after its line
