@@ -211,7 +211,12 @@ def _comment_removal(text: str, lines: LineIndex, comment: Comment) -> Span:
 
 
 def _parse_one(
-    text: str, lines: LineIndex, comment: Comment, out: Suppressions, first_content: int
+    text: str,
+    lines: LineIndex,
+    comment: Comment,
+    out: Suppressions,
+    first_content: int,
+    first_line: int = 0,
 ) -> None:
     body_start = comment.body_start()
     opener = _OPENER.match(text, body_start, comment.span.end)
@@ -286,7 +291,7 @@ def _parse_one(
         return
     if kind == FILE and (not comment.own_line or comment.line >= first_content):
         where = (
-            f"line {first_content + 1}"
+            f"line {first_line + first_content + 1}"
             if first_content < lines.line_count
             else "the first line of content"
         )
@@ -329,10 +334,15 @@ def _parse_one(
 
 
 def collect(
-    text: str, root: Node | None, lines: LineIndex, region: Span | None = None
+    text: str,
+    root: Node | None,
+    lines: LineIndex,
+    region: Span | None = None,
+    first_line: int = 0,
 ) -> Suppressions:
     """The suppression comments of a YAML document; ``region``, when given, is where
-    the text may hold anything but blanks (``ParseResult.region``): only it is read."""
+    the text may hold anything but blanks (``ParseResult.region``): only it is read.
+    ``first_line`` is the line of its file the text starts at (``ParseResult.first_line``)."""
     out = Suppressions()
     base = region.start if region is not None else 0
     lowered = (text if region is None else text[region.start : region.end]).lower()
@@ -348,7 +358,7 @@ def collect(
     for line in sorted(candidate_lines):
         comment = finder.comment_on(line)
         if comment is not None:
-            _parse_one(text, lines, comment, out, first_content)
+            _parse_one(text, lines, comment, out, first_content, first_line)
     if out.by_line:
         out.blocks = _block_lines(root, lines, set(out.by_line))
     return out
@@ -438,7 +448,7 @@ def apply_suppressions(
     """
     if is_json(path):
         return list(diagnostics)
-    sups = collect(parsed.text, parsed.root, parsed.lines, parsed.region)
+    sups = collect(parsed.text, parsed.root, parsed.lines, parsed.region, parsed.first_line)
     if not sups:
         return list(diagnostics)
     kept = _filter(diagnostics, sups, parsed.lines)

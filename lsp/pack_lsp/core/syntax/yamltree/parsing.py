@@ -38,6 +38,10 @@ class ParseResult:
     """Where ``text`` may hold anything but blanks (spaces and line breaks), when
     it is known to be less than the whole text: the region of a shadow
     (``parse_region``). Readers of the text may skip the rest."""
+    first_line: int = 0
+    """The line of its file this text starts at when it is a part of that file
+    written verbatim (a pack embedded in a Kubernetes manifest, analysed in its own
+    text): a message naming a line names the file's."""
 
 
 def _syntax_message(text: str, err: YamlSyntaxError) -> str:
