@@ -261,7 +261,7 @@ def test_an_embedded_packs_shadow_analysis_is_made_when_asked_for() -> None:
     text = _bench().config_maps(3)
     analysis = analyze(text, path=Path("stream.yaml"))
     part = analysis.embedded[1]
-    assert part._analysis is None  # noqa: SLF001 - not made by the check itself
+    assert part._analysis is None  # not made by the check itself
     inner = analysis.at(part.span.start + 10)
     assert inner is not None and inner is part.analysis and inner is analysis.at(part.span.end)
     assert len(inner.text) == len(text)

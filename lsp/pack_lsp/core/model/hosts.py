@@ -19,6 +19,11 @@ lines and columns that are the host's: every diagnostic, hover, completion and q
 fix of the embedded pack lands at its exact place in the host file, with nothing to
 map. An entry written in another style (escaped, or folded YAML) is checked from its
 value, and its diagnostics are shown on the entry's key.
+
+A shadow is as long as its host, so it is made only when asked for
+(``EmbeddedPack.shadow``): ``--check`` analyses a verbatim pack in its own text
+(``EmbeddedPack.written``) and moves its diagnostics to the host's offsets
+(``checks.analysis``, D82).
 """
 
 from __future__ import annotations
