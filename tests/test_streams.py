@@ -266,3 +266,5 @@ def test_an_embedded_packs_shadow_analysis_is_made_when_asked_for() -> None:
     assert inner is not None and inner is part.analysis and inner is analysis.at(part.span.end)
     assert len(inner.text) == len(text)
     assert inner.text[part.span.start : part.span.end] == text[part.span.start : part.span.end]
+    # A request in one pack makes no other pack's.
+    assert analysis.embedded[0]._analysis is None and analysis.embedded[2]._analysis is None

@@ -141,7 +141,8 @@ class Analysis:
         if self.kind != kinds.KUBERNETES:
             return self
         for part in self.embedded:
-            if part.analysis is not None and part.span.start <= offset <= part.span.end:
+            # (the place first: a pack's analysis is made when first asked for)
+            if part.span.start <= offset <= part.span.end and part.analysis is not None:
                 return part.analysis
         return None
 
