@@ -268,3 +268,26 @@ def test_an_embedded_packs_shadow_analysis_is_made_when_asked_for() -> None:
     assert inner.text[part.span.start : part.span.end] == text[part.span.start : part.span.end]
     # A request in one pack makes no other pack's.
     assert analysis.embedded[0]._analysis is None and analysis.embedded[2]._analysis is None
+
+
+def test_fixes_of_a_pack_in_its_own_text_are_those_of_its_shadow() -> None:
+    """The quick fixes of a host's diagnostic (``--check`` lists them, ``--fix``
+    applies them) are computed in the pack's own text and moved: every one equals
+    the fix the pack's shadow analysis gives (D82)."""
+    from pathlib import Path
+
+    from pack_lsp.core.checks.analysis import analyze
+    from pack_lsp.core.ide.codeactions import quick_fixes, shared_documents
+
+    for wide in (False, True):
+        analysis = analyze(_host(_rule_example_packs(), wide), path=Path("stream.yaml"))
+        compared = 0
+        with shared_documents():
+            for diag in analysis.diagnostics:
+                inner = analysis.at(diag.span.start)
+                if not diag.fixes or inner is None:
+                    continue
+                assert analysis.own_text_at(diag.span.start) is not None
+                assert quick_fixes(analysis, diag) == quick_fixes(inner, diag)
+                compared += 1
+        assert compared > 20

@@ -146,6 +146,18 @@ class Analysis:
                 return part.analysis
         return None
 
+    def own_text_at(self, offset: int) -> tuple[Analysis, int] | None:
+        """``at(offset)`` as an analysis of the pack's own text, and where that text
+        starts in this document: the pack embedded there analysed in its own text
+        when the manifest's diagnostics come from it (D82), whose spans are this
+        document's less that start; else ``(at(offset), 0)``."""
+        if self.kind == kinds.KUBERNETES:
+            for part in self.embedded:
+                if part.own is not None and part.span.start <= offset <= part.span.end:
+                    return part.own, part.span.start
+        inner = self.at(offset)
+        return None if inner is None else (inner, 0)
+
 
 class Embedded:
     """A pack held by a ConfigMap entry of a Kubernetes manifest.
@@ -158,7 +170,7 @@ class Embedded:
     host's diagnostics come from the pack analysed in its own text (D82).
     """
 
-    __slots__ = ("_analysis", "_lock", "_make", "key", "span")
+    __slots__ = ("_analysis", "_lock", "_make", "key", "own", "span")
 
     def __init__(
         self,
@@ -166,12 +178,17 @@ class Embedded:
         key: str,
         analysis: Analysis | None = None,
         make: Callable[[], Analysis] | None = None,
+        own: Analysis | None = None,
     ) -> None:
         self.span = span
         self.key = key
         self._analysis = analysis
         self._make = make
         self._lock = threading.Lock() if make is not None else None
+        self.own = own
+        """The pack analysed in its own text (the text of ``span``), whose
+        diagnostics moved by ``span.start`` are the manifest's (D82); None when the
+        manifest's come from ``analysis``."""
 
     @property
     def analysis(self) -> Analysis | None:
@@ -683,14 +700,16 @@ def _analyze_host(
             if entry.verbatim:
                 host_lines = host_lines or LineIndex(text)
                 first_line = host_lines.position(entry.content.start).line
-                own_diagnostics = _in_own_text(entry, config, file_path, first_line)
-                if own_diagnostics is not None:
-                    diagnostics.extend(own_diagnostics)
+                alone = _in_own_text(entry, config, file_path, first_line)
+                if alone is not None:
+                    delta = entry.content.start
+                    diagnostics.extend(moved_diagnostic(d, delta) for d in alone.diagnostics)
                     parts.append(
                         Embedded(
                             entry.content,
                             entry.key,
                             make=_shadow_analysis(entry, config, file_path, lines),
+                            own=alone,
                         )
                     )
                     continue
@@ -772,10 +791,11 @@ def _shadow_analysis(
 
 def _in_own_text(
     entry: hosts.EmbeddedPack, config: Config, file_path: Path | None, first_line: int
-) -> list[Diagnostic] | None:
-    """The diagnostics of a pack written verbatim in its host, analysed in its own
-    text (the region, indentation included) and moved to the host's offsets: what
-    ``_in_shadow`` reports, at a cost that does not grow with the host (D82).
+) -> Analysis | None:
+    """A pack written verbatim in its host, analysed in its own text (the region,
+    indentation included): its diagnostics moved to the host's offsets
+    (``moved_diagnostic``) are what ``_in_shadow`` reports, at a cost that does not
+    grow with the host (D82).
 
     None when the region alone reports a syntax problem (or is not strict JSON): the
     pack is then analysed in its shadow, so that the problem is the one the whole
@@ -790,13 +810,12 @@ def _in_own_text(
     if parsed.diagnostics or parsed.syntax_error or parsed.root is None:
         return None
     parsed.first_line = first_line  # the line the host writes the pack's text at
-    sub = complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
-    delta = entry.content.start
-    return [_into_host(diag, delta) for diag in sub.diagnostics]
+    return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
 
 
-def _into_host(diag: Diagnostic, delta: int) -> Diagnostic:
-    """A diagnostic of a pack analysed in its own text, at the host's offsets: its
+def moved_diagnostic(diag: Diagnostic, delta: int) -> Diagnostic:
+    """A diagnostic of a pack analysed in its own text, at the host's offsets
+    (``delta``: where the text starts in the host; negative, the other way): its
     span, the spans of its fixes and of its related locations in the pack, and the
     range an unused suppression's removal takes (``data["remove"]``)."""
     moved = diag.shifted(delta)

@@ -52,7 +52,7 @@ from pack_lsp.core.base.fixes import (
 from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.base.tomlkeys import bare_or_quoted
-from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.checks.analysis import Analysis, moved_diagnostic
 from pack_lsp.core.ide.fixsafety import is_safe
 from pack_lsp.core.ide.textedits import Edit, _plain_ok, quote_like
 from pack_lsp.core.syntax.yamltree import (
@@ -541,13 +541,16 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     """
     if not diag.fixes:
         return []
-    inner = analysis.at(diag.span.start)
-    if inner is None:
+    found = analysis.own_text_at(diag.span.start)
+    if found is None:
         return []
+    inner, delta = found
+    # A pack analysed in its own text (D82): the fixes of its own diagnostic, moved.
+    own = moved_diagnostic(diag, -delta) if delta else diag
     fixes: list[Fix] = []
-    for payload in diag.fixes:
+    for payload in own.fixes:
         try:
-            made = _handle(inner, diag, payload)
+            made = _handle(inner, own, payload)
         except (ValueError, IndexError, KeyError):
             # The other fixes are still offered; the failure is a defect to report
             # (``logging`` is loaded then: a cold check with fixes does not load it).
@@ -557,14 +560,25 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
                 "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
             )
             continue
-        if made and is_safe(diag, payload, inner.text):
+        if made and is_safe(own, payload, inner.text):
             made = [replace(f, safe=True) for f in made]
         fixes.extend(made)
+    if delta:
+        fixes = [_moved_fix(f, delta, diag) for f in fixes]
     # Suggestions first are preferred only when nothing else is.
     if sum(f.preferred for f in fixes) > 1:
         first = next(i for i, f in enumerate(fixes) if f.preferred)
         fixes = [f if i == first else replace(f, preferred=False) for i, f in enumerate(fixes)]
     return fixes
+
+
+def _moved_fix(fix: Fix, delta: int, diag: Diagnostic) -> Fix:
+    """``fix`` of a pack analysed in its own text, for ``diag`` of its host: its
+    edits of the pack moved by ``delta`` (those of another file stay)."""
+    edits = fix.edits
+    if fix.file is None:
+        edits = tuple(Edit(e.span.shifted(delta), e.text) for e in edits)
+    return replace(fix, edits=edits, diagnostic=diag)
 
 
 def fixes_for(
