@@ -279,8 +279,10 @@ def test_fixes_of_a_pack_in_its_own_text_are_those_of_its_shadow() -> None:
     from pack_lsp.core.checks.analysis import analyze
     from pack_lsp.core.ide.codeactions import quick_fixes, shared_documents
 
-    for wide in (False, True):
-        analysis = analyze(_host(_rule_example_packs(), wide), path=Path("stream.yaml"))
+    packs = _rule_example_packs()
+    # A host with a CRLF outside its packs: the fixes insert its line breaks.
+    for text in (_host(packs, False), _host(packs, True), "# CRLF\r\n" + _host(packs, True)):
+        analysis = analyze(text, path=Path("stream.yaml"))
         compared = 0
         with shared_documents():
             for diag in analysis.diagnostics:

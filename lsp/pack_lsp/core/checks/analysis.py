@@ -146,17 +146,18 @@ class Analysis:
                 return part.analysis
         return None
 
-    def own_text_at(self, offset: int) -> tuple[Analysis, int] | None:
-        """``at(offset)`` as an analysis of the pack's own text, and where that text
-        starts in this document: the pack embedded there analysed in its own text
-        when the manifest's diagnostics come from it (D82), whose spans are this
-        document's less that start; else ``(at(offset), 0)``."""
+    def own_text_at(self, offset: int) -> tuple[Analysis, int, str | None] | None:
+        """``at(offset)`` as an analysis of the pack's own text, where that text
+        starts in this document, and the line break this document writes: the pack
+        embedded there analysed in its own text when the manifest's diagnostics come
+        from it (D82), whose spans are this document's less that start; else
+        ``(at(offset), 0, None)``."""
         if self.kind == kinds.KUBERNETES:
             for part in self.embedded:
                 if part.own is not None and part.span.start <= offset <= part.span.end:
-                    return part.own, part.span.start
+                    return part.own, part.span.start, part.eol
         inner = self.at(offset)
-        return None if inner is None else (inner, 0)
+        return None if inner is None else (inner, 0, None)
 
 
 class Embedded:
@@ -170,7 +171,7 @@ class Embedded:
     host's diagnostics come from the pack analysed in its own text (D82).
     """
 
-    __slots__ = ("_analysis", "_lock", "_make", "key", "own", "span")
+    __slots__ = ("_analysis", "_lock", "_make", "eol", "key", "own", "span")
 
     def __init__(
         self,
@@ -179,6 +180,7 @@ class Embedded:
         analysis: Analysis | None = None,
         make: Callable[[], Analysis] | None = None,
         own: Analysis | None = None,
+        eol: str | None = None,
     ) -> None:
         self.span = span
         self.key = key
@@ -189,6 +191,9 @@ class Embedded:
         """The pack analysed in its own text (the text of ``span``), whose
         diagnostics moved by ``span.start`` are the manifest's (D82); None when the
         manifest's come from ``analysis``."""
+        self.eol = eol
+        """With ``own``: the line break the manifest writes (``\\r\\n`` when it holds
+        one), which quick fixes insert, as they do in the shadow."""
 
     @property
     def analysis(self) -> Analysis | None:
@@ -695,6 +700,7 @@ def _analyze_host(
     # host's line index is each shadow's too.
     lines = LineIndex(text) if text.isascii() else None
     host_lines = lines
+    eol = "\r\n" if "\r\n" in text else "\n"
     try:
         for entry in stream.embedded:
             if entry.verbatim:
@@ -710,6 +716,7 @@ def _analyze_host(
                             entry.key,
                             make=_shadow_analysis(entry, config, file_path, lines),
                             own=alone,
+                            eol=eol,
                         )
                     )
                     continue
@@ -799,11 +806,16 @@ def _in_own_text(
 
     None when the region alone reports a syntax problem (or is not strict JSON): the
     pack is then analysed in its shadow, so that the problem is the one the whole
-    text gives (``parse_region``). ``first_line`` is the host's line the text
-    starts at, for messages that name a line.
+    text gives (``parse_region``); None too for a pack on one line after its key
+    (a one-line scalar), whose columns in its own text would not be the host's.
+    ``first_line`` is the host's line the text starts at, for messages that name a
+    line.
     """
     written = entry.written
     assert written is not None  # only for verbatim entries
+    start = entry.content.start
+    if start and entry.host is not None and entry.host.text[start - 1] not in "\r\n":
+        return None  # a one-line scalar: its columns are not the text's own
     if entry.json and json_problem(written) is not None:
         return None
     parsed = parse(written)
