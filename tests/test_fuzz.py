@@ -27,6 +27,7 @@ from pack_lsp.core.base.source import decode
 from pack_lsp.core.checks.analysis import Analysis, analyze
 from pack_lsp.server.positions import PositionConverter
 from paths import ROOT, SHARED
+from shadows import assert_reported_as_shadows
 
 settings.register_profile(
     "ci",
@@ -243,7 +244,7 @@ def test_generated_config_map_hosts(packs: list[tuple[dict[str, object], bool]],
             "apiVersion: omnia.altairalabs.ai/v1alpha1\nkind: PromptPack\n"
             "metadata: {name: p}\nspec: {source: {configMapRef: {name: m0}}}\n"
         )
-    check_properties("---\n".join(documents), path="fuzz-host.yaml")
+    assert_reported_as_shadows(check_properties("---\n".join(documents), path="fuzz-host.yaml"))
 
 
 @settings(max_examples=min(settings().max_examples, 100))
@@ -263,7 +264,7 @@ def test_mutated_config_map_host(data: st.DataObject) -> None:
         else:
             del raw[at : at + data.draw(st.integers(1, 8))]
     text, pre = decode(bytes(raw))
-    check_properties(text, pre, path="fuzz-host.yaml")
+    assert_reported_as_shadows(check_properties(text, pre, path="fuzz-host.yaml"), pre)
 
 
 # ------------------------------------------------------------ arena projects

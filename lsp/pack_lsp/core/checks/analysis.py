@@ -7,6 +7,7 @@ checks → configuration (select/ignore/severity) → sorted, frozen diagnostics
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pack_lsp.core.base import kinds
 from pack_lsp.core.base.diagnostics import Diagnostic, make
 from pack_lsp.core.base.problems.document import INTERNAL_ERROR, NOT_A_PACK
+from pack_lsp.core.base.problems.suppressions import UNUSED_SUPPRESSION
 from pack_lsp.core.base.source import strip_bom
 from pack_lsp.core.base.text import LineIndex, Span
 from pack_lsp.core.checks.registry import MODULE_CHECKS, PROMPT_CHECKS, ModuleChecks
@@ -42,7 +44,12 @@ from pack_lsp.core.model.schema import merge_units
 from pack_lsp.core.model.summary import PackSummary, PromptContext, same_after, summarize
 from pack_lsp.core.model.targets import deploy_targets
 from pack_lsp.core.syntax import reuse
-from pack_lsp.core.syntax.jsontree import is_json_path, parse_json, parse_json_region
+from pack_lsp.core.syntax.jsontree import (
+    is_json_path,
+    json_problem,
+    parse_json,
+    parse_json_region,
+)
 from pack_lsp.core.syntax.yamltree import Node, ParseResult, parse, parse_region, to_data
 
 if TYPE_CHECKING:
@@ -134,24 +141,68 @@ class Analysis:
         if self.kind != kinds.KUBERNETES:
             return self
         for part in self.embedded:
-            if part.analysis is not None and part.span.start <= offset <= part.span.end:
+            # (the place first: a pack's analysis is made when first asked for)
+            if part.span.start <= offset <= part.span.end and part.analysis is not None:
                 return part.analysis
         return None
 
+    def own_text_at(self, offset: int) -> tuple[Analysis, int, str | None] | None:
+        """``at(offset)`` as an analysis of the pack's own text, where that text
+        starts in this document, and the line break this document writes: the pack
+        embedded there analysed in its own text when the manifest's diagnostics come
+        from it (D82), whose spans are this document's less that start; else
+        ``(at(offset), 0, None)``."""
+        if self.kind == kinds.KUBERNETES:
+            for part in self.embedded:
+                if part.own is not None and part.span.start <= offset <= part.span.end:
+                    return part.own, part.span.start, part.eol
+        inner = self.at(offset)
+        return None if inner is None else (inner, 0, None)
 
-@dataclass(frozen=True, slots=True)
+
 class Embedded:
     """A pack held by a ConfigMap entry of a Kubernetes manifest.
 
     ``analysis`` is the pack's analysis at the host's offsets (its text is the host
     text with everything else blanked: spans, lines and columns are the host's), or
     None when the entry is not written verbatim and its problems are shown on the
-    entry's key.
+    entry's key. It is made when first asked for (by an editor request at the
+    pack, a quick fix in it, its card): a shadow is as long as the host, and the
+    host's diagnostics come from the pack analysed in its own text (D82).
     """
 
-    span: Span
-    key: str
-    analysis: Analysis | None
+    __slots__ = ("_analysis", "_lock", "_make", "eol", "key", "own", "span")
+
+    def __init__(
+        self,
+        span: Span,
+        key: str,
+        analysis: Analysis | None = None,
+        make: Callable[[], Analysis] | None = None,
+        own: Analysis | None = None,
+        eol: str | None = None,
+    ) -> None:
+        self.span = span
+        self.key = key
+        self._analysis = analysis
+        self._make = make
+        self._lock = threading.Lock() if make is not None else None
+        self.own = own
+        """The pack analysed in its own text (the text of ``span``), whose
+        diagnostics moved by ``span.start`` are the manifest's (D82); None when the
+        manifest's come from ``analysis``."""
+        self.eol = eol
+        """With ``own``: the line break the manifest writes (``\\r\\n`` when it holds
+        one), which quick fixes insert, as they do in the shadow."""
+
+    @property
+    def analysis(self) -> Analysis | None:
+        if self._analysis is None and self._lock is not None:
+            with self._lock:  # requests may ask from several threads at once
+                if self._analysis is None and self._make is not None:
+                    self._analysis = self._make()
+                    self._make = None
+        return self._analysis
 
 
 #: Called by ``complete`` with a PromptPack's structure before its schema and rules.
@@ -648,12 +699,28 @@ def _analyze_host(
     # A shadow has the host's line breaks: with only ASCII outside each pack, the
     # host's line index is each shadow's too.
     lines = LineIndex(text) if text.isascii() else None
+    host_lines = lines
+    eol = "\r\n" if "\r\n" in text else "\n"
     try:
         for entry in stream.embedded:
-            if entry.shadow is not None:
-                sub = _analyze_embedded(
-                    entry.shadow, entry.json, config, file_path, entry.content, lines
-                )
+            if entry.verbatim:
+                host_lines = host_lines or LineIndex(text)
+                first_line = host_lines.position(entry.content.start).line
+                alone = _in_own_text(entry, config, file_path, first_line)
+                if alone is not None:
+                    delta = entry.content.start
+                    diagnostics.extend(moved_diagnostic(d, delta) for d in alone.diagnostics)
+                    parts.append(
+                        Embedded(
+                            entry.content,
+                            entry.key,
+                            make=_shadow_analysis(entry, config, file_path, lines),
+                            own=alone,
+                            eol=eol,
+                        )
+                    )
+                    continue
+                sub = _in_shadow(entry, config, file_path, lines)
                 diagnostics.extend(sub.diagnostics)
                 parts.append(Embedded(entry.content, entry.key, sub))
             else:
@@ -705,6 +772,78 @@ def _analyze_embedded(
     return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
 
 
+def _in_shadow(
+    entry: hosts.EmbeddedPack, config: Config, file_path: Path | None, lines: LineIndex | None
+) -> Analysis:
+    """A pack written verbatim in its host, analysed in its shadow (D28)."""
+    shadow = entry.shadow
+    assert shadow is not None  # only for verbatim entries
+    return _analyze_embedded(shadow, entry.json, config, file_path, entry.content, lines)
+
+
+def _shadow_analysis(
+    entry: hosts.EmbeddedPack, config: Config, file_path: Path | None, lines: LineIndex | None
+) -> Callable[[], Analysis]:
+    """What makes ``_in_shadow``'s analysis when an editor first asks for it."""
+
+    def make() -> Analysis:
+        token = _structure_listener.set(None)
+        try:
+            return _in_shadow(entry, config, file_path, lines)
+        finally:
+            _structure_listener.reset(token)
+
+    return make
+
+
+def _in_own_text(
+    entry: hosts.EmbeddedPack, config: Config, file_path: Path | None, first_line: int
+) -> Analysis | None:
+    """A pack written verbatim in its host, analysed in its own text (the region,
+    indentation included): its diagnostics moved to the host's offsets
+    (``moved_diagnostic``) are what ``_in_shadow`` reports, at a cost that does not
+    grow with the host (D82).
+
+    None when the region alone reports a syntax problem (or is not strict JSON): the
+    pack is then analysed in its shadow, so that the problem is the one the whole
+    text gives (``parse_region``); None too for a pack on one line after its key
+    (a one-line scalar), whose columns in its own text would not be the host's.
+    ``first_line`` is the host's line the text starts at, for messages that name a
+    line.
+    """
+    written = entry.written
+    assert written is not None  # only for verbatim entries
+    start = entry.content.start
+    if start and entry.host is not None and entry.host.text[start - 1] not in "\r\n":
+        return None  # a one-line scalar: its columns are not the text's own
+    if entry.json and json_problem(written) is not None:
+        return None
+    parsed = parse(written)
+    if parsed.diagnostics or parsed.syntax_error or parsed.root is None:
+        return None
+    parsed.first_line = first_line  # the line the host writes the pack's text at
+    return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
+
+
+def moved_diagnostic(diag: Diagnostic, delta: int) -> Diagnostic:
+    """A diagnostic of a pack analysed in its own text, at the host's offsets
+    (``delta``: where the text starts in the host; negative, the other way): its
+    span, the spans of its fixes and of its related locations in the pack, and the
+    range an unused suppression's removal takes (``data["remove"]``)."""
+    moved = diag.shifted(delta)
+    if any(r.path is None for r in diag.related):
+        related = tuple(
+            r if r.path is not None else replace(r, span=r.span.shifted(delta))
+            for r in diag.related
+        )
+        moved = replace(moved, related=related)
+    remove = diag.data.get("remove") if diag.code == UNUSED_SUPPRESSION.code else None
+    if remove is not None:
+        data = MappingProxyType({**diag.data, "remove": [remove[0] + delta, remove[1] + delta]})
+        moved = replace(moved, data=data)
+    return moved
+
+
 def _on_key(entry: hosts.EmbeddedPack, sub: Analysis) -> Iterator[Diagnostic]:
     """The diagnostics of a pack that is not written verbatim in the host, shown on
     its entry's key with their place in the pack's own text."""
@@ -752,7 +891,15 @@ def run_rules(
     ``reuse.ReuseMismatch`` when it differs.
     """
     ctx = CheckContext(
-        pack, parsed.root, data, config, parsed.lines, parsed.text, file_path, derived
+        pack,
+        parsed.root,
+        data,
+        config,
+        parsed.lines,
+        parsed.text,
+        file_path,
+        derived,
+        region=parsed.region,
     )
     failed: set[str] = set()
     templates = derived.templates

@@ -72,7 +72,7 @@ def check(ctx: CheckContext, targets: tuple[str, ...]) -> Iterator[Finding]:
     """Every PT finding of the pack for ``targets``."""
     root = deref(ctx.root)
     as_json = runtimes.written_as_json(
-        ctx.text, ctx.path is not None and ctx.path.suffix == ".json"
+        ctx.written, ctx.path is not None and ctx.path.suffix == ".json"
     )
     first = runtimes.first_key(root, ctx.text)
     if OMNIA in targets:

@@ -178,9 +178,10 @@ def find_comments(text: str, root: Node | None, lines: LineIndex) -> list[Commen
     return [c for line in range(lines.line_count) if (c := finder.comment_on(line))]
 
 
-def _first_content_line(lines: LineIndex) -> int:
-    """The first line holding something other than blanks, comments, ``---`` or ``%``."""
-    for line in range(lines.line_count):
+def _first_content_line(lines: LineIndex, first: int = 0) -> int:
+    """The first line holding something other than blanks, comments, ``---`` or ``%``
+    (from ``first``: the lines before it are known to be blank)."""
+    for line in range(first, lines.line_count):
         stripped = lines.line_text(line).strip()
         if not stripped or stripped.startswith(("#", "%")) or stripped == "---":
             continue
@@ -210,7 +211,12 @@ def _comment_removal(text: str, lines: LineIndex, comment: Comment) -> Span:
 
 
 def _parse_one(
-    text: str, lines: LineIndex, comment: Comment, out: Suppressions, first_content: int
+    text: str,
+    lines: LineIndex,
+    comment: Comment,
+    out: Suppressions,
+    first_content: int,
+    first_line: int = 0,
 ) -> None:
     body_start = comment.body_start()
     opener = _OPENER.match(text, body_start, comment.span.end)
@@ -285,7 +291,7 @@ def _parse_one(
         return
     if kind == FILE and (not comment.own_line or comment.line >= first_content):
         where = (
-            f"line {first_content + 1}"
+            f"line {first_line + first_content + 1}"
             if first_content < lines.line_count
             else "the first line of content"
         )
@@ -327,23 +333,32 @@ def _parse_one(
         out.by_line.setdefault(comment.line, []).append(sup)
 
 
-def collect(text: str, root: Node | None, lines: LineIndex) -> Suppressions:
-    """The suppression comments of a YAML document."""
+def collect(
+    text: str,
+    root: Node | None,
+    lines: LineIndex,
+    region: Span | None = None,
+    first_line: int = 0,
+) -> Suppressions:
+    """The suppression comments of a YAML document; ``region``, when given, is where
+    the text may hold anything but blanks (``ParseResult.region``): only it is read.
+    ``first_line`` is the line of its file the text starts at (``ParseResult.first_line``)."""
     out = Suppressions()
-    lowered = text.lower()
+    base = region.start if region is not None else 0
+    lowered = (text if region is None else text[region.start : region.end]).lower()
     if MARKER not in lowered:
         return out
     finder = _CommentFinder(text, root, lines)
     candidate_lines: set[int] = set()
     p = lowered.find(MARKER)
     while p >= 0:
-        candidate_lines.add(lines.position(p).line)
+        candidate_lines.add(lines.position(base + p).line)
         p = lowered.find(MARKER, p + len(MARKER))
-    first_content = _first_content_line(lines)
+    first_content = _first_content_line(lines, lines.position(base).line if base else 0)
     for line in sorted(candidate_lines):
         comment = finder.comment_on(line)
         if comment is not None:
-            _parse_one(text, lines, comment, out, first_content)
+            _parse_one(text, lines, comment, out, first_content, first_line)
     if out.by_line:
         out.blocks = _block_lines(root, lines, set(out.by_line))
     return out
@@ -433,7 +448,7 @@ def apply_suppressions(
     """
     if is_json(path):
         return list(diagnostics)
-    sups = collect(parsed.text, parsed.root, parsed.lines)
+    sups = collect(parsed.text, parsed.root, parsed.lines, parsed.region, parsed.first_line)
     if not sups:
         return list(diagnostics)
     kept = _filter(diagnostics, sups, parsed.lines)

@@ -52,7 +52,7 @@ from pack_lsp.core.base.fixes import (
 from pack_lsp.core.base.source import read_text
 from pack_lsp.core.base.text import Span
 from pack_lsp.core.base.tomlkeys import bare_or_quoted
-from pack_lsp.core.checks.analysis import Analysis
+from pack_lsp.core.checks.analysis import Analysis, moved_diagnostic
 from pack_lsp.core.ide.fixsafety import is_safe
 from pack_lsp.core.ide.textedits import Edit, _plain_ok, quote_like
 from pack_lsp.core.syntax.yamltree import (
@@ -99,6 +99,10 @@ class Fix:
 # ------------------------------------------------------------------------ document
 
 
+#: The line break of the file a pack analysed in its own text is written in (D82),
+#: while its quick fixes are made (None: the analysed text's own).
+_eol: ContextVar[str | None] = ContextVar("codeactions_eol", default=None)
+
 #: Inside ``shared_documents``: the text helpers made so far, by analysis.
 _shared: ContextVar[dict[int, tuple[Analysis, _Doc]] | None] = ContextVar(
     "codeactions_shared", default=None
@@ -138,7 +142,7 @@ class _Doc:
         self.text = analysis.text
         self.lines = analysis.lines
         self.json = self.text.lstrip().startswith("{")
-        self.eol = "\r\n" if "\r\n" in self.text else "\n"
+        self.eol = _eol.get() or ("\r\n" if "\r\n" in self.text else "\n")
         self.step = self._detect_step()
 
     def column(self, offset: int) -> int:
@@ -541,30 +545,54 @@ def quick_fixes(analysis: Analysis, diag: Diagnostic) -> list[Fix]:
     """
     if not diag.fixes:
         return []
-    inner = analysis.at(diag.span.start)
-    if inner is None:
+    found = analysis.own_text_at(diag.span.start)
+    if found is None:
         return []
+    inner, delta, eol = found
+    # A pack analysed in its own text (D82): the fixes of its own diagnostic, moved,
+    # with the line breaks of the manifest (as in its shadow).
+    own = moved_diagnostic(diag, -delta) if delta else diag
+    token = _eol.set(eol)
     fixes: list[Fix] = []
-    for payload in diag.fixes:
-        try:
-            made = _handle(inner, diag, payload)
-        except (ValueError, IndexError, KeyError):
-            # The other fixes are still offered; the failure is a defect to report
-            # (``logging`` is loaded then: a cold check with fixes does not load it).
-            import logging
-
-            logging.getLogger(__name__).warning(
-                "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
-            )
-            continue
-        if made and is_safe(diag, payload, inner.text):
-            made = [replace(f, safe=True) for f in made]
-        fixes.extend(made)
+    try:
+        for payload in own.fixes:
+            fixes.extend(_fixes_of(inner, own, payload))
+    finally:
+        _eol.reset(token)
     # Suggestions first are preferred only when nothing else is.
     if sum(f.preferred for f in fixes) > 1:
         first = next(i for i, f in enumerate(fixes) if f.preferred)
         fixes = [f if i == first else replace(f, preferred=False) for i, f in enumerate(fixes)]
+    if delta:
+        fixes = [_moved_fix(f, delta, diag) for f in fixes]
     return fixes
+
+
+def _fixes_of(inner: Analysis, diag: Diagnostic, payload: FixData) -> list[Fix]:
+    """The fixes ``payload`` of ``diag`` describes (none when making them failed)."""
+    try:
+        made = _handle(inner, diag, payload)
+    except (ValueError, IndexError, KeyError):
+        # The other fixes are still offered; the failure is a defect to report
+        # (``logging`` is loaded then: a cold check with fixes does not load it).
+        import logging
+
+        logging.getLogger(__name__).warning(
+            "the %s fix of %s at %s failed", payload.kind, diag.code, diag.span, exc_info=True
+        )
+        return []
+    if made and is_safe(diag, payload, inner.text):
+        made = [replace(f, safe=True) for f in made]
+    return made
+
+
+def _moved_fix(fix: Fix, delta: int, diag: Diagnostic) -> Fix:
+    """``fix`` of a pack analysed in its own text, for ``diag`` of its host: its
+    edits of the pack moved by ``delta`` (those of another file stay)."""
+    edits = fix.edits
+    if fix.file is None:
+        edits = tuple(Edit(e.span.shifted(delta), e.text) for e in edits)
+    return replace(fix, edits=edits, diagnostic=diag)
 
 
 def fixes_for(

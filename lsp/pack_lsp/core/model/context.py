@@ -157,6 +157,7 @@ class CheckContext:
         "_lines",
         "_pack",
         "_reads",
+        "_region",
         "_root",
         "_text",
         "config",
@@ -174,6 +175,7 @@ class CheckContext:
         path: Path | None,  # the file on disk, when there is one
         derived: Derived,
         reads: Reads | None = None,
+        region: Span | None = None,
     ) -> None:
         self._pack = pack
         self._root = root
@@ -184,6 +186,7 @@ class CheckContext:
         self.path = path
         self._derived = derived
         self._reads = reads
+        self._region = region
 
     def _unrecorded(self) -> None:
         if self._reads is not None:
@@ -214,6 +217,15 @@ class CheckContext:
     def text(self) -> str:
         self._unrecorded()
         return self._text
+
+    @property
+    def written(self) -> str:
+        """``text`` less the blanks around the pack when it is the shadow of a pack
+        embedded in a larger file (``ParseResult.region``): the same text to a reader
+        that skips spaces and line breaks around it (JSON), without its length."""
+        self._unrecorded()
+        region = self._region
+        return self._text if region is None else self._text[region.start : region.end]
 
     @property
     def derived(self) -> Derived:
@@ -261,6 +273,7 @@ class CheckContext:
             self.path,
             self._derived,
             reads,
+            self._region,
         )
 
     def template_context(self) -> object:

@@ -19,6 +19,11 @@ lines and columns that are the host's: every diagnostic, hover, completion and q
 fix of the embedded pack lands at its exact place in the host file, with nothing to
 map. An entry written in another style (escaped, or folded YAML) is checked from its
 value, and its diagnostics are shown on the entry's key.
+
+A shadow is as long as its host, so it is made only when asked for
+(``EmbeddedPack.shadow``): ``--check`` analyses a verbatim pack in its own text
+(``EmbeddedPack.written``) and moves its diagnostics to the host's offsets
+(``checks.analysis``, D82).
 """
 
 from __future__ import annotations
@@ -81,9 +86,27 @@ class EmbeddedPack:
     """The pack's text (the entry's value)."""
     content: Span
     """Where the entry's value is written in the host."""
-    shadow: str | None
-    """The host text with everything but the pack blanked, or None when the value
-    is not written verbatim (see the module doc)."""
+    host: Blanked | None
+    """The host, when the value is written there verbatim (see the module doc):
+    ``content`` is then the pack's own text, character for character; else None."""
+
+    @property
+    def verbatim(self) -> bool:
+        return self.host is not None
+
+    @property
+    def written(self) -> str | None:
+        """The pack's text as the host writes it (``content``'s characters, block
+        indentation included), or None when it is not written verbatim."""
+        host = self.host
+        return None if host is None else host.text[self.content.start : self.content.end]
+
+    @property
+    def shadow(self) -> str | None:
+        """The host text with everything but the pack blanked, or None when the value
+        is not written verbatim. Made on each call: it is as long as the host."""
+        host = self.host
+        return None if host is None else host.shadow(self.content)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +144,8 @@ def document_starts(text: str) -> list[int]:
     starts = [0]
     for match in _DOC_MARKER.finditer(text):
         if match.group() == "---":
-            if text[: match.start()].strip() == "" and starts == [0]:
+            # (`starts` first: the slice would copy the text before every marker)
+            if starts == [0] and text[: match.start()].strip() == "":
                 continue  # a marker opening the first document
             starts.append(match.start())
         else:  # `...` ends a document; the next one starts after its line
@@ -191,7 +215,7 @@ def read_stream(text: str) -> Stream | None:
         return None
     embedded: list[EmbeddedPack] = []
     refs: list[ConfigMapRef] = []
-    blanked = _Blanked(text)
+    blanked = Blanked(text)
     for obj in objects:
         if obj.kind == "ConfigMap" and obj.api_version == "v1":
             embedded.extend(_embedded(text, obj, blanked))
@@ -214,10 +238,10 @@ def _config_map_ref(obj: KubeObject) -> ConfigMapRef | None:
     return ConfigMapRef(obj.name, name, node.span)
 
 
-class _Blanked:
-    """The blanked text of a stream, made once for all its embedded packs' shadows
-    (blanking it again for each pack made a stream of N packs cost N times its
-    length in a regular-expression pass)."""
+class Blanked:
+    """A host's text, and its blanked text made once, when a first shadow is asked
+    for, for all its embedded packs' shadows (blanking it again for each pack made a
+    stream of N packs cost N times its length in a regular-expression pass)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -231,7 +255,7 @@ class _Blanked:
         return done[: region.start] + self.text[region.start : region.end] + done[region.end :]
 
 
-def _embedded(text: str, obj: KubeObject, blanked: _Blanked) -> list[EmbeddedPack]:
+def _embedded(text: str, obj: KubeObject, blanked: Blanked) -> list[EmbeddedPack]:
     data = obj.root.get("data")
     if not isinstance(data, MappingNode):
         return []
@@ -245,7 +269,6 @@ def _embedded(text: str, obj: KubeObject, blanked: _Blanked) -> list[EmbeddedPac
         if not is_pack_text(content, is_json, named=_named_like_pack(key)):
             continue
         region = _verbatim_region(text, value, _column(text, pair.key.span.start), is_json)
-        shadow = blanked.shadow(region) if region is not None else None
         out.append(
             EmbeddedPack(
                 obj.name,
@@ -254,7 +277,7 @@ def _embedded(text: str, obj: KubeObject, blanked: _Blanked) -> list[EmbeddedPac
                 is_json,
                 content,
                 region if region is not None else value.span,
-                shadow,
+                blanked if region is not None else None,
             )
         )
     return out

@@ -124,5 +124,7 @@ def parse_json_region(text: str, region: Span, lines: LineIndex | None = None) -
     parsed alone (``parse_region``); a region that is not strict JSON is checked in
     the whole text, so that the diagnostic is the one ``parse_json`` gives."""
     if json_problem(text[region.start : region.end]) is not None:
-        return parse_json(text)
+        whole = parse_json(text)
+        whole.region = region
+        return whole
     return parse_region(text, region, lines)

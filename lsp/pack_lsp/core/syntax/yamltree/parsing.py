@@ -34,6 +34,14 @@ class ParseResult:
     syntax_error: bool
     lines: LineIndex
     text: str
+    region: Span | None = None
+    """Where ``text`` may hold anything but blanks (spaces and line breaks), when
+    it is known to be less than the whole text: the region of a shadow
+    (``parse_region``). Readers of the text may skip the rest."""
+    first_line: int = 0
+    """The line of its file this text starts at when it is a part of that file
+    written verbatim (a pack embedded in a Kubernetes manifest, analysed in its own
+    text): a message naming a line names the file's."""
 
 
 def _syntax_message(text: str, err: YamlSyntaxError) -> str:
@@ -275,5 +283,7 @@ def parse_region(text: str, region: Span, lines: LineIndex | None = None) -> Par
                 root = shifted_tree(part.root, region.start)
             except ValueError:
                 return parse(text)
-        return ParseResult(root, [], False, lines or LineIndex(text), text)
-    return parse(text)
+        return ParseResult(root, [], False, lines or LineIndex(text), text, region)
+    whole = parse(text)
+    whole.region = region
+    return whole
