@@ -18,6 +18,8 @@ versions run by turns.
 * **non-ASCII ConfigMaps**: the same with a comment of non-ASCII characters before
   each ConfigMap (a host whose shadows could not share its line index);
 * **JSON ConfigMaps**: the same packs written as JSON (``pack.json``);
+* **broken ConfigMaps**: the same with every pack's YAML broken (a pack whose own
+  text reports a syntax error used to be parsed in its shadow, the host's length);
 * **anchors**: 250 and 1,000 plain Kubernetes documents, each with an anchor and an
   alias (a document with aliases used to be parsed in a blanked copy of the whole
   stream).
@@ -90,6 +92,12 @@ def wide_config_maps(count: int) -> str:
     )
 
 
+def broken_config_maps(count: int) -> str:
+    """``config_maps`` with every pack broken: a double-quoted name left open (in the
+    pack's shadow it runs on to the end of the host)."""
+    return config_maps(count).replace("        name: Prompt 1\n", '        name: "Prompt 1\n')
+
+
 def anchored(count: int) -> str:
     return "---\n".join(
         f"apiVersion: v1\nkind: Service\nmetadata:\n  name: s{i}\n"
@@ -121,6 +129,7 @@ PAIRS = (
     ("ConfigMaps", config_maps, (50, 200)),
     ("non-ASCII ConfigMaps", wide_config_maps, (50, 200)),
     ("JSON ConfigMaps", json_config_maps, (50, 200)),
+    ("broken ConfigMaps", broken_config_maps, (50, 200)),
     ("anchors", anchored, (250, 1000)),
 )
 

@@ -293,3 +293,50 @@ def test_fixes_of_a_pack_in_its_own_text_are_those_of_its_shadow() -> None:
                 assert quick_fixes(analysis, diag) == quick_fixes(inner, diag)
                 compared += 1
         assert compared > 20
+
+
+def test_a_broken_pack_is_reported_in_its_own_text_and_inside_it() -> None:
+    """A pack whose YAML is broken is analysed in its own text too (D82), so a stream
+    of broken packs costs its length, not its square; its problems lie inside it,
+    where its shadow put an unclosed pack's at the end of the file and an empty one's
+    at its start. An entry named like a pack (`pack.yaml`) whose text does not even
+    parse is still checked: its errors are shown, not skipped."""
+    from pathlib import Path
+
+    from pack_lsp.core.checks.analysis import analyze
+
+    def config_map(name: str, pack: str) -> str:
+        body = "".join(f"    {line}\n" for line in pack.splitlines())
+        head = f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n"
+        return f"{head}  pack.yaml: |\n{body}"
+
+    good = "id: a\nname: A\nversion: 1.0.0\nprompts:\n  a: {id: a, name: A, version: 1.0.0}\n"
+    unclosed = good.replace("{id: a, name: A, version: 1.0.0}", "{id: a, name: A, version: 1.0.0")
+    quoted = good.replace("name: A\n", 'name: "A\n', 1)
+    text = "---\n".join(
+        [config_map("first", unclosed), config_map("second", quoted), config_map("third", good)]
+    )
+    analysis = analyze(text, path=Path("stream.yaml"))
+    regions = [part.span for part in analysis.embedded]
+    assert len(regions) == 3
+    syntax = [d for d in analysis.diagnostics if d.code == "PP001"]
+    assert len(syntax) == 2
+    for diag, region in zip(syntax, regions[:2], strict=True):
+        assert region.start <= diag.span.start <= region.end, (diag, region)
+    assert assert_reported_as_shadows(analysis) >= 2
+
+    # The same in JSON: a `pack.json` left unclosed, one with a trailing comma.
+    strict = '{"id": "a", "name": "A", "version": "1.0.0", "prompts": {"a": {"id": "a"}}}'
+    broken = [strict[:-1], strict.replace('"A",', '"A",,')]
+    text = "---\n".join(
+        config_map(f"json-{i}", pack).replace("pack.yaml", "pack.json")
+        for i, pack in enumerate([*broken, strict])
+    )
+    analysis = analyze(text, path=Path("stream.yaml"))
+    regions = [part.span for part in analysis.embedded]
+    syntax = [d for d in analysis.diagnostics if d.code == "PP013"]
+    assert len(regions) == 3 and len(syntax) == 2, analysis.diagnostics
+    assert not any(d.code == "PT002" for d in analysis.diagnostics)  # JSON, broken
+    for diag, region in zip(syntax, regions[:2], strict=True):
+        assert region.start <= diag.span.start <= region.end, (diag, region)
+    assert assert_reported_as_shadows(analysis) >= 2

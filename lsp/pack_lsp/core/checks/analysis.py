@@ -46,7 +46,6 @@ from pack_lsp.core.model.targets import deploy_targets
 from pack_lsp.core.syntax import reuse
 from pack_lsp.core.syntax.jsontree import (
     is_json_path,
-    json_problem,
     parse_json,
     parse_json_region,
 )
@@ -804,10 +803,12 @@ def _in_own_text(
     (``moved_diagnostic``) are what ``_in_shadow`` reports, at a cost that does not
     grow with the host (D82).
 
-    None when the region alone reports a syntax problem (or is not strict JSON): the
-    pack is then analysed in its shadow, so that the problem is the one the whole
-    text gives (``parse_region``); None too for a pack on one line after its key
-    (a one-line scalar), whose columns in its own text would not be the host's.
+    A broken pack (its YAML, or its JSON for a `.json` entry) is analysed in its own
+    text too: it reports what its shadow does, except that an unclosed pack's
+    end-of-text problem, or an empty pack's, lies in the pack rather than at the end
+    or the start of the host (and a stream of broken packs costs its length, not its
+    square). None for a pack on one line after its key (a one-line scalar), whose
+    columns in its own text would not be the host's.
     ``first_line`` is the host's line the text starts at, for messages that name a
     line.
     """
@@ -816,11 +817,7 @@ def _in_own_text(
     start = entry.content.start
     if start and entry.host is not None and entry.host.text[start - 1] not in "\r\n":
         return None  # a one-line scalar: its columns are not the text's own
-    if entry.json and json_problem(written) is not None:
-        return None
-    parsed = parse(written)
-    if parsed.diagnostics or parsed.syntax_error or parsed.root is None:
-        return None
+    parsed = parse_json(written) if entry.json else parse(written)
     parsed.first_line = first_line  # the line the host writes the pack's text at
     return complete(parsed, kind=kinds.PROMPTPACK, config=config, file_path=file_path, timings={})
 

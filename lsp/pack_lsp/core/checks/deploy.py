@@ -18,7 +18,7 @@ from pack_lsp.core.model.hosts import Stream
 from pack_lsp.core.model.runtimes import Mismatch
 from pack_lsp.core.model.targets import LANGCHAINJS, OMNIA, PYTHON
 from pack_lsp.core.model.templates import Placeholder, TemplateInfo
-from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, deref
+from pack_lsp.core.syntax.yamltree import MappingNode, Node, ScalarNode, deref, parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,9 +232,13 @@ def check_configmaps(stream: Stream) -> Iterator[Finding]:
 
 
 def _yaml_pack(text: str) -> bool:
-    from pack_lsp.core.model.hosts import is_pack_text
+    """Whether ``text`` is a pack written in YAML: it reads as YAML without a syntax
+    error (a broken JSON pack is not one: its JSON syntax error is reported)."""
+    from pack_lsp.core.model.hosts import pack_shaped_node
 
-    return is_pack_text(text, False, named=True)
+    parsed = parse(text)
+    root = parsed.root
+    return not parsed.syntax_error and isinstance(root, MappingNode) and pack_shaped_node(root)
 
 
 # ------------------------------------------------------------- promptpack-python

@@ -374,10 +374,13 @@ def is_pack_text(content: str, is_json: bool, *, named: bool = False) -> bool:
         except ValueError:
             return named or ('"prompts"' in content and '"template_engine"' in content)
         return pack_shaped_data(top) or (named and not isinstance(top, dict))
-    if "prompts" not in content:
+    if "prompts" not in content and not named:
         return False
-    root = parse(content).root
-    return isinstance(root, MappingNode) and pack_shaped_node(root)
+    parsed = parse(content)
+    root = parsed.root
+    if isinstance(root, MappingNode) and pack_shaped_node(root):
+        return True
+    return named and (parsed.syntax_error or not isinstance(root, MappingNode))
 
 
 def pack_shaped_data(top: object) -> bool:
