@@ -12,6 +12,12 @@ a hand-written dict with the same keys in the same order would send.
 Every kind has its class (a test forbids a hand-written dict with a ``"kind"`` key);
 ``PROBLEM_DATA`` lists the classes. Two classes share a ``KIND`` when
 one kind of problem is reported with two sets of facts (``undefined-obligation``).
+
+Every process that analyses a pack creates these ~90 classes at import, so they are
+kept cheap to create (docs/decisions.md, D91): no ``__slots__`` (``slots=True`` makes
+``dataclass`` build each class twice, and an object lives only until ``make`` copies
+it), and a docstring per class from its ``KIND`` (``dataclass`` otherwise writes one
+from ``inspect.signature``).
 """
 
 from __future__ import annotations
@@ -41,11 +47,16 @@ def _layout(cls: type) -> tuple[tuple[str, bool], ...]:
     return found
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ProblemData(Mapping[str, object]):
     """The facts of one kind of problem; read as the mapping sent to editors."""
 
     KIND: ClassVar[str]
+
+    def __init_subclass__(cls) -> None:
+        # Before ``dataclass`` would write one (see the module docstring).
+        if not cls.__doc__:
+            cls.__doc__ = f"The facts of a ``{cls.KIND}`` problem."
 
     def plain(self) -> dict[str, object]:
         """The mapping as a plain dict (what ``make`` keeps)."""
@@ -72,7 +83,7 @@ class ProblemData(Mapping[str, object]):
 # the names it may have meant (``suggestions``) and where it was written.
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedState(ProblemData):
     KIND: ClassVar[str] = "undefined-state"
     name: object
@@ -81,7 +92,7 @@ class UndefinedState(ProblemData):
     state: str | None = optional()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedPrompt(ProblemData):
     KIND: ClassVar[str] = "undefined-prompt"
     name: object
@@ -92,7 +103,7 @@ class UndefinedPrompt(ProblemData):
     composition: str | None = optional()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedComposition(ProblemData):
     KIND: ClassVar[str] = "undefined-composition"
     name: str
@@ -100,7 +111,7 @@ class UndefinedComposition(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedStep(ProblemData):
     KIND: ClassVar[str] = "undefined-step"
     name: str
@@ -108,7 +119,7 @@ class UndefinedStep(ProblemData):
     composition: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedStepTool(ProblemData):
     KIND: ClassVar[str] = "undefined-step-tool"
     name: str
@@ -116,7 +127,7 @@ class UndefinedStepTool(ProblemData):
     composition: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedStepEval(ProblemData):
     KIND: ClassVar[str] = "undefined-step-eval"
     name: str
@@ -124,7 +135,7 @@ class UndefinedStepEval(ProblemData):
     composition: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnresolvedStepReference(ProblemData):
     KIND: ClassVar[str] = "unresolved-step-reference"
     name: str
@@ -133,7 +144,7 @@ class UnresolvedStepReference(ProblemData):
     suggestions: Sequence[str] | None = optional()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndeclaredArtifact(ProblemData):
     KIND: ClassVar[str] = "undeclared-artifact"
     name: str
@@ -142,7 +153,7 @@ class UndeclaredArtifact(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndeclaredVariable(ProblemData):
     KIND: ClassVar[str] = "undeclared-variable"
     name: str
@@ -150,21 +161,21 @@ class UndeclaredVariable(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedFragment(ProblemData):
     KIND: ClassVar[str] = "undefined-fragment"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedProvider(ProblemData):
     KIND: ClassVar[str] = "undefined-provider"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedTool(ProblemData):
     KIND: ClassVar[str] = "undefined-tool"
     name: object
@@ -173,42 +184,42 @@ class UndefinedTool(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownBlocklistedTool(ProblemData):
     KIND: ClassVar[str] = "unknown-blocklisted-tool"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedControlValidator(ProblemData):
     KIND: ClassVar[str] = "undefined-control-validator"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedControlEval(ProblemData):
     KIND: ClassVar[str] = "undefined-control-eval"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedEval(ProblemData):
     KIND: ClassVar[str] = "undefined-eval"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedControlField(ProblemData):
     KIND: ClassVar[str] = "undefined-control-field"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedOwnObligation(ProblemData):
     """``satisfies`` of a review names no obligation of its own governance object."""
 
@@ -217,7 +228,7 @@ class UndefinedOwnObligation(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndefinedObligation(ProblemData):
     """``satisfies`` names an obligation the effective object of ``member`` hides."""
 
@@ -231,13 +242,13 @@ class UndefinedObligation(ProblemData):
 # ------------------------------------------------------------ the rule families
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class AgentControlLoop(ProblemData):
     KIND: ClassVar[str] = "agent-control-loop"
     states: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class AgentControlOnTerminalState(ProblemData):
     KIND: ClassVar[str] = "agent-control-on-terminal-state"
     state: str
@@ -245,7 +256,7 @@ class AgentControlOnTerminalState(ProblemData):
     key: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class AgentCycle(ProblemData):
     KIND: ClassVar[str] = "agent-cycle"
     agents: Sequence[str]
@@ -253,24 +264,24 @@ class AgentCycle(ProblemData):
     cycles: int | None = optional()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class BlankTag(ProblemData):
     KIND: ClassVar[str] = "blank-tag"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class BudgetBelowMaxVisits(ProblemData):
     KIND: ClassVar[str] = "budget-below-max-visits"
     budget: int
     total: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CardsConfig(ProblemData):
     KIND: ClassVar[str] = "cards-config"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CompositionOnNonCompositionState(ProblemData):
     KIND: ClassVar[str] = "composition-on-non-composition-state"
     state: str
@@ -278,371 +289,371 @@ class CompositionOnNonCompositionState(ProblemData):
     key: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ConversationalPromptOnNonLlmProvider(ProblemData):
     KIND: ClassVar[str] = "conversational-prompt-on-non-llm-provider"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DependencyCycle(ProblemData):
     KIND: ClassVar[str] = "dependency-cycle"
     cycle: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateEvalId(ProblemData):
     KIND: ClassVar[str] = "duplicate-eval-id"
     id: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateGovernanceId(ProblemData):
     KIND: ClassVar[str] = "duplicate-governance-id"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicatePromptConfigId(ProblemData):
     KIND: ClassVar[str] = "duplicate-prompt-config-id"
     id: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicatePromptId(ProblemData):
     KIND: ClassVar[str] = "duplicate-prompt-id"
     id: str
     other: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateProviderKey(ProblemData):
     KIND: ClassVar[str] = "duplicate-provider-key"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateStepId(ProblemData):
     KIND: ClassVar[str] = "duplicate-step-id"
     name: str
     composition: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateTag(ProblemData):
     KIND: ClassVar[str] = "duplicate-tag"
     tag: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateTaskType(ProblemData):
     KIND: ClassVar[str] = "duplicate-task-type"
     task_type: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class DuplicateValidatorId(ProblemData):
     KIND: ClassVar[str] = "duplicate-validator-id"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class EmptyToolPattern(ProblemData):
     KIND: ClassVar[str] = "empty-tool-pattern"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class EntryNotMember(ProblemData):
     KIND: ClassVar[str] = "entry-not-member"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class EntrypointRequired(ProblemData):
     KIND: ClassVar[str] = "entrypoint-required"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class EventNameCase(ProblemData):
     KIND: ClassVar[str] = "event-name-case"
     name: str
     suggestion: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class FragmentIncludeCycle(ProblemData):
     KIND: ClassVar[str] = "fragment-include-cycle"
     name: str
     cycle: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class IncompleteToolName(ProblemData):
     KIND: ClassVar[str] = "incomplete-tool-name"
     name: str
     namespace: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ListedAndBlocklisted(ProblemData):
     KIND: ClassVar[str] = "listed-and-blocklisted"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class MissingDescription(ProblemData):
     KIND: ClassVar[str] = "missing-description"
     member: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class MissingProjectFile(ProblemData):
     KIND: ClassVar[str] = "missing-project-file"
     file: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class MissingProperty(ProblemData):
     KIND: ClassVar[str] = "missing-property"
     property: object
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ModuleNotFound(ProblemData):
     KIND: ClassVar[str] = "module-not-found"
     module: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class NoTerminalState(ProblemData):
     KIND: ClassVar[str] = "no-terminal-state"
     entry: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class NotAMember(ProblemData):
     KIND: ClassVar[str] = "not-a-member"
     prompt: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class OnMaxVisitsChain(ProblemData):
     KIND: ClassVar[str] = "on-max-visits-chain"
     state: str
     target: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class OnMaxVisitsWithoutMaxVisits(ProblemData):
     KIND: ClassVar[str] = "on-max-visits-without-max-visits"
     state: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class OptionalProviderReferenced(ProblemData):
     KIND: ClassVar[str] = "optional-provider-referenced"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ProjectFileWrongKind(ProblemData):
     KIND: ClassVar[str] = "project-file-wrong-kind"
     expected: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PromptConfigIdNotTaskType(ProblemData):
     KIND: ClassVar[str] = "prompt-config-id-not-task-type"
     task_type: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PromptId(ProblemData):
     KIND: ClassVar[str] = "prompt-id"
     expected: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PromptStepOnNonLlmProvider(ProblemData):
     KIND: ClassVar[str] = "prompt-step-on-non-llm-provider"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class RefusedCheckParams(ProblemData):
     KIND: ClassVar[str] = "refused-check-params"
     type: object
     check: object
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class SelfReference(ProblemData):
     KIND: ClassVar[str] = "self-reference"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class SkillNotFound(ProblemData):
     KIND: ClassVar[str] = "skill-not-found"
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class SkillOutside(ProblemData):
     KIND: ClassVar[str] = "skill-outside"
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class StateWithoutExit(ProblemData):
     KIND: ClassVar[str] = "state-without-exit"
     state: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class StateWithoutTransitions(ProblemData):
     KIND: ClassVar[str] = "state-without-transitions"
     state: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class StepCycle(ProblemData):
     KIND: ClassVar[str] = "step-cycle"
     steps: Sequence[str]
     composition: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class TerminalWithTransitions(ProblemData):
     KIND: ClassVar[str] = "terminal-with-transitions"
     state: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ToolIsMember(ProblemData):
     KIND: ClassVar[str] = "tool-and-member"
     name: str
     tool_kept: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ToolChoice(ProblemData):
     KIND: ClassVar[str] = "tool-choice"
     replacement: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ToolName(ProblemData):
     KIND: ClassVar[str] = "tool-name"
     expected: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnbalancedBraces(ProblemData):
     KIND: ClassVar[str] = "unbalanced-braces"
     which: str
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UndeclaredVocabularyPrefix(ProblemData):
     KIND: ClassVar[str] = "undeclared-vocabulary-prefix"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownExtension(ProblemData):
     KIND: ClassVar[str] = "unknown-extension"
     id: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownPersona(ProblemData):
     KIND: ClassVar[str] = "unknown-persona"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownProvider(ProblemData):
     KIND: ClassVar[str] = "unknown-provider"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownProviderRole(ProblemData):
     KIND: ClassVar[str] = "unknown-provider-role"
     value: object
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownScenarioTaskType(ProblemData):
     KIND: ClassVar[str] = "unknown-scenario-task-type"
     task_type: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnknownVocabularyTerm(ProblemData):
     KIND: ClassVar[str] = "unknown-vocabulary-term"
     name: str
     prefix: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnreachableAgent(ProblemData):
     KIND: ClassVar[str] = "unreachable-agent"
     member: str
     callers: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnreachableState(ProblemData):
     KIND: ClassVar[str] = "unreachable-state"
     state: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnreachableStep(ProblemData):
     KIND: ClassVar[str] = "unreachable-step"
     name: str
     composition: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnresolvedNamespacedTool(ProblemData):
     KIND: ClassVar[str] = "unresolved-namespaced-tool"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnusedFragment(ProblemData):
     KIND: ClassVar[str] = "unused-fragment"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnusedTool(ProblemData):
     KIND: ClassVar[str] = "unused-tool"
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class UnusedVariable(ProblemData):
     KIND: ClassVar[str] = "unused-variable"
     name: str
     prompt: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class WorkflowVersion(ProblemData):
     KIND: ClassVar[str] = "workflow-version"
     value: object
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Yaml11Reading(ProblemData):
     KIND: ClassVar[str] = "yaml11-reading"
     text: str
