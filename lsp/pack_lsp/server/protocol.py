@@ -24,7 +24,8 @@ def converter() -> cattrs.Converter:
     (lsprotocol's hooks and those of the JSON-RPC messages), shared by the protocol
     and the diagnostics. Each converter registers every hook and generates its own
     per-type code on first use, a few milliseconds of start-up a second one repeats."""
-    return default_converter()
+    made: cattrs.Converter = default_converter()  # type: ignore[no-untyped-call]
+    return made
 
 
 @dataclass(frozen=True, slots=True)
