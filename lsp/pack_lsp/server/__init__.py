@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import typing
 
 import attr._make
 import cattrs.gen
@@ -12,9 +13,11 @@ from pack_lsp.core.base import codecache
 
 # Before lsprotocol creates its ~570 attrs classes: the methods attrs generates for
 # them, and those cattrs generates to convert each message type, are compiled once
-# and reused by later server processes (about a third of the server's start-up).
+# and reused by later server processes (about a third of the server's start-up); so
+# are the ~300 forward references ``typing`` compiles when their types are resolved.
 codecache.route_compile(attr._make, "attrs")
 codecache.route_compile(cattrs.gen, "cattrs")
+codecache.route_compile(typing, "typing")
 
 #: Seconds a thread holds the GIL while another waits for it (``sys.setswitchinterval``).
 SWITCH_INTERVAL = 0.001
