@@ -117,3 +117,22 @@ def test_released_code_is_compiled_again_when_needed() -> None:
     assert cache.stored == {} and cache.codes == kept
     cls = _make_class("pack_lsp.codecache_release_probe_two")
     assert cls(x=1) == cls(x=1)
+
+
+def test_a_routed_module_compiles_each_expression_once() -> None:
+    module = types.ModuleType("codecache_eval_probe")
+    codecache.route_compile(module, "codecache-eval-probe")
+    compile_ = module.compile  # type: ignore[attr-defined]
+    cache = codecache._CACHES["codecache-eval-probe"]
+    try:
+        first = compile_("list[int] | None", "<string>", "eval")
+        assert eval(first) == (list[int] | None)
+        assert compile_("list[int] | None", "<string>", "eval") is first
+        # The same text in ``exec`` mode is another code object (the key tells them apart).
+        assert compile_("list[int] | None", "<string>", "exec") is not first
+        with pytest.raises(SyntaxError):
+            compile_("list[", "<string>", "eval")
+        assert len(cache.new) == 2
+    finally:  # nothing of this probe is written at exit
+        cache.new.clear()
+        del codecache._CACHES["codecache-eval-probe"]

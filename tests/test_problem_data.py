@@ -105,3 +105,26 @@ def test_every_kind_is_built_from_its_class() -> None:
         for kind, line in _kinds_written_as_dicts(path.read_text("utf-8"))
     ]
     assert written == []
+
+
+def test_an_object_compares_as_its_mapping_and_stays_frozen() -> None:
+    one = UndefinedState(name="x", suggestions=["y"], state="s")
+    assert one == UndefinedState(name="x", suggestions=["y"], state="s")
+    assert one != UndefinedState(name="x", suggestions=["y"])
+    assert one == {"kind": "undefined-state", "name": "x", "suggestions": ["y"], "state": "s"}
+    assert UndefinedPrompt(name="x", suggestions=[]) != UndefinedState(name="x", suggestions=[])
+    try:
+        one.name = "z"  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("problem data must stay frozen")
+
+
+def test_every_class_is_documented_by_its_kind_or_its_own_docstring() -> None:
+    # ``dataclass`` writes a missing docstring from ``inspect.signature`` at import,
+    # per class (docs/decisions.md, D91): every class has one before it runs.
+    for cls in PROBLEM_DATA:
+        doc = cls.__doc__ or ""
+        assert doc and not doc.startswith(f"{cls.__name__}("), cls.__name__
+    assert UndefinedState.__doc__ == "The facts of a problem of kind ``undefined-state``."

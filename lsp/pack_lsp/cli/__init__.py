@@ -23,6 +23,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from pack_lsp import __version__
 
@@ -31,7 +32,40 @@ INTERRUPTED = 130
 HELP_POINTER = "run `pack-lsp --help` for the options"
 
 
+def _columns() -> int:
+    """The terminal's width, as ``shutil.get_terminal_size`` tells it (``COLUMNS``,
+    then the standard output's terminal, else 80), without importing ``shutil``: the
+    help formatter that every ``add_argument`` builds would, and with it ``bz2`` and
+    ``lzma``, a few milliseconds of a check that never prints its help."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = _columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         """One line, not the usage block: the message and where the options are."""
         self.exit(2, f"pack-lsp: error: {message} ({HELP_POINTER})\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 
@@ -23,6 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int | None:
+    # The server's start-up makes objects that live as long as the process (the
+    # classes of lsprotocol, the modules): the cyclic collector stays off while they
+    # are made, and ``start`` freezes them before it turns it back on.
+    gc.disable()
     from pack_lsp.server import start
 
     if getattr(args, "paths", None):

@@ -33,6 +33,8 @@ class FixText:
 
 @dataclass(frozen=True, slots=True)
 class FileResult:
+    """One checked file: its path, diagnostics, lines and (JSON, SARIF) fixes."""
+
     path: str
     diagnostics: tuple[Diagnostic, ...]
     lines: LineIndex
@@ -77,6 +79,8 @@ def fixable(result: FileResult) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
+    """The counts of a run: files checked and diagnostics by severity."""
+
     files: int
     errors: int
     warnings: int

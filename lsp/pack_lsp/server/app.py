@@ -62,7 +62,7 @@ from pack_lsp.server.documents import OpenDocument as OpenDocument
 from pack_lsp.server.lifecycle import PARENT_POLL_INTERVAL as PARENT_POLL_INTERVAL
 from pack_lsp.server.lifecycle import ParentWatch, _register_lifecycle
 from pack_lsp.server.protocol import InvalidMessage as InvalidMessage
-from pack_lsp.server.protocol import PackProtocol
+from pack_lsp.server.protocol import PackProtocol, converter
 from pack_lsp.server.rechecks import text_of
 from pack_lsp.server.settings import CHANGE_DELAY, DEFAULT_RULES_URL
 from pack_lsp.server.settings import SERVER_SETTINGS as SERVER_SETTINGS
@@ -113,7 +113,9 @@ class PackServer(DiagnosticsMixin, ParentWatch):
     """
 
     def __init__(self) -> None:
-        super().__init__("pack-lsp", __version__, protocol_cls=PackProtocol)
+        super().__init__(
+            "pack-lsp", __version__, protocol_cls=PackProtocol, converter_factory=converter
+        )
         self.documents: dict[str, OpenDocument] = {}
         #: The analysis state of each open document (``scheduling``).
         self.tracks: dict[str, Track] = {}

@@ -8,7 +8,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from lsprotocol.converters import get_converter
 from pygls.capabilities import get_capability
 from pygls.uris import to_fs_path
 
@@ -17,7 +16,7 @@ from pack_lsp.core.base.text import LineIndex, Span
 from pack_lsp.core.checks.analysis import Analysis
 from pack_lsp.server import baseline
 from pack_lsp.server.positions import PositionConverter
-from pack_lsp.server.protocol import PackProtocol
+from pack_lsp.server.protocol import PackProtocol, converter
 from pack_lsp.server.scheduling import AnalysisScheduler
 from pack_lsp.server.snapshot import ByKind, DocumentSnapshot
 
@@ -34,8 +33,8 @@ _SEVERITY = {
 }
 #: Types whose values are their own JSON (``_plain``'s fast path).
 _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
-#: lsprotocol's converter between its objects and their JSON.
-_CONVERTER = get_converter()
+#: The converter between lsprotocol objects and their JSON (the protocol's).
+_CONVERTER = converter()
 _TAGS = {
     Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary,
     Tag.DEPRECATED: types.DiagnosticTag.Deprecated,

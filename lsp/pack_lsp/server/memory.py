@@ -17,9 +17,8 @@ glibc (elsewhere nothing is done):
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import logging
-import platform
+import os
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -34,17 +33,26 @@ MMAP_THRESHOLD = 256 * 1024
 
 
 def _glibc() -> ctypes.CDLL | None:
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+    """The C library when it is glibc, else None. Told by ``os.confstr`` and loaded
+    by its soname: ``platform.libc_ver`` and ``ctypes.util.find_library`` (which runs
+    ``ldconfig``) cost milliseconds of the server's start-up."""
+    try:
+        version = os.confstr("CS_GNU_LIBC_VERSION")
+    except (AttributeError, ValueError, OSError):  # not POSIX, or not glibc
+        return None
+    if not version or not version.startswith("glibc"):
         return None
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return ctypes.CDLL("libc.so.6")
     except OSError:
         return None
 
 
+_LIBC = _glibc()
+
+
 def _function(name: str, *argtypes: type[ctypes._SimpleCData[Any]]) -> Callable[..., int] | None:
-    libc = _glibc()
-    function = getattr(libc, name, None) if libc is not None else None
+    function = getattr(_LIBC, name, None) if _LIBC is not None else None
     if function is None:
         return None
     function.argtypes = list(argtypes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import dataclass
@@ -10,11 +11,21 @@ from typing import Any
 import cattrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
-from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
 
 from pack_lsp.server.base import ServerBase
 
 log = logging.getLogger(__name__)
+
+
+@functools.cache
+def converter() -> cattrs.Converter:
+    """The process's one converter between lsprotocol objects and their JSON: pygls's
+    (lsprotocol's hooks and those of the JSON-RPC messages), shared by the protocol
+    and the diagnostics. Each converter registers every hook and generates its own
+    per-type code on first use, a few milliseconds of start-up a second one repeats."""
+    made: cattrs.Converter = default_converter()  # type: ignore[no-untyped-call]
+    return made
 
 
 @dataclass(frozen=True, slots=True)

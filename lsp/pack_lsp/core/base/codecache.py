@@ -84,8 +84,9 @@ class CodeCache:
         #: What this process compiled, to be written.
         self.new: dict[str, bytes] = {}
 
-    def code(self, key: str, source: str, filename: str) -> CodeType:
-        """The code of ``source`` compiled in ``exec`` mode as ``filename``."""
+    def code(self, key: str, source: str, filename: str, mode: str = "exec") -> CodeType:
+        """The code of ``source`` compiled in ``mode`` as ``filename`` (``key`` tells
+        every input of the compile apart)."""
         code = self.codes.get(key)
         if code is not None:
             return code
@@ -98,7 +99,7 @@ class CodeCache:
             if isinstance(found, CodeType):
                 self.codes[key] = found
                 return found
-        code = builtins.compile(source, filename, "exec")
+        code = builtins.compile(source, filename, mode)
         with _LOCK:
             self.codes[key] = code
             self.new[key] = marshal.dumps(code)
@@ -167,7 +168,9 @@ def route_dataclasses(prefix: str = "pack_lsp.") -> None:
 
 def route_compile(module: ModuleType, name: str) -> None:
     """Cache, in the cache ``name``, the code ``module`` compiles with ``compile``
-    (a library that generates the methods of its classes, such as attrs or cattrs)."""
+    (a library that generates the methods of its classes, such as attrs or cattrs, in
+    ``exec`` mode; ``typing``, which compiles each forward reference it evaluates, in
+    ``eval`` mode)."""
     if getattr(module, "compile", None) is not None:
         return
     cache = _cache(name)
@@ -183,12 +186,13 @@ def route_compile(module: ModuleType, name: str) -> None:
         if (
             isinstance(source, str)
             and isinstance(filename, str)
-            and mode == "exec"
+            and mode in ("exec", "eval")
             and not flags
             and not dont_inherit
             and optimize == -1
         ):
-            return cache.code(f"{filename}\0{source}", source, filename)
+            key = f"{filename}\0{source}" if mode == "exec" else f"{mode}\0{filename}\0{source}"
+            return cache.code(key, source, filename, mode)
         return builtins.compile(source, filename, mode, flags, dont_inherit, optimize)
 
     module.compile = cached_compile  # type: ignore[attr-defined]

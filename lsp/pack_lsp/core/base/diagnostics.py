@@ -143,6 +143,8 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """A problem found in a document: rule code, severity, message, where, fixes."""
+
     code: str
     severity: Severity
     message: str

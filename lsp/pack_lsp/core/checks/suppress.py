@@ -74,6 +74,8 @@ class Entry:
 
 @dataclass(slots=True)
 class Suppression:
+    """A suppression comment: for its line or the file, with its entries."""
+
     kind: str  # LINE or FILE
     comment: Comment
     entries: list[Entry] = field(default_factory=list)

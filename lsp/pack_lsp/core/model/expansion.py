@@ -56,6 +56,8 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Expansion:
+    """How large a template gets once its fragments are expanded, and why."""
+
     size: int
     """The length of the template with every fragment expanded, in characters."""
     path: tuple[Step, ...]

@@ -27,7 +27,12 @@ from pack_lsp.core.base import versions
 from pack_lsp.core.base.diagnostics import Diagnostic, Severity
 from pack_lsp.core.base.resources import load_schema
 from pack_lsp.core.model.config import Config, Profile
-from pack_lsp.core.model.schema import PROMPTPACK_SCHEMA, SchemaValidator, promptpack_validator
+from pack_lsp.core.model.schema import (
+    PROMPTPACK_SCHEMA,
+    SchemaValidator,
+    promptpack_schema,
+    promptpack_validator,
+)
 
 SPEC = Profile.SPEC
 PROMPTKIT = Profile.PROMPTKIT
@@ -168,11 +173,11 @@ def promptkit_differences() -> list[Difference]:
 
 
 def profile_schema(profile: Profile, version: str = versions.LATEST) -> dict[str, Any]:
-    """The PromptPack schema for ``profile`` (and ``version`` in the ``spec`` profile)."""
-    base: dict[str, Any] = load_schema(PROMPTPACK_SCHEMA)
+    """The PromptPack schema for ``profile`` (and ``version`` in the ``spec`` profile);
+    the ``spec`` profile's is shared (``promptpack_schema``): read it, never change it."""
     if profile == Profile.PROMPTKIT:
-        return _promptkit_schema(base)
-    return versions.restrict(base, version)
+        return _promptkit_schema(load_schema(PROMPTPACK_SCHEMA))
+    return promptpack_schema(version)
 
 
 @functools.cache

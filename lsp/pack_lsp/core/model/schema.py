@@ -439,9 +439,16 @@ def _valid(fast: Any, data: Any) -> bool:
 
 
 @functools.cache
+def promptpack_schema(version: str = versions.LATEST) -> dict[str, Any]:
+    """Our schema cut to ``version`` (``versions.restrict``), made once per version and
+    shared: the validator and the schema walks read it and never change it."""
+    return versions.restrict(load_schema(PROMPTPACK_SCHEMA), version)
+
+
+@functools.cache
 def promptpack_validator(version: str = versions.LATEST) -> SchemaValidator:
     """The validator of our schema cut to ``version`` (one per version, cached)."""
-    return SchemaValidator(versions.restrict(load_schema(PROMPTPACK_SCHEMA), version))
+    return SchemaValidator(promptpack_schema(version))
 
 
 # ------------------------------------------------------------------- error → diagnostic

@@ -48,6 +48,8 @@ OBLIGATION = "obligation"
 
 @dataclass(frozen=True, slots=True)
 class Term:
+    """A term of a controlled vocabulary: prefix, id, label and summary."""
+
     prefix: str
     id: str
     slot: str

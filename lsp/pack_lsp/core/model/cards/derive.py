@@ -63,6 +63,8 @@ class Origin:
 
 @dataclass(frozen=True, slots=True)
 class Card:
+    """The agent card derived for one agent, with where each field came from."""
+
     key: str
     entry: bool
     document: dict[str, Any]
@@ -87,6 +89,8 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class CardSet:
+    """The agent cards of a pack, for one A2A version and profile."""
+
     version: str
     profile: Profile
     settings: CardsSettings

@@ -56,6 +56,8 @@ SKILL_KEYED = frozenset({BLAST, HITL, EFFECT_DOMAIN})
 
 @dataclass(frozen=True, slots=True)
 class ExtensionProblem:
+    """A problem of a card extension: its parameters, or a skill it does not know."""
+
     kind: str  # "params" or "unknown-skill"
     message: str
     skill: str | None = None

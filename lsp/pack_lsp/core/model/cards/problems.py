@@ -65,6 +65,8 @@ _REQUIRED = re.compile(r"^'(.*)' is a required property$")
 
 @dataclass(frozen=True, slots=True)
 class CardProblem:
+    """A problem of a derived agent card, reported as a diagnostic."""
+
     code: str
     message: str
     span: Span

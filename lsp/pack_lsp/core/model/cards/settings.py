@@ -95,6 +95,8 @@ class Extension:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Capabilities:
+    """The ``capabilities`` of the agent cards (``[cards]`` settings)."""
+
     streaming: bool | None = None
     push_notifications: bool | None = None
     state_transition_history: bool | None = None  # 0.3.0 only
@@ -105,6 +107,8 @@ class Capabilities:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Provider:
+    """The ``provider`` of the agent cards: organisation and URL."""
+
     organization: str
     url: str
 
@@ -113,6 +117,8 @@ class Provider:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class OAuthFlow:
+    """One OAuth 2.0 flow of a security scheme: its URLs and scopes."""
+
     authorization_url: str | None = None
     token_url: str | None = None
     refresh_url: str | None = None
@@ -216,6 +222,8 @@ def _url_templates(settings: Any) -> None:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CardsSettings:
+    """The ``[cards]`` settings: what the derived agent cards say beyond the pack."""
+
     a2a_version: A2AVersion = "0.3.0"
     url: str | None = None
     transport: str = "JSONRPC"

@@ -49,6 +49,8 @@ MAX_CYCLE_STEPS = 20_000
 
 @dataclass(frozen=True, slots=True)
 class Edge:
+    """A call from one agent to another: the tool that names the callee."""
+
     source: str
     target: str
     via: str  # the tool name as written
@@ -57,6 +59,8 @@ class Edge:
 
 @dataclass(frozen=True, slots=True)
 class Node:
+    """An agent of the topology: a member, the entry, or both."""
+
     key: str
     name: str
     span: Span  # member key (or the entry reference)
@@ -81,6 +85,8 @@ class CycleGroup:
 
 @dataclass(frozen=True, slots=True)
 class Topology:
+    """The pack's agents and who calls whom (and the workflow's routes)."""
+
     entry: str | None
     nodes: dict[str, Node] = field(default_factory=dict)
     edges: tuple[Edge, ...] = ()

@@ -61,6 +61,8 @@ class Entry:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TemplateEngine:
+    """The pack's ``template_engine``: version, syntax and features."""
+
     version: Located | None = None
     syntax: Located | None = None
     features: list[Located] = _field(default_factory=list)
@@ -69,6 +71,8 @@ class TemplateEngine:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Variable:
+    """A prompt's variable: name, type, whether it is required, default, enum."""
+
     name: Located | None = None
     type: Located | None = None
     required: Located | None = None
@@ -81,6 +85,8 @@ class Variable:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolPolicy:
+    """A prompt's ``tool_policy``: the tool choice and the blocklisted tools."""
+
     tool_choice: Located | None = None
     blocklist: list[Located] = _field(default_factory=list)
     span: Span
@@ -88,11 +94,15 @@ class ToolPolicy:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ModelOverride(Entry):
+    """A prompt's override for one model (its own templates)."""
+
     templates: list[Template] = _field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Eval:
+    """An eval of a prompt or of the pack (``id``, ``type``)."""
+
     id: Located | None = None
     type: Located | None = None
     span: Span
@@ -109,6 +119,8 @@ class ValidatorDef:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Prompt(Entry):
+    """A prompt of the pack's ``prompts``, keyed by its task type."""
+
     id: Located | None = None
     provider: Located | None = None
     validators: list[ValidatorDef] = _field(default_factory=list)
@@ -134,6 +146,8 @@ class Prompt(Entry):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Tool(Entry):
+    """A tool of the pack's ``tools``."""
+
     name: Located | None = None
     description: Located | None = None
     parameters: Any = None
@@ -141,11 +155,15 @@ class Tool(Entry):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Fragment(Entry):
+    """A reusable template of the pack's ``fragments``."""
+
     template: Template | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Artifact(Entry):
+    """An artifact a workflow state declares."""
+
     type: Located | None = None
     mode: Located | None = None
     description: Located | None = None
@@ -153,12 +171,16 @@ class Artifact(Entry):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Transition:
+    """One ``on_event`` entry of a workflow state: the event and the target state."""
+
     event: Located
     target: Located | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class State(Entry):
+    """A workflow state: the prompt it runs, its transitions, whether it ends the run."""
+
     prompt_task: Located | None = None
     description: Located | None = None
     on_event: list[Transition] = _field(default_factory=list)
@@ -180,6 +202,8 @@ class State(Entry):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Workflow(Entry):
+    """The pack's ``workflow``: its entry and its states."""
+
     version: Located | None = None
     entry: Located | None = None
     max_total_visits: Located | None = None  # engine.budget.max_total_visits
@@ -188,6 +212,8 @@ class Workflow(Entry):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Member(Entry):
+    """A member of the pack's ``agents.members``."""
+
     description: Located | None = None
     tags: list[Located] = _field(default_factory=list)
     tags_span: Span | None = None
@@ -200,6 +226,8 @@ class Member(Entry):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Agents(Entry):
+    """The pack's ``agents``: the entry agent and the members."""
+
     entry: Located | None = None
     members: dict[str, Member] = _field(default_factory=dict)
 
@@ -237,6 +265,8 @@ class Step:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Composition(Entry):
+    """A named composition of steps (PromptKit's ``compositions``)."""
+
     steps: list[Step] = _field(default_factory=list)
     output: Located | None = None
 
@@ -279,6 +309,8 @@ class Control:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Obligation:
+    """A governance obligation and the controls that satisfy it."""
+
     id: Located | None = None
     controls: list[Control] = _field(default_factory=list)
     span: Span
@@ -286,6 +318,8 @@ class Obligation:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Review:
+    """A governance review: its cadence, the obligations it satisfies, its eval."""
+
     id: Located | None = None
     cadence: Located | None = None
     satisfies: list[Located] = _field(default_factory=list)
@@ -310,6 +344,8 @@ class Governance:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Skill:
+    """A skill the pack uses (a path, or a name)."""
+
     path: Located | None = None
     name: Located | None = None
     span: Span
@@ -317,6 +353,8 @@ class Skill:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Pack:
+    """A PromptPack as the rules read it: every section, with the spans of its parts."""
+
     id: Located | None = None
     name: Located | None = None
     version: Located | None = None

@@ -29,6 +29,8 @@ MAX_RECOVERIES = 8
 
 @dataclass(slots=True)
 class ParseResult:
+    """What parsing a YAML text gives: the tree, the syntax diagnostics, the lines."""
+
     root: Node | None
     diagnostics: list[Diagnostic]
     syntax_error: bool
