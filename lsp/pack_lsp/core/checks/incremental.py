@@ -566,9 +566,11 @@ def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallbac
             and prompts_pair.key.span.start < block_start
         ):
             reuse = _models_before(previous, old_prompts, len(old_prompts.pairs))
+    # The guard's own cheap test first: most edits provably leave what it reads as it
+    # was, and then the whole text need not be scanned for brackets.
     if (
-        text.count("[") + text.count("{") > MAX_FLOW_DEPTH
-        and not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
+        not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
+        and text.count("[") + text.count("{") > MAX_FLOW_DEPTH
         and too_deep(text) is not None
     ):
         return Fallback.FLOW_GUARD
