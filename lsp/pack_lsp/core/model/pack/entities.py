@@ -315,7 +315,7 @@ class Skill:
     span: Span
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True, weakref_slot=True)
 class Pack:
     id: Located | None = None
     name: Located | None = None
