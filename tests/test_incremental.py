@@ -695,6 +695,32 @@ def test_an_analysis_leaves_no_reference_cycles() -> None:
     assert left == []
 
 
+def test_a_replaced_analysis_is_not_kept_alive() -> None:
+    """Nothing outside an analysis keeps it: once the server drops a version, its pack,
+    model and the nodes of its tree that the next version does not share are freed
+    (the tool-name cache of ``core.model.resolve`` once kept the last pack it saw)."""
+    import gc
+    import weakref
+
+    from pack_lsp.core.model import resolve
+
+    text = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")
+    at = text.index("description:", text.index("prompts:")) + len("description: ")
+    first = analyze(text, path="support.promptpack.yaml")
+    assert first.pack is not None and first.pack.agents is not None  # cards and topology ran
+    second = reanalyze(first, text[:at] + "x" + text[at:], path="support.promptpack.yaml")
+    assert INCREMENTAL in second.timings
+    # A request answered from the older version while the new one was analysed
+    # resolves names against its pack, as hover and completion do.
+    prompt = next(p for p in first.pack.prompts.values() if p.tools)
+    resolve.resolve_tool(str(prompt.tools[0].value), prompt.key, first.pack)
+    pack = weakref.ref(first.pack)
+    del first, prompt
+    gc.collect()
+    assert pack() is None
+    assert second.pack is not None
+
+
 # ------------------------------------------- CURIEs libyaml rejects (docs/decisions.md, D26)
 
 _CURIE_PACK = """\
