@@ -695,6 +695,45 @@ def test_an_analysis_leaves_no_reference_cycles() -> None:
     assert left == []
 
 
+_HEAD = "id: p\nname: P\nversion: 1.0.0\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "after"),
+    [
+        # libyaml rejects `[:c]` and the conforming parser reads the text; a tab typed
+        # into a plain scalar elsewhere is refused by the conforming parser first, so
+        # the whole text keeps libyaml's error.
+        (
+            _HEAD + "description: xk\nprompts:\n  a:\n    id: a\n    tools: [:c]\n",
+            "xk",
+            "x\tk",
+        ),
+        # The other way round: the edited block now needs the conforming parser, which
+        # stops at the tab in another block.
+        (
+            _HEAD + "description: x\tk\nprompts:\n  a:\n    id: a\n    tools: [c]\n",
+            "[c]",
+            "[:c]",
+        ),
+    ],
+    ids=["previous-read-by-the-conforming-parser", "block-needs-the-conforming-parser"],
+)
+def test_texts_that_need_the_conforming_parser_are_analysed_whole(
+    text: str, before: str, after: str
+) -> None:
+    """Whether libyaml's error stands depends on the conforming parser reading the whole
+    text (D26), so a block that reads alone proves nothing (found by the golden inputs'
+    random edits with seed 7)."""
+    edited = text.replace(before, after, 1)
+    previous = analyze(text, path="p.promptpack.yaml")
+    got = reanalyze(previous, edited, path="p.promptpack.yaml")
+    want = analyze(edited, path="p.promptpack.yaml")
+    assert_same(got, want)
+    assert any(d.code == "PP001" for d in want.diagnostics)
+    assert INCREMENTAL not in got.timings
+
+
 def test_a_replaced_analysis_is_not_kept_alive() -> None:
     """Nothing outside an analysis keeps it: once the server drops a version, its pack,
     model and the nodes of its tree that the next version does not share are freed

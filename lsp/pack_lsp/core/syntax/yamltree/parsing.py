@@ -34,6 +34,11 @@ class ParseResult:
     syntax_error: bool
     lines: LineIndex
     text: str
+    conforming: bool = False
+    """Read by the conforming parser: libyaml rejected the text (D26). What such a
+    text's parse gives depends on all of it, not on each top-level block alone. An
+    incremental update keeps it from the previous version (then it may be stale in the
+    safe direction: the next edit checks its block with the conforming parser)."""
 
 
 def _syntax_message(text: str, err: YamlSyntaxError) -> str:
@@ -149,7 +154,7 @@ def parse(text: str) -> ParseResult:
             )
         )
         root = None
-    return ParseResult(root, diags, syntax_error is not None, lines, text)
+    return ParseResult(root, diags, syntax_error is not None, lines, text, conforming)
 
 
 #: Texts shorter than this are confirmed by the conforming parser as a whole.
