@@ -137,3 +137,50 @@ def test_the_previous_version_is_not_kept_alive() -> None:
     gc.collect()
     assert gone() is None
     assert derived.templates is not None
+
+
+def test_equal_templates_beyond_the_remembered_places_are_reused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """More equal templates than the places remembered per text (a template shared by
+    many prompts): each is found again where it was or moved by the edit, so an edit
+    outside every template scans none of them again."""
+    from pack_lsp.core.model import templates
+
+    # Each template ends its prompt, so what its scan reads past it (the start of the
+    # next prompt's key) differs: an equal template elsewhere is no substitute.
+    keys = [chr(ord("a") + i) + "prompt" for i in range(3 * templates._MAX_CANDIDATES)]
+    prompts = "".join(
+        f"  {key}:\n"
+        f"    id: {key}\n"
+        f"    name: {key}\n"
+        f"    description: prompt {key}\n"
+        f"    version: 1.0.0\n"
+        "    variables:\n"
+        "      - name: topic\n"
+        "        type: string\n"
+        "        required: true\n"
+        "    system_template: |\n"
+        "      You answer about {{ topic }}.\n"
+        for key in keys
+    )
+    text = "id: p\nname: P\nversion: 1.0.0\nprompts:\n" + prompts
+    before = analyze(text, path="p.promptpack.yaml")
+    assert before.derived.templates is not None
+    assert len(before.derived.templates.templates) == 3 * templates._MAX_CANDIDATES
+    at = text.index("prompt aprompt") + len("prompt ")
+    after = analyze(text[:at] + "x" + text[at:], path="p.promptpack.yaml")
+    scanned: list[object] = []
+    original = templates.scalar_map
+
+    def counted(*args: object, **kwargs: object) -> object:
+        scanned.append(args)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(templates, "scalar_map", counted)
+    monkeypatch.setenv("PACK_LSP_INCREMENTAL", "on")  # verify mode scans everything again
+    reused = Derived(after.pack, after.text, after.config, previous=before.derived)
+    reused_templates = reused.templates
+    assert scanned == []
+    monkeypatch.undo()
+    _same(reused_templates, Derived(after.pack, after.text, after.config).templates)

@@ -695,6 +695,71 @@ def test_an_analysis_leaves_no_reference_cycles() -> None:
     assert left == []
 
 
+_HEAD = "id: p\nname: P\nversion: 1.0.0\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "after"),
+    [
+        # libyaml rejects `[:c]` and the conforming parser reads the text; a tab typed
+        # into a plain scalar elsewhere is refused by the conforming parser first, so
+        # the whole text keeps libyaml's error.
+        (
+            _HEAD + "description: xk\nprompts:\n  a:\n    id: a\n    tools: [:c]\n",
+            "xk",
+            "x\tk",
+        ),
+        # The other way round: the edited block now needs the conforming parser, which
+        # stops at the tab in another block.
+        (
+            _HEAD + "description: x\tk\nprompts:\n  a:\n    id: a\n    tools: [c]\n",
+            "[c]",
+            "[:c]",
+        ),
+    ],
+    ids=["previous-read-by-the-conforming-parser", "block-needs-the-conforming-parser"],
+)
+def test_texts_that_need_the_conforming_parser_are_analysed_whole(
+    text: str, before: str, after: str
+) -> None:
+    """Whether libyaml's error stands depends on the conforming parser reading the whole
+    text (D26), so a block that reads alone proves nothing (found by the golden inputs'
+    random edits with seed 7)."""
+    edited = text.replace(before, after, 1)
+    previous = analyze(text, path="p.promptpack.yaml")
+    got = reanalyze(previous, edited, path="p.promptpack.yaml")
+    want = analyze(edited, path="p.promptpack.yaml")
+    assert_same(got, want)
+    assert any(d.code == "PP001" for d in want.diagnostics)
+    assert INCREMENTAL not in got.timings
+
+
+def test_a_replaced_analysis_is_not_kept_alive() -> None:
+    """Nothing outside an analysis keeps it: once the server drops a version, its pack,
+    model and the nodes of its tree that the next version does not share are freed
+    (the tool-name cache of ``core.model.resolve`` once kept the last pack it saw)."""
+    import gc
+    import weakref
+
+    from pack_lsp.core.model import resolve
+
+    text = (ROOT / "examples" / "support.promptpack.yaml").read_text(encoding="utf-8")
+    at = text.index("description:", text.index("prompts:")) + len("description: ")
+    first = analyze(text, path="support.promptpack.yaml")
+    assert first.pack is not None and first.pack.agents is not None  # cards and topology ran
+    second = reanalyze(first, text[:at] + "x" + text[at:], path="support.promptpack.yaml")
+    assert INCREMENTAL in second.timings
+    # A request answered from the older version while the new one was analysed
+    # resolves names against its pack, as hover and completion do.
+    prompt = next(p for p in first.pack.prompts.values() if p.tools)
+    resolve.resolve_tool(str(prompt.tools[0].value), prompt.key, first.pack)
+    pack = weakref.ref(first.pack)
+    del first, prompt
+    gc.collect()
+    assert pack() is None
+    assert second.pack is not None
+
+
 # ------------------------------------------- CURIEs libyaml rejects (docs/decisions.md, D26)
 
 _CURIE_PACK = """\

@@ -85,6 +85,8 @@ class Bookkeeping:
     """Schema diagnostics per unit (root, then each prompt)."""
     rule_units: RuleUnits | None = None
     """Per-prompt rule results and their interface fingerprint."""
+    conforming: bool = False
+    """The text was read by the conforming parser (``ParseResult.conforming``)."""
 
 
 #: The bookkeeping of an analysis nothing can be updated from.
@@ -124,6 +126,10 @@ class Analysis:
     @property
     def plain_tree(self) -> bool | None:
         return self.bookkeeping.plain_tree
+
+    @property
+    def conforming(self) -> bool:
+        return self.bookkeeping.conforming
 
     @property
     def schema_units(self) -> tuple[tuple[str | None, tuple[Diagnostic, ...]], ...] | None:
@@ -584,6 +590,7 @@ def _finished(
             plain_tree=plain_tree,
             schema_units=tuple(units) if units is not None else None,
             rule_units=rule_units,
+            conforming=parsed.conforming,
         ),
     )
 

@@ -21,9 +21,12 @@ text; anything else falls back to ``analyze``:
   ``prompts`` mapping, or any anchor, alias, tag or merge key in its tree;
 - an edit before the first key, on a key itself, or across a block boundary;
 - a re-parsed block that is not exactly one entry with the same key at the same
-  place, has any problem of its own, contains a line indented at or left of its key
-  (which would close the parent mapping in the whole document), nests close to the
-  parser's depth limit, or holds an anchor, alias, tag or merge key;
+  place, has any problem of its own, needs the conforming parser when the previous
+  version did not, is refused by it when the previous version needed it (D26: a text
+  libyaml rejects reads as the conforming parser reads all of it), contains a line
+  indented at or left of its key (which would close the parent mapping in the whole
+  document), nests close to the parser's depth limit, or holds an anchor, alias, tag
+  or merge key;
 - an edit that could change the parser's flow-nesting guard on a document with
   more than ``MAX_FLOW_DEPTH`` brackets (then the guard is run on the whole text).
 
@@ -69,6 +72,8 @@ from pack_lsp.core.syntax.yamltree import (
     shifted_pairs,
     to_data,
 )
+from pack_lsp.core.syntax.yamltree.compose import Composer, compose
+from pack_lsp.core.syntax.yamltree.events import YamlSyntaxError
 from pack_lsp.core.syntax.yamltree.guards import too_deep
 
 log = logging.getLogger(__name__)
@@ -326,12 +331,19 @@ def _locate(
 
 
 def _reparse(
-    text: str, old: Pair, block_start: int, block_end: int, delta: int, extra: int
+    text: str,
+    old: Pair,
+    block_start: int,
+    block_end: int,
+    delta: int,
+    extra: int,
+    conforming: bool,
 ) -> Pair | None:
     """The block re-parsed from the new text at absolute offsets, or ``None`` when it
     is not provably what parsing the whole text would give.
 
-    ``extra`` is how many collections enclose the block's mapping in the document.
+    ``extra`` is how many collections enclose the block's mapping in the document;
+    ``conforming``: the previous version was read by the conforming parser.
     """
     new_end = block_end + delta
     if new_end < len(text) and text[new_end - 1 : new_end] not in ("\n", "\r"):
@@ -347,6 +359,11 @@ def _reparse(
     if (
         result.syntax_error
         or result.diagnostics
+        # A text libyaml rejects is read by the conforming parser, whole (D26): the
+        # block is then exact only if every block reads with it. The others did when
+        # the previous version was read that way; otherwise they were never tried.
+        or (result.conforming and not conforming)
+        or (conforming and not result.conforming and not _reads_conforming(block))
         or not isinstance(root, MappingNode)
         or root.flow
         or root.anchor is not None
@@ -370,6 +387,15 @@ def _reparse(
     return Pair(
         shifted_copy(key, block_start), pair.key_text, shifted_copy(pair.value, block_start)
     )
+
+
+def _reads_conforming(block: str) -> bool:
+    """Whether the conforming parser reads ``block`` without an error."""
+    try:
+        compose(Composer(block), block, conforming=True)
+    except YamlSyntaxError:
+        return False
+    return True
 
 
 def _replaced(mapping: MappingNode, index: int, pair: Pair, delta: int) -> MappingNode:
@@ -493,7 +519,7 @@ def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallbac
             else {}
         )
         return (
-            ParseResult(root, [], False, previous.lines, text),
+            ParseResult(root, [], False, previous.lines, text, conforming=previous.conforming),
             previous.data,
             known,
             reuse,
@@ -517,7 +543,7 @@ def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallbac
     data: Any
     if prompts is not None and inner is not None:
         p_index, p_start, p_end = inner
-        pair = _reparse(text, prompts.pairs[p_index], p_start, p_end, delta, 2)
+        pair = _reparse(text, prompts.pairs[p_index], p_start, p_end, delta, 2, previous.conforming)
         if pair is None:
             return Fallback.BLOCK
         new_prompts = _replaced(prompts, p_index, pair, delta)
@@ -541,7 +567,7 @@ def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallbac
             old_end,
         )
     else:
-        pair = _reparse(text, top, block_start, block_end, delta, 1)
+        pair = _reparse(text, top, block_start, block_end, delta, 1, previous.conforming)
         if pair is None:
             return Fallback.BLOCK
         new_root = _replaced(root, index, pair, delta)
@@ -566,9 +592,11 @@ def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallbac
             and prompts_pair.key.span.start < block_start
         ):
             reuse = _models_before(previous, old_prompts, len(old_prompts.pairs))
+    # The guard's own cheap test first: most edits provably leave what it reads as it
+    # was, and then the whole text need not be scanned for brackets.
     if (
-        text.count("[") + text.count("{") > MAX_FLOW_DEPTH
-        and not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
+        not _flow_guard_unchanged(old_text, text, start, old_end, new_end)
+        and text.count("[") + text.count("{") > MAX_FLOW_DEPTH
         and too_deep(text) is not None
     ):
         return Fallback.FLOW_GUARD
@@ -578,4 +606,7 @@ def _splice(previous: Analysis, text: str, config: Config) -> _Spliced | Fallbac
         if old_lines.text is old_text
         else LineIndex(text)
     )
-    return ParseResult(new_root, [], False, lines, text), data, known, reuse, extent
+    # Still read by the conforming parser when the previous version was (kept as a
+    # "may be" when the edit removed what libyaml rejected: it only costs a check).
+    parsed = ParseResult(new_root, [], False, lines, text, conforming=previous.conforming)
+    return parsed, data, known, reuse, extent

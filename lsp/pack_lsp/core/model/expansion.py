@@ -93,6 +93,11 @@ class Expander:
         """The expanded length of ``start`` and the path of includes making it large."""
         return _expansion(start, self.first, self.sizes)
 
+    def size(self, start: TemplateInfo) -> int:
+        """The expanded length of ``start`` alone (``expansion(start).size``, without
+        the path: most templates are under any budget)."""
+        return _own_size(start, self.sizes)
+
 
 def _expansion(
     start: TemplateInfo, first: Mapping[str, TemplateInfo], sizes: Mapping[str, int]

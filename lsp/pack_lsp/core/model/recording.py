@@ -260,7 +260,7 @@ class RecordedPrompt:
 class RecordedPack:
     """A ``Pack`` whose attributes record the sections they are built from."""
 
-    __slots__ = ("_pack", "_reads")
+    __slots__ = ("__weakref__", "_pack", "_reads")
 
     def __init__(self, pack: Pack, reads: Reads) -> None:
         self._pack = pack

@@ -41,6 +41,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from weakref import ref
 
 from pack_lsp.core.base.suggest import suggestions
 from pack_lsp.core.model.config import A2A_PREFIX, Config, Profile
@@ -213,8 +214,9 @@ UNRESOLVED = (Incomplete, UndefinedAgent, Undefined)
 
 #: The names of the last pack asked about (packs are immutable: identity is enough).
 #: Completion, hover and the topology resolve every item of a pack in a row; building
-#: the names once per pack keeps that linear. One entry: it holds the current pack.
-_last: tuple[Pack, tuple[str, ...], ToolNames] | None = None
+#: the names once per pack keeps that linear. One entry, holding the pack weakly: a
+#: pack the document has replaced, with its tree, is not kept alive by this cache.
+_last: tuple[ref[Pack], tuple[str, ...], ToolNames] | None = None
 
 
 def _names(source: Pack | ToolNames, settings: ToolSettings) -> ToolNames:
@@ -224,10 +226,13 @@ def _names(source: Pack | ToolNames, settings: ToolSettings) -> ToolNames:
     if isinstance(source, ToolNames):
         return source
     last = _last
-    if last is not None and last[0] is source and last[1] == settings.namespaces:
+    if last is not None and last[0]() is source and last[1] == settings.namespaces:
         return last[2]
     names = ToolNames.of(source, settings.namespaces)
-    _last = (source, tuple(settings.namespaces), names)
+    try:
+        _last = (ref(source), tuple(settings.namespaces), names)
+    except TypeError:  # a stand-in for a pack that cannot be referred to weakly
+        _last = None
     return names
 
 

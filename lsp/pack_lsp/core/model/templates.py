@@ -462,24 +462,45 @@ class TemplateScans:
     source: str
     context: tuple[object, ...]
     scans: dict[_ScanKey, list[_Scanned]]
+    #: Every kept scan by the offset it was scanned at, with its key. An edit leaves a
+    #: template where it was or moves it by the change in length, so these are tried
+    #: first: equal templates (``scans``) may be more than the places remembered.
+    starts: dict[int, tuple[_ScanKey, _Scanned]] = field(default_factory=dict)
 
     def reuse(self, template: Template, source: str) -> _Scanned | None:
         """The previous scan of ``template`` (in ``source``) when its source is unchanged."""
         node = template.node
         span = node.span
-        old = self.source
+        key = (node.style, node.text, template.text)
+        starts = self.starts
+        if starts:
+            at = starts.get(span.start)
+            if at is not None and at[0] == key and self._unchanged(at[1], span, source):
+                return at[1]
+            moved = len(source) - len(self.source)
+            if moved:
+                at = starts.get(span.start - moved)
+                if at is not None and at[0] == key and self._unchanged(at[1], span, source):
+                    return at[1]
         # Equal templates are common (a suffix shared by many prompts); what follows
         # them may differ, so each place they were scanned at is a candidate.
-        for found in self.scans.get((node.style, node.text, template.text), ()):
-            if span.end - span.start != found.end - found.start:
-                continue
-            read = found.smap.reach - found.start  # characters the map depends on
-            piece = source[span.start : span.start + read]
-            if len(piece) != min(read, len(old) - found.start):
-                continue  # one text ends within that stretch, the other does not
-            if old.startswith(piece, found.start):
+        for found in self.scans.get(key, ()):
+            if self._unchanged(found, span, source):
                 return found
         return None
+
+    def _unchanged(self, found: _Scanned, span: Span, source: str) -> bool:
+        """Whether the scan ``found`` (of a template with the same key) read the same
+        characters as a template at ``span`` of ``source`` would: its length and the
+        source from its start as far as its map read."""
+        if span.end - span.start != found.end - found.start:
+            return False
+        old = self.source
+        read = found.smap.reach - found.start  # characters the map depends on
+        piece = source[span.start : span.start + read]
+        if len(piece) != min(read, len(old) - found.start):
+            return False  # one text ends within that stretch, the other does not
+        return old.startswith(piece, found.start)
 
 
 @dataclass(slots=True)
@@ -615,24 +636,25 @@ class PackTemplates:
         ``source`` is the text they were scanned from.
         """
         scans: dict[_ScanKey, list[_Scanned]] = {}
+        starts: dict[int, tuple[_ScanKey, _Scanned]] = {}
         for info in self.templates:
             node = info.template.node
             span = node.span
             if info.smap.reach - span.end > _MAX_READ_AHEAD:
                 continue
-            same = scans.setdefault((node.style, node.text, info.template.text), [])
-            if len(same) >= _MAX_CANDIDATES:
-                continue
-            same.append(
-                _Scanned(
-                    span.start,
-                    span.end,
-                    info.smap,
-                    tuple(info.placeholders),
-                    tuple(info.unbalanced),
-                )
+            key = (node.style, node.text, info.template.text)
+            scanned = _Scanned(
+                span.start,
+                span.end,
+                info.smap,
+                tuple(info.placeholders),
+                tuple(info.unbalanced),
             )
-        return TemplateScans(source, self.context, scans)
+            starts[span.start] = (key, scanned)
+            same = scans.setdefault(key, [])
+            if len(same) < _MAX_CANDIDATES:
+                same.append(scanned)
+        return TemplateScans(source, self.context, scans, starts)
 
 
 def artifact_names(pack: Pack) -> set[str]:

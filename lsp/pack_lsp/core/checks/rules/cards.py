@@ -320,16 +320,19 @@ def _intended_targets(ctx: CheckContext, reachable: set[str]) -> set[str]:
     from pack_lsp.core.base.suggest import suggestions
     from pack_lsp.core.model import resolve
 
-    members = list(ctx.pack.agents.members) if ctx.pack.agents is not None else []
+    # One pack object for every lookup: ``resolve_tool`` builds the names it resolves
+    # against once per pack object (``ctx.pack`` may be a new recording view each time).
+    pack = ctx.pack
+    members = list(pack.agents.members) if pack.agents is not None else []
     settings = resolve.ToolSettings.of(ctx.config)
     meant: set[str] = set()
     for key in reachable:
-        prompt = ctx.pack.prompts.get(key)
+        prompt = pack.prompts.get(key)
         if prompt is None:
             continue
         for item in prompt.tools:
             name = str(item.value)
-            ref = resolve.resolve_tool(name, key, ctx.pack, settings)
+            ref = resolve.resolve_tool(name, key, pack, settings)
             if isinstance(ref, resolve.Undefined | resolve.NonMemberPrompt):
                 meant.update(suggestions(name, members))
             elif isinstance(ref, resolve.UndefinedAgent):

@@ -497,8 +497,10 @@ def _expansions(pack: Pack, info: PackTemplates) -> Iterator[Diagnostic]:
             continue
         if expander is None:
             expander = Expander({k: info.of_fragment(k) for k in pack.fragments})
+        if expander.size(own[0]) <= budget:
+            continue
         found = expander.expansion(own[0])
-        if found.size <= budget or not found.path:
+        if not found.path:
             continue
         yield make(
             FRAGMENT_EXPANSION_TOO_LARGE,

@@ -351,7 +351,7 @@ class Skill:
     span: Span
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True, weakref_slot=True)
 class Pack:
     """A PromptPack as the rules read it: every section, with the spans of its parts."""
 

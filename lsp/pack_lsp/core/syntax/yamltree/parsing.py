@@ -44,6 +44,11 @@ class ParseResult:
     """The line of its file this text starts at when it is a part of that file
     written verbatim (a pack embedded in a Kubernetes manifest, analysed in its own
     text): a message naming a line names the file's."""
+    conforming: bool = False
+    """Read by the conforming parser: libyaml rejected the text (D26). What such a
+    text's parse gives depends on all of it, not on each top-level block alone. An
+    incremental update keeps it from the previous version (then it may be stale in the
+    safe direction: the next edit checks its block with the conforming parser)."""
 
 
 def _syntax_message(text: str, err: YamlSyntaxError) -> str:
@@ -159,7 +164,7 @@ def parse(text: str) -> ParseResult:
             )
         )
         root = None
-    return ParseResult(root, diags, syntax_error is not None, lines, text)
+    return ParseResult(root, diags, syntax_error is not None, lines, text, conforming=conforming)
 
 
 #: Texts shorter than this are confirmed by the conforming parser as a whole.
@@ -285,7 +290,7 @@ def parse_region(text: str, region: Span, lines: LineIndex | None = None) -> Par
                 root = shifted_tree(part.root, region.start)
             except ValueError:
                 return parse(text)
-        return ParseResult(root, [], False, lines or LineIndex(text), text, region)
+        return ParseResult(root, [], False, lines or LineIndex(text), text, region=region)
     whole = parse(text)
     whole.region = region
     return whole
