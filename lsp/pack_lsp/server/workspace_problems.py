@@ -262,6 +262,8 @@ class WorkspaceProblems:
         """``workspace/diagnostic``: the reports of every file that is not open, once
         the files asked for so far are checked; unchanged ones as such."""
         if self.on:
+            # The scan lists the files (their checks are queued as it is installed).
+            await self.server.workspace_index.wait_scanned()
             await self._idle().wait()
         known = {p.uri: p.value for p in params.previous_result_ids}
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
