@@ -184,7 +184,7 @@ async def measure_workspace_diagnostics(root: Path, res: Result, timeout: float)
             "workspace": {"configuration": True, "workspaceFolders": True},
             "textDocument": {"diagnostic": {}},
         }
-        await client.initialize(
+        answer = await client.initialize(
             {
                 "processId": os.getpid(),
                 "rootUri": root.as_uri(),
@@ -195,6 +195,10 @@ async def measure_workspace_diagnostics(root: Path, res: Result, timeout: float)
             timeout,
         )
         t_init = time.perf_counter()
+        provider = (answer or {}).get("capabilities", {}).get("diagnosticProvider") or {}
+        if not provider.get("workspaceDiagnostics"):  # an older version
+            res.error = (res.error + "; " if res.error else "") + "no workspace diagnostics"
+            return
         first = await client.request(
             "workspace/diagnostic", {"previousResultIds": []}, timeout * 10
         )
