@@ -143,7 +143,13 @@ class Progress:
         self.sent = now
         value = types.WorkDoneProgressReport(message=message, percentage=percentage)
         token = self.token
-        self.loop.call_soon_threadsafe(self.ls.work_done_progress.report, token, value)
+        self.loop.call_soon_threadsafe(self._report, token, value)
+
+    def _report(self, token: str, value: types.WorkDoneProgressReport) -> None:
+        """On the event loop: send a report, unless the session is shutting down (a
+        scan may still run then; the connection may be gone)."""
+        if not getattr(self.ls.protocol, "_shutdown", False):
+            self.ls.work_done_progress.report(token, value)
 
     def end(self, message: str) -> None:
         if self.token is not None:
