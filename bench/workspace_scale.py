@@ -6,11 +6,16 @@ PromptPack, the others plain configuration files), starts a fresh ``pack-lsp`` w
 as its root and a client that accepts work-done progress, and measures:
 
 - *open → diagnostics*: a pack opened right after ``initialize``, while the workspace
-  is being scanned (the goal: its diagnostics never wait for the scan);
+  is being scanned (the goal: its diagnostics never wait for the scan: they arrive
+  before the scan's progress ends);
 - *scan*: from ``initialized`` to the end of the server's first progress (manifests
   and arena projects), and how many progress reports the client got;
 - *workspace symbols*: the first ``workspace/symbol`` (it builds the symbol index),
-  then the latency of ``--reps`` more (median; the goal is 100 ms at 10,000 files).
+  then the latency of ``--reps`` more (median; the goal is 100 ms at 10,000 files);
+- *workspace diagnostics*: a second session, with ``workspaceDiagnostics`` on and a
+  client that pulls diagnostics: from ``initialized`` to the answer of the first
+  ``workspace/diagnostic`` (every pack file checked), and of a second one (every
+  report unchanged).
 
 Usage::
 
@@ -102,6 +107,13 @@ class Result:
     first_symbol_s: float | None = None
     symbol_s: list[float] = field(default_factory=list)
     symbol_counts: list[int] = field(default_factory=list)
+    #: The open pack's diagnostics came before the end of the scan's progress.
+    open_before_scan_end: bool | None = None
+    workspace_report_s: float | None = None
+    workspace_reports: int = 0
+    workspace_problems: int = 0
+    workspace_again_s: float | None = None
+    workspace_unchanged: int = 0
     error: str = ""
 
 
@@ -134,6 +146,7 @@ async def measure(root: Path, open_pack: Path, reps: int, timeout: float) -> Res
         try:
             end = await client.wait_progress_end(timeout * 4)
             res.index_s = end - t_init
+            res.open_before_scan_end = pub.at < end
         except LspError as exc:  # a server without progress (an older version)
             res.error = f"indexing: {exc}"
         res.progress_reports = sum(1 for p in client.progress if p["value"]["kind"] == "report")
@@ -157,6 +170,55 @@ async def measure(root: Path, open_pack: Path, reps: int, timeout: float) -> Res
     return res
 
 
+async def measure_workspace_diagnostics(root: Path, res: Result, timeout: float) -> None:
+    """A session with ``workspaceDiagnostics`` on, pulling: time to the first
+    ``workspace/diagnostic`` answer, then to a second one with the result ids."""
+    settings = {"packLsp": {"workspaceDiagnostics": True}}
+    script = Path(sys.executable).parent / "pack-lsp"
+    argv = [str(script)] if script.exists() else [sys.executable, "-m", "pack_lsp"]
+    client = LspClient(argv, settings=settings, cwd=root, env=child_env())
+    await client.start()
+    try:
+        caps = {
+            "window": {"workDoneProgress": True},
+            "workspace": {"configuration": True, "workspaceFolders": True},
+            "textDocument": {"diagnostic": {}},
+        }
+        answer = await client.initialize(
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "workspaceFolders": [{"uri": root.as_uri(), "name": "ws"}],
+                "capabilities": caps,
+                "initializationOptions": settings,
+            },
+            timeout,
+        )
+        t_init = time.perf_counter()
+        provider = (answer or {}).get("capabilities", {}).get("diagnosticProvider") or {}
+        if not provider.get("workspaceDiagnostics"):  # an older version
+            res.error = (res.error + "; " if res.error else "") + "no workspace diagnostics"
+            return
+        first = await client.request(
+            "workspace/diagnostic", {"previousResultIds": []}, timeout * 10
+        )
+        res.workspace_report_s = time.perf_counter() - t_init
+        items = first.get("items", []) if isinstance(first, dict) else []
+        res.workspace_reports = len(items)
+        res.workspace_problems = sum(len(i.get("items", [])) for i in items)
+        ids = [{"uri": i["uri"], "value": i["resultId"]} for i in items if i.get("resultId")]
+        t0 = time.perf_counter()
+        again = await client.request("workspace/diagnostic", {"previousResultIds": ids}, timeout)
+        res.workspace_again_s = time.perf_counter() - t0
+        res.workspace_unchanged = sum(
+            1 for i in again.get("items", []) if i.get("kind") == "unchanged"
+        )
+    except (LspError, OSError, AttributeError) as exc:
+        res.error = (res.error + "; " if res.error else "") + f"workspace diagnostics: {exc}"
+    finally:
+        await client.close()
+
+
 def report(res: Result) -> str:
     def ms(x: float | None) -> str:
         return "—" if x is None else f"{x * 1000:,.0f} ms"
@@ -166,10 +228,15 @@ def report(res: Result) -> str:
         f"| workspace | {res.files:,} YAML files |",
         "|---|---|",
         f"| open → diagnostics (right after initialize, during the scan) | {ms(res.open_s)} |",
+        f"| … arrived before the scan's progress ended | {res.open_before_scan_end} |",
         f"| initialized → manifests and arena projects read | {ms(res.index_s)} |",
         f"| progress reports | {res.progress_reports} ({'; '.join(res.progress_titles)}) |",
         f"| first workspace/symbol (builds the symbol index) | {ms(res.first_symbol_s)} |",
         f"| workspace/symbol, median of {len(res.symbol_s)} | {ms(sym)} (goal ≤ 100 ms) |",
+        f"| initialized → workspace/diagnostic answered ({res.workspace_reports:,} files, "
+        f"{res.workspace_problems:,} problems) | {ms(res.workspace_report_s)} |",
+        f"| workspace/diagnostic again ({res.workspace_unchanged:,} unchanged) "
+        f"| {ms(res.workspace_again_s)} |",
     ]
     if res.error:
         lines.append(f"| error | {res.error} |")
@@ -181,7 +248,9 @@ def run(files: int, reps: int, timeout: float = 60.0) -> Result:
     pack = OUT_DIR / "open.promptpack.yaml"
     if not pack.exists():
         pack.write_text(genpack.generate(1500, seed=1)[0], encoding="utf-8")
-    return asyncio.run(measure(root, pack, reps, timeout))
+    res = asyncio.run(measure(root, pack, reps, timeout))
+    asyncio.run(measure_workspace_diagnostics(root, res, timeout))
+    return res
 
 
 def main(argv: list[str] | None = None) -> int:

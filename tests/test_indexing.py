@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,10 @@ from lsprotocol import types
 
 from pack_lsp.core.base import kinds
 from pack_lsp.core.ide.symbols import SymbolIndex, matches
+from pack_lsp.core.model.config import Config
+from pack_lsp.core.model.discover import find_packs
 from pack_lsp.server import indexing
+from pack_lsp.server.workspace import scan_folders
 from recording_server import recording_server
 
 PACK = """\
@@ -116,9 +120,11 @@ def test_the_scan_indexes_the_workspace_with_progress(
     async def scan() -> None:
         indexing.start(server)
         scan = indexing.scan_of(server)
-        assert not scan.ready.is_set()  # manifests and arena documents wait from now on
-        while not scan.ready.is_set():
-            await asyncio.sleep(0.01)
+        # Manifests and arena documents wait from now on.
+        assert server.workspace_index.scanning
+        assert scan.session is not None
+        await scan.session
+        assert not server.workspace_index.scanning
         assert not scan.symbols.ready  # built by the first search
         task = indexing.symbols_index(server)
         assert task is not None
@@ -132,6 +138,13 @@ def test_the_scan_indexes_the_workspace_with_progress(
     assert kinds_sent.count("begin") == 2 and kinds_sent[-1] == "end"
     assert progress.sent[-1][1].message == "31 files indexed"
     assert any(kind == "report" and "/ 31 files" in v.message for kind, v in progress.sent)
+    # The session's scan looked at every file (30 packs, 30 other YAML files, the
+    # manifest) and reported it.
+    reports = [v.message for kind, v in progress.sent if kind == "report"]
+    assert "Indexing 61 / 61 files" in reports
+    ends = [v.message for kind, v in progress.sent if kind == "end"]
+    assert ends[0] == "31 pack files found"
+    assert len(server.workspace_index.pack_files()) == 31
     # The manifests' index of the folder is the scan's.
     manifests = server.manifests
     index = manifests.workspaces.index_for(str(root / "ext" / "manifest.yaml"))
@@ -140,18 +153,52 @@ def test_the_scan_indexes_the_workspace_with_progress(
 
 def test_a_manifest_waits_for_the_scan_and_a_pack_does_not(tmp_path: Path) -> None:
     server, _, _ = recording_server(tmp_path)
-    scan = indexing.scan_of(server)
-    scan.ready.clear()  # a scan runs
+    workspace = server.workspace_index
+    workspace.begin({str(tmp_path): Config()})  # a scan runs
     done: list[str] = []
 
     def analyse(kind: str) -> None:
-        indexing.workspace_ready(server, kind)
+        workspace.wait_ready(kind)
         done.append(kind)
 
     manifest = threading.Thread(target=analyse, args=(kinds.MANIFEST,))
     manifest.start()
     analyse(kinds.PROMPTPACK)  # returns at once
     assert done == [kinds.PROMPTPACK]
-    scan.ready.set()
+    workspace.install([])
     manifest.join(10)
     assert done == [kinds.PROMPTPACK, kinds.MANIFEST]
+
+
+def test_the_scan_steps_aside_while_an_analysis_runs(tmp_path: Path) -> None:
+    _workspace(tmp_path, packs=3)
+    server, _, _ = recording_server(tmp_path)
+    workspace = server.workspace_index
+    busy_after_step: list[int] = []
+
+    def step_aside() -> None:
+        workspace.step_aside(time.monotonic() + 60)
+        busy_after_step.append(workspace._busy)
+
+    scanning = threading.Thread(
+        target=scan_folders, args=({str(tmp_path): Config()},), kwargs={"step_aside": step_aside}
+    )
+    with workspace.analysing():
+        scanning.start()
+        assert workspace._busy == 1
+    scanning.join(60)
+    # A file is looked at only when no analysis runs: 3 packs, 3 other files, the manifest.
+    assert busy_after_step == [0] * 7
+
+
+def test_the_scan_finds_what_the_directory_check_finds(tmp_path: Path) -> None:
+    root = _workspace(tmp_path, packs=6)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "x.promptpack.yaml").write_text("id: x\n", "utf-8")
+    (root / "skip").mkdir()
+    (root / "skip" / "y.promptpack.yaml").write_text("id: y\n", "utf-8")
+    config = Config().merged({"exclude": ["skip"]})
+    [found] = scan_folders({str(root): config})
+    assert list(found.packs) == list(find_packs(root, config.exclude))
+    assert found.manifests is not None and found.manifests.defining("acme.tools")
+    assert found.arena_configs == () and found.failures == ()

@@ -25,6 +25,7 @@ export const SERVER_SETTING_KEYS = [
   "changeDelay",
   "rulesUrl",
   "inlayHints",
+  "workspaceDiagnostics",
 ] as const;
 
 export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
@@ -60,8 +61,12 @@ export function serverSettings(config: InspectableConfiguration): Record<string,
   return out;
 }
 
-/** Settings whose change means the server process must be started again. */
-export const RESTART_SETTINGS = ["packLsp.server.command"] as const;
+/**
+ * Settings whose change means the server process must be started again: the command, and
+ * `workspaceDiagnostics`, which decides what the server declares at `initialize` (a client that
+ * pulls diagnostics asks for the workspace's only when the server declared it).
+ */
+export const RESTART_SETTINGS = ["packLsp.server.command", "packLsp.workspaceDiagnostics"] as const;
 
 /** Settings whose change is sent to the running server (`workspace/didChangeConfiguration`). */
 export const SERVER_SECTIONS = SERVER_SETTING_KEYS.map((key) => `packLsp.${key}`);

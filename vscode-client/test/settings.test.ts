@@ -79,6 +79,9 @@ describe("what a settings change does", () => {
   it("restarts when the server command changes", () => {
     expect(reactionTo(affecting("packLsp.server.command"))).toBe("restart");
   });
+  it("restarts when workspaceDiagnostics changes (the server declares it at initialize)", () => {
+    expect(reactionTo(affecting("packLsp.workspaceDiagnostics"))).toBe("restart");
+  });
   it("forwards server settings to the running server", () => {
     expect(reactionTo(affecting("packLsp.profile"))).toBe("notify");
     expect(reactionTo(affecting("packLsp.cards"))).toBe("notify");

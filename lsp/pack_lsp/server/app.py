@@ -99,6 +99,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "pack_lsp.server.manifests",
     "pack_lsp.server.arena",
     "pack_lsp.server.indexing",
+    "pack_lsp.server.workspace_problems",
 )
 
 

@@ -16,6 +16,7 @@ comments apply to them (``DocumentStore._analyze``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,15 +59,26 @@ class ServerArena:
         return text_of(self.server, path)
 
     def start(self) -> None:
+        """Load the arena projects of the workspace folders on the calling thread."""
         for folder in self.server.workspace_folders():
             try:
                 config = self.server.config_for(from_fs_path(str(Path(folder) / "_")) or "")
-                for found in find_configs(folder, config.exclude):
-                    self.workspace.add_config(found)
+                self.install(list(find_configs(folder, config.exclude)))
             except Exception as exc:
                 log.exception("cannot load the arena projects of %s", folder)
                 self.server.log_message(
                     f"pack-lsp: cannot load the arena projects of {folder}: {exc}",
+                    types.MessageType.Warning,
+                )
+
+    def install(self, configs: Sequence[str]) -> None:
+        for config_path in configs:
+            try:
+                self.workspace.add_config(config_path)
+            except Exception as exc:
+                log.exception("cannot load the arena project of %s", config_path)
+                self.server.log_message(
+                    f"pack-lsp: cannot load the arena project of {config_path}: {exc}",
                     types.MessageType.Warning,
                 )
 

@@ -9,6 +9,7 @@ does not import the module that assembles the server.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -35,8 +36,9 @@ class ManifestSupport(Protocol):
     they do not import it).
     """
 
-    def start(self) -> None:
-        """Index the manifests of the workspace folders (``initialized``)."""
+    def install(self, indexes: Mapping[str, ManifestIndex]) -> None:
+        """The workspace scan indexed the manifests of these folders (by absolute
+        path): they replace the folders' indexes, with the open manifests' texts."""
 
     def workspace_for(self, uri: str) -> ManifestIndex | None:
         """The index a manifest at ``uri`` is analysed with."""
@@ -51,8 +53,8 @@ class ArenaSupport(Protocol):
     #: The checked projects (read by requests through ``WorkspaceSnapshot``).
     workspace: ArenaWorkspace
 
-    def start(self) -> None:
-        """Load and check the arena projects of the workspace folders (``initialized``)."""
+    def install(self, configs: Sequence[str]) -> None:
+        """The workspace scan found these arena configs: load and check their projects."""
 
     def diagnostics_for(self, uri: str) -> tuple[Diagnostic, ...]:
         """The project problems of the file at ``uri`` (every project it is part of)."""
@@ -65,6 +67,28 @@ class ArenaSupport(Protocol):
 
     def settings_changed(self) -> None:
         """The settings changed: re-check the projects with their new configuration."""
+
+
+class ProblemsSupport(Protocol):
+    """The workspace diagnostics (``server.workspace_problems``): the problems of the
+    pack files that are not open, when the ``workspaceDiagnostics`` setting asks."""
+
+    def scanned(self) -> None:
+        """The session's workspace scan listed the pack files."""
+
+    def settings_changed(self) -> None:
+        """The settings changed (the setting may have been turned on or off)."""
+
+    def changed(self, uri: str, text: str | None) -> None:
+        """A document was opened, changed, saved or closed (``None``)."""
+
+    def files_changed(self, changed: Sequence[Path], removed: Sequence[Path]) -> None:
+        """Files changed or were deleted on disk."""
+
+    async def report(
+        self, params: types.WorkspaceDiagnosticParams
+    ) -> types.WorkspaceDiagnosticReport:
+        """``workspace/diagnostic``."""
 
 
 class ServerBase(LanguageServer):

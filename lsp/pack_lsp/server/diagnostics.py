@@ -129,6 +129,12 @@ class DiagnosticsMixin(AnalysisScheduler):
         super().close_document(uri)
         self._diagnostic_json.pop(uri, None)
 
+    def forget_converted(self, uri: str) -> None:
+        """Drop what ``diagnostics_json`` kept of ``uri`` unless it is open (a file
+        checked for the workspace diagnostics is converted once)."""
+        if uri not in self.documents:
+            self._diagnostic_json.pop(uri, None)
+
     def publish_result(self, uri: str, version: int | None, result: Analysis | None) -> None:
         """Push the diagnostics of the current version (never for pull clients, never
         older than what was published)."""
@@ -187,6 +193,10 @@ def choose_diagnostics_channel(ls: PackServer, caps: types.ClientCapabilities) -
     ls.refresh_support = get_capability(caps, "workspace.diagnostics.refresh_support", False)
     if ls.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in ls.protocol.fm.features:
         _register_pull(ls)
+        if ls.workspace_diagnostics:
+            # ``workspaceDiagnostics`` in ``initializationOptions``: the provider
+            # declares workspace diagnostics (pygls does when the handler is there).
+            ls.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostics)
 
 
 def _pulled(snap: DocumentSnapshot, params: types.DocumentDiagnosticParams) -> Analysis | None:
@@ -212,6 +222,17 @@ async def pull_diagnostics(
     except Exception as exc:
         ls.request_failed("diagnostics", uri, exc)
         return empty
+
+
+async def workspace_diagnostics(
+    ls: PackServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    """``workspace/diagnostic``: the problems of the pack files that are not open
+    (``server.workspace_problems``)."""
+    problems = ls.workspace_index.problems
+    if problems is None:
+        return types.WorkspaceDiagnosticReport(items=[])
+    return await problems.report(params)
 
 
 def _register_pull(server: PackServer) -> None:

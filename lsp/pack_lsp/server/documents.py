@@ -176,6 +176,17 @@ class DocumentStore(SettingsMixin):
         kind = self.kind_of(uri, text)
         if kind is None:
             return None
+        workspace = self.workspace_index
+        if workspace.depends_on_scan(kind):
+            # Its diagnostics depend on other files: never from half an index.
+            workspace.wait_ready(kind)
+            return self._analyze_kind(uri, text, previous, config, kind)
+        with workspace.analysing():  # the workspace scan steps aside meanwhile
+            return self._analyze_kind(uri, text, previous, config, kind)
+
+    def _analyze_kind(
+        self, uri: str, text: str, previous: Analysis | None, config: Config, kind: str
+    ) -> Analysis:
         inputs = self.workspace_index.inputs(uri, manifest=kind == kinds.MANIFEST)
         if inputs.project_problems is not None:
             # A file of an arena project: its project problems come first (a small

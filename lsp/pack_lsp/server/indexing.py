@@ -6,15 +6,18 @@ symbol index (``core.ide.symbols.SymbolIndex``). On a large repository, reading 
 takes seconds; this module does it in a background thread, so that:
 
 - the event loop keeps answering, and a pack opened meanwhile gets its diagnostics
-  without waiting for the scan (its analysis needs no other file; the scan starts
-  when the analyses of the documents already open are done, and the symbol scan
-  steps aside, file by file, while an analysis runs);
-- a manifest or an arena document, whose diagnostics depend on the other files, has
-  its first analysis wait for the scan of the manifests and arena configs, which
-  starts with the session (``DocumentStore._analyze``, ``workspace_ready``), so that
-  it is never published from half an index;
-- the client shows work-done progress ("1,240 / 10,000 files") when it supports it
-  (``window.workDoneProgress``);
+  without waiting for the scan (its analysis needs no other file; both scans step
+  aside, file by file, while such an analysis runs);
+- the session's scan (``start``, at ``initialized``) goes through the server's
+  ``Workspace`` (``server.workspace``), the one owner of the manifests' indexes and
+  the arena projects: ``begin`` on the event loop, ``scan_folders`` in the thread,
+  ``install`` on the event loop; a manifest or an arena document, whose diagnostics
+  depend on the other files, has its analysis wait for it, so that it is never
+  published from half an index, and the open ones are checked again once it is
+  installed (``server.workspace_problems`` then checks every pack file of the
+  workspace when the ``workspaceDiagnostics`` setting asks);
+- the client shows work-done progress ("Indexing 1,240 / 10,000 files") when it
+  supports it (``window.workDoneProgress``);
 - the symbol index is built by the session's first ``workspace/symbol``, which waits
   for it (a session that never searches never parses every pack, nor keeps the memory
   that takes); later searches answer from it, kept current by file events
@@ -33,7 +36,6 @@ import asyncio
 import functools
 import logging
 import os
-import threading
 import time
 import uuid
 import weakref
@@ -45,21 +47,19 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from pack_lsp.core.base import kinds
 from pack_lsp.core.ide.symbols import SymbolIndex
 from pack_lsp.core.model.config import Config
 from pack_lsp.server.memory import trim
+from pack_lsp.server.workspace import scan_folders
 
 if TYPE_CHECKING:
-    from pack_lsp.core.model.manifest.workspace import ManifestIndex
     from pack_lsp.server.app import PackServer
 
 log = logging.getLogger(__name__)
 
 #: Seconds between two scans for the symbol index when the client sends no file events.
 RESCAN_AFTER = 60.0
-#: Longest wait (seconds) of the scan for the analyses of open documents, and of a
-#: manifest's or an arena document's first analysis for the scan.
+#: Longest wait (seconds) of a scan for the analyses of open documents.
 WAIT_LIMIT = 30.0
 #: Longest wait (seconds) for the client to accept a progress token.
 CREATE_WAIT = 5.0
@@ -73,17 +73,13 @@ class WorkspaceScan:
     """The scan's state, one per server."""
 
     symbols: SymbolIndex = field(default_factory=SymbolIndex)
-    #: Set when no scan runs (manifests and arena documents wait for it).
-    ready: threading.Event = field(default_factory=threading.Event)
-    running: bool = False
+    #: The session's scan (``start``; done when the workspace is read).
+    session: asyncio.Task[None] | None = None
     #: Builds the symbol index (``symbols_index``).
     symbols_task: asyncio.Task[None] | None = None
     scanned_at: float = 0.0
     #: The client sends ``workspace/didChangeWatchedFiles`` (registered by the server).
     watching: bool = False
-
-    def __post_init__(self) -> None:
-        self.ready.set()
 
 
 #: Each server's scan.
@@ -97,16 +93,6 @@ def scan_of(ls: PackServer) -> WorkspaceScan:
     return found
 
 
-def workspace_ready(server: object, kind: str | None) -> None:
-    """Called by an analysis (in its worker thread): a manifest or an arena document
-    waits until the workspace scan is done; any other kind never waits."""
-    if kind not in (kinds.MANIFEST, kinds.ARENA):
-        return
-    found = _SCANS.get(server)
-    if found is not None:
-        found.ready.wait(WAIT_LIMIT)
-
-
 def _capabilities(ls: PackServer) -> types.ClientCapabilities | None:
     """The client's capabilities (None before ``initialize``)."""
     try:
@@ -115,18 +101,9 @@ def _capabilities(ls: PackServer) -> types.ClientCapabilities | None:
         return None
 
 
-def _analyses_pending(ls: PackServer) -> bool:
-    try:
-        tracks = list(ls.tracks.values())
-    except RuntimeError:  # the dictionary changed on the event loop: ask again later
-        return True
-    return any(not t.closed and t.analysed < t.generation for t in tracks)
-
-
 def _step_aside(ls: PackServer, until: float) -> None:
-    """In the scan's thread: wait while an analysis is pending (at most until ``until``)."""
-    while _analyses_pending(ls) and time.monotonic() < until:
-        time.sleep(0.01)
+    """In a scan's thread: wait while an analysis runs (at most until ``until``)."""
+    ls.workspace_index.step_aside(until)
 
 
 class Progress:
@@ -166,7 +143,13 @@ class Progress:
         self.sent = now
         value = types.WorkDoneProgressReport(message=message, percentage=percentage)
         token = self.token
-        self.loop.call_soon_threadsafe(self.ls.work_done_progress.report, token, value)
+        self.loop.call_soon_threadsafe(self._report, token, value)
+
+    def _report(self, token: str, value: types.WorkDoneProgressReport) -> None:
+        """On the event loop: send a report, unless the session is shutting down (a
+        scan may still run then; the connection may be gone)."""
+        if not getattr(self.ls.protocol, "_shutdown", False):
+            self.ls.work_done_progress.report(token, value)
 
     def end(self, message: str) -> None:
         if self.token is not None:
@@ -176,49 +159,10 @@ class Progress:
 
 @dataclass
 class _Found:
-    """What the thread found: manifest indexes by folder, arena configs, packs indexed."""
+    """What the symbol scan found: packs indexed, failures."""
 
-    manifests: dict[str, ManifestIndex] = field(default_factory=dict)
-    arena_configs: list[str] = field(default_factory=list)
     packs: int = 0
     failures: list[str] = field(default_factory=list)
-
-
-def _scan(
-    ls: PackServer,
-    folders: dict[str, Config],
-    want_manifests: bool,
-    want_arena: bool,
-    want_symbols: bool,
-    progress: Progress,
-) -> _Found:
-    """The thread's part: read the folders (nothing of the server is changed here)."""
-    found = _Found()
-    _step_aside(ls, time.monotonic() + WAIT_LIMIT)
-    for folder, config in folders.items():
-        if want_manifests:
-            progress.report(f"manifests in {Path(folder).name}", 0, force=True)
-            try:
-                from pack_lsp.core.model.discover import find_packs
-                from pack_lsp.core.model.manifest.files import index_files
-
-                paths = find_packs(Path(folder), config.exclude, config.manifests)
-                found.manifests[folder] = index_files(paths, config.manifests)
-            except Exception as exc:
-                log.exception("cannot index the manifests of %s", folder)
-                found.failures.append(f"cannot index the manifests of {folder}: {exc}")
-        if want_arena:
-            progress.report(f"arena projects in {Path(folder).name}", 0, force=True)
-            try:
-                from pack_lsp.core.checks.arena.workspace import find_configs
-
-                found.arena_configs.extend(find_configs(folder, config.exclude))
-            except Exception as exc:
-                log.exception("cannot find the arena projects of %s", folder)
-                found.failures.append(f"cannot load the arena projects of {folder}: {exc}")
-    if want_symbols:
-        _scan_symbols(ls, folders, progress, found)
-    return found
 
 
 def _scan_symbols(
@@ -226,6 +170,7 @@ def _scan_symbols(
 ) -> None:
     scan = scan_of(ls)
     until = time.monotonic() + WAIT_LIMIT
+    _step_aside(ls, until)
 
     def each(done: int, total: int) -> None:
         progress.report(f"{done:,} / {total:,} files", done * 100 // max(total, 1))
@@ -256,81 +201,78 @@ def _folder_configs(ls: PackServer) -> dict[str, Config]:
     return out
 
 
-def _install(ls: PackServer, found: _Found) -> None:
-    """On the event loop: put what the scan found in place (into ``server.manifests``'
-    per-folder indexes and ``server.arena``'s workspace, reached through the server:
-    importing those modules here would close a cycle through ``server.documents``)."""
-    for failure in found.failures:
-        ls.log_message(f"pack-lsp: {failure}", types.MessageType.Warning)
-    manifests = ls.manifests
-    workspaces = getattr(manifests, "workspaces", None)
-    if manifests is not None and workspaces is not None and found.manifests:
-        workspaces.folders.update(found.manifests)
-        # The open manifests are in the index as they are in the editor.
-        for uri, doc in list(ls.documents.items()):
-            if ls.kind_of(uri, doc.text) == kinds.MANIFEST:
-                manifests.changed(uri, doc.text)
-    arena_workspace = getattr(ls.arena, "workspace", None)
-    if arena_workspace is not None:
-        for config_path in found.arena_configs:
-            try:
-                arena_workspace.add_config(config_path)
-            except Exception as exc:
-                log.exception("cannot load the arena project of %s", config_path)
-                ls.log_message(
-                    f"pack-lsp: cannot load the arena project of {config_path}: {exc}",
-                    types.MessageType.Warning,
-                )
-
-
 async def run_scan(ls: PackServer, *, symbols: bool = False) -> None:
-    """Scan the workspace folders: the manifests and the arena projects (the session's
-    start), or the symbols (``symbols_index``)."""
+    """Build the symbol index (``symbols_index``), with progress."""
     scan = scan_of(ls)
     loop = asyncio.get_running_loop()
     progress = Progress(ls, loop)
-    if not symbols:
-        scan.running = True
-        scan.ready.clear()
     try:
         folders = _folder_configs(ls)
         if not folders:
             return
-        await progress.begin(
-            "pack-lsp: indexing the workspace symbols"
-            if symbols
-            else "pack-lsp: indexing the workspace"
-        )
-        found = await asyncio.to_thread(
-            _scan,
-            ls,
-            folders,
-            not symbols and ls.manifests is not None,
-            not symbols and ls.arena is not None,
-            symbols,
-            progress,
-        )
-        if not symbols:
-            _install(ls, found)
-        progress.end(
-            f"{found.packs:,} files indexed" if symbols else "manifests and arena projects read"
-        )
+        await progress.begin("pack-lsp: indexing the workspace symbols")
+        found = _Found()
+        await asyncio.to_thread(_scan_symbols, ls, folders, progress, found)
+        for failure in found.failures:
+            ls.log_message(f"pack-lsp: {failure}", types.MessageType.Warning)
+        progress.end(f"{found.packs:,} files indexed")
     except Exception:
         log.exception("the workspace scan failed")
         progress.end("the workspace scan failed")
     finally:
-        if symbols:
-            scan.scanned_at = time.monotonic()
-        else:
-            scan.running = False
-            scan.ready.set()
+        scan.scanned_at = time.monotonic()
+
+
+async def read_workspace(ls: PackServer, folders: dict[str, Config]) -> None:
+    """The session's scan (``start``): the files of the workspace folders read in a
+    thread, with progress, and put in place by the ``Workspace``; then the open
+    manifests and arena documents are checked again (their analyses waited for it,
+    or gave up waiting) and, with ``workspaceDiagnostics``, every pack file."""
+    workspace = ls.workspace_index
+    loop = asyncio.get_running_loop()
+    progress = Progress(ls, loop)
+    until = time.monotonic() + WAIT_LIMIT
+
+    def each(done: int, total: int) -> None:
+        progress.report(
+            f"Indexing {done:,} / {total:,} files", done * 100 // max(total, 1), force=done == total
+        )
+
+    try:
+        reading = loop.create_task(
+            asyncio.to_thread(
+                scan_folders,
+                folders,
+                manifests=ls.manifests is not None,
+                arena=ls.arena is not None,
+                each=each,
+                step_aside=lambda: workspace.step_aside(until),
+            )
+        )
+        await progress.begin("pack-lsp: indexing the workspace")
+        found = await reading
+        workspace.install(found)
+        packs = sum(len(f.packs) for f in found)
+        progress.end(f"{packs:,} pack files found")
+    except Exception:
+        log.exception("the workspace scan failed")
+        progress.end("the workspace scan failed")
+    finally:
+        workspace.end()
+    for uri in list(ls.tracks):
+        if workspace.depends_on_scan(ls.recognized.get(uri)):
+            ls.document_changed(uri, reuse=False, at_once=not ls.pull_diagnostics)
+    ls.refresh_diagnostics()
+    if workspace.problems is not None:
+        workspace.problems.scanned()
 
 
 def start(ls: PackServer) -> None:
-    """Start the scan of the session (``initialized``): returns at once."""
-    scan = scan_of(ls)
-    scan.ready.clear()  # before any document's first analysis can ask
-    _background(run_scan(ls))
+    """Start the session's scan (``initialized``): returns at once; manifests and
+    arena documents wait for it from now on."""
+    folders = _folder_configs(ls)
+    ls.workspace_index.begin(folders)
+    scan_of(ls).session = _background(read_workspace(ls, folders))
     _background(_watch_files(ls))
 
 
@@ -398,6 +340,7 @@ def files_changed(ls: PackServer, params: types.DidChangeWatchedFilesParams) -> 
         (removed if event.type == types.FileChangeType.Deleted else changed).append(Path(path))
     if changed or removed:
         update_symbols(ls, changed, removed)
+        ls.workspace_index.files_changed(changed, removed)
 
 
 def update_symbols(ls: PackServer, changed: Sequence[Path], removed: Sequence[Path] = ()) -> None:

@@ -62,10 +62,11 @@ def _process_alive(pid: int) -> bool:
 def _register_lifecycle(server: PackServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: PackServer, params: types.InitializeParams) -> None:
-        choose_diagnostics_channel(ls, params.capabilities)
         ls.report_file_size_setting()
         if params.initialization_options is not None:
             ls.set_settings(params.initialization_options, initial=True)
+        # After the settings: ``workspaceDiagnostics`` decides what the provider declares.
+        choose_diagnostics_channel(ls, params.capabilities)
         if params.process_id:
             ls.parent_watch = asyncio.get_running_loop().create_task(
                 ls.watch_parent(params.process_id)
@@ -74,13 +75,14 @@ def _register_lifecycle(server: PackServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PackServer, params: types.InitializedParams) -> None:
-        # The manifests' index and the arena projects are read before the first
-        # analysis; the symbol index is built off the event loop, with progress, by the
-        # session's first workspace/symbol (``server.indexing``).
-        ls.workspace_index.start()
-        before = ls.settings()
+        # The manifests' index and the arena projects are read off the event loop, with
+        # progress (``server.indexing``); a manifest's or an arena document's analysis
+        # waits for them, a pack's does not. The symbol index is built by the session's
+        # first workspace/symbol.
+        indexing.start(ls)
+        before = (ls.settings(), ls.workspace_diagnostics)
         await ls.pull_settings()
-        if ls.settings() != before:
+        if (ls.settings(), ls.workspace_diagnostics) != before:
             ls.workspace_index.settings_changed()
             ls.recheck_all()
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +84,15 @@ class ServerManifests:
     workspaces: ManifestWorkspaces = field(default_factory=ManifestWorkspaces)
 
     def start(self) -> None:
+        """Index the manifests of the workspace folders on the calling thread."""
         self.workspaces.build(self.server, self.server.workspace_folders())
+
+    def install(self, indexes: Mapping[str, ManifestIndex]) -> None:
+        self.workspaces.folders.update(indexes)
+        # The open manifests are in the index as they are in the editor.
+        for uri, doc in list(self.server.documents.items()):
+            if self.server.kind_of(uri, doc.text) == kinds.MANIFEST:
+                manifest_changed(self.server, uri, doc.text)
 
     def workspace_for(self, uri: str) -> ManifestIndex | None:
         return workspace_for(self.server, uri)

@@ -269,6 +269,19 @@ class AnalysisScheduler(DocumentStore):
 
     async def _run_once(self, uri: str, track: Track) -> None:
         doc = self.documents.get(uri)
+        workspace = self.workspace_index
+        if (
+            doc is not None
+            and workspace.scanning
+            and workspace.depends_on_scan(self.kind_of(uri, doc.text))
+        ):
+            # A manifest or an arena document: its analysis reads what the workspace
+            # scan finds; it waits here, not in a worker thread that a pack opened
+            # meanwhile would wait for.
+            await workspace.wait_scanned()
+            if track.closed:
+                return
+            doc = self.documents.get(uri)
         if doc is None:
             track.closed = True
             track.notify()

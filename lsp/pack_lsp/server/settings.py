@@ -22,7 +22,7 @@ CHANGE_DELAY = 0.15
 #: The settings section read from ``workspace/configuration``.
 SETTINGS_SECTION = "packLsp"
 #: Settings that belong to the server only (not part of ``Config``).
-SERVER_SETTINGS = ("changeDelay", "rulesUrl", "baselineMode", "inlayHints")
+SERVER_SETTINGS = ("changeDelay", "rulesUrl", "baselineMode", "inlayHints", "workspaceDiagnostics")
 
 _RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 DEFAULT_RULES_URL = from_fs_path(str(_RULES_DOC)) or "" if _RULES_DOC.is_file() else RULES_URL
@@ -38,6 +38,9 @@ class SettingsMixin(ServerBase):
     baseline_mode: str = "hint"
     #: Inlay hint kinds turned off (``inlayHints: {kind: false}``; ``server.inlayhints``).
     inlay_hints_off: frozenset[str] = frozenset()
+    #: Report the problems of every pack file of the workspace, open or not
+    #: (``workspaceDiagnostics``; ``server.workspace_problems``).
+    workspace_diagnostics: bool = False
 
     def settings(self) -> dict[str, Any]:
         """Editor settings: ``initializationOptions`` under ``workspace/configuration``."""
@@ -80,6 +83,9 @@ class SettingsMixin(ServerBase):
         hints = server_only.get("inlayHints")
         if isinstance(hints, Mapping):
             self.inlay_hints_off = frozenset(str(k) for k, v in hints.items() if v is False)
+        wanted = server_only.get("workspaceDiagnostics")
+        if isinstance(wanted, bool):
+            self.workspace_diagnostics = wanted
         if initial:
             self.init_settings = settings
         else:

@@ -92,11 +92,10 @@ def is_virtualenv(folder: Path) -> bool:
     return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
 
 
-def find_packs(
-    directory: Path, exclude: Iterable[str] = (), manifest_globs: tuple[str, ...] = ()
-) -> Iterator[Path]:
-    """Pack files below ``directory``, sorted, skipping VCS and tool folders and
-    virtual environments (``directory`` itself is searched whatever it is)."""
+def candidates(directory: Path, exclude: Iterable[str] = ()) -> Iterator[Path]:
+    """The files below ``directory`` a directory scan looks at, sorted, skipping VCS and
+    tool folders, Helm chart templates, virtual environments and what ``exclude``
+    matches; nothing is opened (``is_pack_file`` tells which are packs)."""
     exclude = tuple(exclude)
     for folder, dirs, files in os.walk(directory):
         here = Path(folder)
@@ -113,7 +112,15 @@ def find_packs(
         misnamed = [d for d in dirs if kinds.kind_from_name(d) is not None]
         for name in sorted([*files, *misnamed]):
             candidate = here / name
-            if _excluded(candidate, directory, exclude):
-                continue
-            if is_pack_file(candidate, manifest_globs):
+            if not _excluded(candidate, directory, exclude):
                 yield candidate
+
+
+def find_packs(
+    directory: Path, exclude: Iterable[str] = (), manifest_globs: tuple[str, ...] = ()
+) -> Iterator[Path]:
+    """Pack files below ``directory``, sorted, skipping VCS and tool folders and
+    virtual environments (``directory`` itself is searched whatever it is)."""
+    for candidate in candidates(directory, exclude):
+        if is_pack_file(candidate, manifest_globs):
+            yield candidate

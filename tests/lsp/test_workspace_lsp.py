@@ -1,0 +1,319 @@
+"""End to end: a large workspace (the scan at ``initialized``, its progress, what waits
+for it and what does not) and the workspace diagnostics (``workspaceDiagnostics``)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsp_helpers import (
+    PROFILES,
+    diagnostics_for,
+    initialize_params,
+    open_doc,
+    published,
+    pull,
+    pulls_diagnostics,
+    server_config,
+    wait_published,
+)
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+MANIFESTS = Path(__file__).resolve().parents[1] / "fixtures" / "manifests" / "workspace"
+#: YAML files of the large workspace (one in ten a pack).
+FILES = 1_500
+
+PACK = """\
+id: {name}
+name: {name}
+version: 1.0.0
+template_engine: {{version: v1, syntax: "{{{{variable}}}}"}}
+prompts:
+  support:
+    id: support
+    name: Support
+    version: 1.0.0
+    system_template: Help
+    tools: [{tool}]
+tools:
+  lookup:
+    name: lookup
+    description: Look something up
+"""
+SCAN_TITLE = "pack-lsp: indexing the workspace"
+#: Longest wait for a message (a guard against a hang, never reached when all is well).
+WAIT = 60.0
+
+
+def large_workspace(root: Path) -> Path:
+    for n in range(FILES):
+        folder = root / f"d{n // 100:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        if n % 10 == 0:
+            text = PACK.format(name=f"pack{n}", tool="lookup")
+            (folder / f"p{n}.promptpack.yaml").write_text(text, "utf-8")
+        else:
+            (folder / f"c{n}.yaml").write_text(f"service: s{n}\nreplicas: 2\n", "utf-8")
+    shutil.copytree(MANIFESTS, root / "agents")
+    return root
+
+
+class MessageLog:
+    """Every message the client receives, in the order it receives them."""
+
+    def __init__(self, client: LanguageClient) -> None:
+        self.entries: list[tuple[str, Any]] = []
+        protocol = client.protocol
+        handle = protocol.handle_message
+
+        def recording(message: Any) -> Any:
+            if hasattr(message, "method") and not hasattr(message, "id"):  # a notification
+                self.entries.append((message.method, message.params))
+            elif hasattr(message, "result"):  # a response
+                self.entries.append(("response", message.result))
+            return handle(message)
+
+        protocol.handle_message = recording  # type: ignore[method-assign]
+
+    def progress(self) -> list[tuple[int, Any, dict[str, Any]]]:
+        """The ``$/progress`` notifications: (place in the log, token, value)."""
+        return [
+            (at, params.token, params.value)
+            for at, (method, params) in enumerate(self.entries)
+            if method == types.PROGRESS and isinstance(params.value, dict)
+        ]
+
+    def scan_token(self) -> Any:
+        for _, token, value in self.progress():
+            if value.get("kind") == "begin" and value.get("title") == SCAN_TITLE:
+                return token
+        return None
+
+    def scan_end(self) -> int | None:
+        """Where the end of the scan's progress is in the log (None: not yet)."""
+        token = self.scan_token()
+        for at, found, value in self.progress():
+            if found == token and value.get("kind") == "end":
+                return at
+        return None
+
+    def scan_reports(self) -> list[str]:
+        token = self.scan_token()
+        return [
+            str(value.get("message"))
+            for _, found, value in self.progress()
+            if found == token and value.get("kind") == "report"
+        ]
+
+    async def wait_scan_end(self, client: LanguageClient) -> int:
+        while True:
+            found = self.scan_end()
+            if found is not None:
+                return found
+            # No await between the look and this call: nothing arrives in between.
+            await asyncio.wait_for(client.wait_for_notification(types.PROGRESS), WAIT)
+
+
+@pytest.fixture
+def big(tmp_path: Path) -> Path:
+    return large_workspace(tmp_path / "ws")
+
+
+@pytest_lsp.fixture(config=server_config(), params=PROFILES)
+async def bclient(
+    lsp_client: LanguageClient, request: pytest.FixtureRequest, big: Path
+) -> AsyncIterator[LanguageClient]:
+    """A client, in both profiles, whose root is the large workspace; its messages are
+    logged from before ``initialize``."""
+    lsp_client.message_log = MessageLog(lsp_client)  # type: ignore[attr-defined]
+    await lsp_client.initialize_session(initialize_params(request.param, big))
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_a_pack_opened_at_once_gets_its_diagnostics_before_the_scan_ends(
+    bclient: LanguageClient, big: Path, tmp_path: Path
+) -> None:
+    log: MessageLog = bclient.message_log  # type: ignore[attr-defined]
+    path = tmp_path / "open.promptpack.yaml"
+    text = PACK.format(name="opened", tool="missing_tool")
+    uri = await open_doc(bclient, path, text, wait=False)
+    if pulls_diagnostics(bclient):
+        found = await pull(bclient, uri)
+        answered = next(
+            at
+            for at, (method, result) in enumerate(log.entries)
+            if method == "response"
+            and isinstance(result, types.RelatedFullDocumentDiagnosticReport)
+        )
+    else:
+        params = await wait_published(bclient, uri, 1)
+        found = list(params.diagnostics)
+        answered = next(
+            at
+            for at, (method, sent) in enumerate(log.entries)
+            if method == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS and sent.uri == uri
+        )
+    assert "PP301" in [d.code for d in found]
+    end = await log.wait_scan_end(bclient)
+    assert answered < end, "the open pack's diagnostics waited for the workspace scan"
+    # The progress counted every file of the workspace.
+    files = sum(1 for p in big.rglob("*") if p.is_file())
+    reports = log.scan_reports()
+    assert reports and all(r.startswith("Indexing ") for r in reports)
+    assert reports[-1] == f"Indexing {files:,} / {files:,} files"
+
+
+async def test_a_manifest_opened_at_once_is_checked_with_the_whole_workspace(
+    bclient: LanguageClient, big: Path
+) -> None:
+    path = big / "agents" / "code_reviewer" / "manifest.yaml"
+    uri = await open_doc(bclient, path, path.read_text(), wait=False)
+    found = await diagnostics_for(bclient, uri, 1)
+    # `kv` is defined by a manifest the editor never opened: known once the scan is in.
+    assert not {"PM006", "PM012"} & {str(d.code) for d in found}, found
+    located = await bclient.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=_position(path.read_text(), "kv"),
+        )
+    )
+    assert isinstance(located, list) and located
+    assert all(loc.uri.endswith("/agents/kv/manifest.yaml") for loc in located)
+
+
+def _position(text: str, needle: str) -> types.Position:
+    index = text.index(needle)  # ASCII text: the same in every encoding
+    line = text.count("\n", 0, index)
+    return types.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+
+
+# ---------------------------------------------------------------- workspace diagnostics
+
+
+def small_workspace(root: Path) -> Path:
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "good.promptpack.yaml").write_text(PACK.format(name="good", tool="lookup"))
+    (root / "a" / "bad.promptpack.yaml").write_text(PACK.format(name="bad", tool="missing"))
+    (root / "a" / "other.yaml").write_text("service: s\n")
+    return root
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    return small_workspace(tmp_path / "ws")
+
+
+@pytest_lsp.fixture(config=server_config(), params=PROFILES)
+async def wclient(
+    lsp_client: LanguageClient, request: pytest.FixtureRequest, small: Path
+) -> AsyncIterator[LanguageClient]:
+    """A client, in both profiles, with ``workspaceDiagnostics`` on."""
+    options = {"packLsp": {"workspaceDiagnostics": True}}
+    published(lsp_client)  # log every publication from the start
+    result = await lsp_client.initialize_session(initialize_params(request.param, small, options))
+    lsp_client.server_capabilities = result.capabilities  # type: ignore[attr-defined]
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+def _codes(diagnostics: Any) -> list[str]:
+    return sorted(str(d.code) for d in diagnostics)
+
+
+def _changed(client: LanguageClient, path: Path, kind: types.FileChangeType) -> None:
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=kind)])
+    )
+
+
+async def _workspace_report(
+    client: LanguageClient, previous: dict[str, str]
+) -> dict[str, types.WorkspaceDocumentDiagnosticReport]:
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(
+            previous_result_ids=[
+                types.PreviousResultId(uri=uri, value=value) for uri, value in previous.items()
+            ]
+        )
+    )
+    return {item.uri: item for item in report.items}
+
+
+async def test_workspace_diagnostics_report_every_pack_file(
+    wclient: LanguageClient, small: Path
+) -> None:
+    good, bad = small / "a" / "good.promptpack.yaml", small / "a" / "bad.promptpack.yaml"
+    if not pulls_diagnostics(wclient):
+        first = await wait_published(wclient, bad.as_uri())
+        assert "PP301" in _codes(first.diagnostics) and first.version is None
+        assert list((await wait_published(wclient, good.as_uri())).diagnostics) == []
+        # Changed on disk: checked again and pushed.
+        bad.write_text(PACK.format(name="bad", tool="lookup"))
+        start = len(published(wclient))
+        _changed(wclient, bad, types.FileChangeType.Changed)
+        again = await wait_published(wclient, bad.as_uri(), start=start)
+        assert list(again.diagnostics) == []
+        # Deleted: cleared.
+        good.unlink()
+        start = len(published(wclient))
+        _changed(wclient, good, types.FileChangeType.Deleted)
+        assert list((await wait_published(wclient, good.as_uri(), start=start)).diagnostics) == []
+        return
+    caps = wclient.server_capabilities  # type: ignore[attr-defined]
+    assert caps is not None and isinstance(caps.diagnostic_provider, types.DiagnosticOptions)
+    assert caps.diagnostic_provider.workspace_diagnostics
+    reports = await _workspace_report(wclient, {})
+    assert set(reports) == {good.as_uri(), bad.as_uri()}
+    full = reports[bad.as_uri()]
+    assert isinstance(full, types.WorkspaceFullDocumentDiagnosticReport)
+    assert "PP301" in _codes(full.items) and full.result_id
+    ids = {uri: str(r.result_id) for uri, r in reports.items()}
+    # Nothing changed: every report is unchanged.
+    again = await _workspace_report(wclient, ids)
+    assert all(
+        isinstance(r, types.WorkspaceUnchangedDocumentDiagnosticReport) for r in again.values()
+    )
+    # Changed on disk: that file's report is new, the other one unchanged.
+    bad.write_text(PACK.format(name="bad", tool="lookup"))
+    _changed(wclient, bad, types.FileChangeType.Changed)
+    after = await _workspace_report(wclient, ids)
+    changed = after[bad.as_uri()]
+    assert isinstance(changed, types.WorkspaceFullDocumentDiagnosticReport)
+    assert list(changed.items) == [] and changed.result_id != ids[bad.as_uri()]
+    assert isinstance(after[good.as_uri()], types.WorkspaceUnchangedDocumentDiagnosticReport)
+
+
+async def test_an_open_file_is_left_to_its_own_diagnostics_and_checked_again_when_closed(
+    wclient: LanguageClient, small: Path
+) -> None:
+    bad = small / "a" / "bad.promptpack.yaml"
+    uri = bad.as_uri()
+    edited = PACK.format(name="bad", tool="lookup")
+    await open_doc(wclient, bad, edited)  # its buffer has no problem
+    if pulls_diagnostics(wclient):
+        reports = await _workspace_report(wclient, {})
+        assert uri not in reports  # pulled as an open document
+    start = len(published(wclient)) if not pulls_diagnostics(wclient) else 0
+    wclient.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    if pulls_diagnostics(wclient):
+        reports = await _workspace_report(wclient, {})
+        closed = reports[uri]
+        assert isinstance(closed, types.WorkspaceFullDocumentDiagnosticReport)
+        assert "PP301" in _codes(closed.items)  # the file on disk again
+        return
+    log = published(wclient)
+    while True:  # the empty publication of the close, then the file on disk's
+        found = await wait_published(wclient, uri, start=start)
+        start = log.index(found) + 1
+        if found.diagnostics:
+            break
+    assert "PP301" in _codes(found.diagnostics) and found.version is None
