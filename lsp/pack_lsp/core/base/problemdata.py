@@ -14,55 +14,91 @@ Every kind has its class (a test forbids a hand-written dict with a ``"kind"`` k
 one kind of problem is reported with two sets of facts (``undefined-obligation``).
 
 Every process that analyses a pack creates these ~110 classes at import, so they are
-kept cheap to create (docs/decisions.md, D91): no ``__slots__`` (``slots=True`` makes
-``dataclass`` build each class twice, and an object lives only until ``make`` copies
-it), no generated ``__eq__`` and ``__hash__`` (an object compares as the mapping it is,
-``Mapping.__eq__``), and a docstring per class from its ``KIND`` (``dataclass``
-otherwise writes one from ``inspect.signature``).
+cheap to create (docs/decisions.md, D91): they are not dataclasses (``dataclass``
+writes and compiles an ``__init__``, a ``__repr__`` and a docstring per class), but
+declare their fields the same way, and ``ProblemData`` reads them once per class; an
+object compares as the mapping it is (``Mapping.__eq__``).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import inspect
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
+
+
+class _Optional:
+    """The default of an ``optional`` field (``_fields`` reads it off the class)."""
+
+    def __repr__(self) -> str:
+        return "optional()"
+
+
+_OPTIONAL = _Optional()
 
 
 def optional() -> Any:
     """A field that is left out of the mapping while it is None (written only when the
     problem has it, as ``**({"state": state} if state is not None else {})`` was)."""
-    return dataclasses.field(default=None, metadata={"optional": True})
+    return _OPTIONAL
 
 
-#: Per class: each field's name and whether it is ``optional`` (``_layout``).
-_LAYOUTS: dict[type, tuple[tuple[str, bool], ...]] = {}
+class FrozenDataError(AttributeError):
+    """Problem data is not changed once made."""
 
 
-def _layout(cls: type) -> tuple[tuple[str, bool], ...]:
-    found = _LAYOUTS.get(cls)
-    if found is None:
-        found = _LAYOUTS[cls] = tuple(
-            (f.name, bool(f.metadata.get("optional"))) for f in dataclasses.fields(cls)
-        )
-    return found
-
-
-@dataclass(frozen=True, kw_only=True, eq=False)
+@dataclass_transform(kw_only_default=True, frozen_default=True)
 class ProblemData(Mapping[str, object]):
-    """The facts of one kind of problem; read as the mapping sent to editors."""
+    """The facts of one kind of problem; read as the mapping sent to editors.
+
+    A subclass declares ``KIND`` and its fields as annotations, as a frozen
+    keyword-only dataclass would (type checkers read it as one: ``dataclass_transform``);
+    the fields are read once when the class is made, with no code generated for it.
+    """
 
     KIND: ClassVar[str]
+    #: Each field's name and whether it is ``optional``, in declaration order.
+    FIELDS: ClassVar[tuple[tuple[str, bool], ...]] = ()
 
     def __init_subclass__(cls) -> None:
-        # Before ``dataclass`` would write one (see the module docstring).
+        super().__init_subclass__()
+        own = tuple(
+            (name, cls.__dict__.get(name) is _OPTIONAL)
+            for name, annotation in inspect.get_annotations(cls).items()
+            if not str(annotation).startswith("ClassVar")
+        )
+        names = {name for name, _ in own}
+        cls.FIELDS = tuple(f for f in cls.FIELDS if f[0] not in names) + own
         if not cls.__doc__:
             cls.__doc__ = f"The facts of a problem of kind ``{cls.KIND}``."
+
+    def __init__(self, **values: Any) -> None:
+        for name, is_optional in self.FIELDS:
+            if name in values:
+                value = values.pop(name)
+            elif is_optional:
+                value = None
+            else:
+                raise TypeError(f"{type(self).__name__}() needs the keyword argument `{name}`")
+            object.__setattr__(self, name, value)
+        if values:
+            unknown = ", ".join(sorted(values))
+            raise TypeError(f"{type(self).__name__}() takes no argument {unknown}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenDataError(f"cannot assign to field `{name}`")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenDataError(f"cannot delete field `{name}`")
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in self.FIELDS)
+        return f"{type(self).__name__}({fields})"
 
     def plain(self) -> dict[str, object]:
         """The mapping as a plain dict (what ``make`` keeps)."""
         out: dict[str, object] = {"kind": self.KIND}
-        for name, is_optional in _layout(type(self)):
+        for name, is_optional in self.FIELDS:
             value = getattr(self, name)
             if value is None and is_optional:
                 continue
@@ -84,7 +120,6 @@ class ProblemData(Mapping[str, object]):
 # the names it may have meant (``suggestions``) and where it was written.
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedState(ProblemData):
     KIND: ClassVar[str] = "undefined-state"
     name: object
@@ -93,7 +128,6 @@ class UndefinedState(ProblemData):
     state: str | None = optional()
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedPrompt(ProblemData):
     KIND: ClassVar[str] = "undefined-prompt"
     name: object
@@ -104,7 +138,6 @@ class UndefinedPrompt(ProblemData):
     composition: str | None = optional()
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedComposition(ProblemData):
     KIND: ClassVar[str] = "undefined-composition"
     name: str
@@ -112,7 +145,6 @@ class UndefinedComposition(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedStep(ProblemData):
     KIND: ClassVar[str] = "undefined-step"
     name: str
@@ -120,7 +152,6 @@ class UndefinedStep(ProblemData):
     composition: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedStepTool(ProblemData):
     KIND: ClassVar[str] = "undefined-step-tool"
     name: str
@@ -128,7 +159,6 @@ class UndefinedStepTool(ProblemData):
     composition: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedStepEval(ProblemData):
     KIND: ClassVar[str] = "undefined-step-eval"
     name: str
@@ -136,7 +166,6 @@ class UndefinedStepEval(ProblemData):
     composition: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnresolvedStepReference(ProblemData):
     KIND: ClassVar[str] = "unresolved-step-reference"
     name: str
@@ -145,7 +174,6 @@ class UnresolvedStepReference(ProblemData):
     suggestions: Sequence[str] | None = optional()
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndeclaredArtifact(ProblemData):
     KIND: ClassVar[str] = "undeclared-artifact"
     name: str
@@ -154,7 +182,6 @@ class UndeclaredArtifact(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndeclaredVariable(ProblemData):
     KIND: ClassVar[str] = "undeclared-variable"
     name: str
@@ -162,21 +189,18 @@ class UndeclaredVariable(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedFragment(ProblemData):
     KIND: ClassVar[str] = "undefined-fragment"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedProvider(ProblemData):
     KIND: ClassVar[str] = "undefined-provider"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedTool(ProblemData):
     KIND: ClassVar[str] = "undefined-tool"
     name: object
@@ -185,42 +209,36 @@ class UndefinedTool(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownBlocklistedTool(ProblemData):
     KIND: ClassVar[str] = "unknown-blocklisted-tool"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedControlValidator(ProblemData):
     KIND: ClassVar[str] = "undefined-control-validator"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedControlEval(ProblemData):
     KIND: ClassVar[str] = "undefined-control-eval"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedEval(ProblemData):
     KIND: ClassVar[str] = "undefined-eval"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedControlField(ProblemData):
     KIND: ClassVar[str] = "undefined-control-field"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedOwnObligation(ProblemData):
     """``satisfies`` of a review names no obligation of its own governance object."""
 
@@ -229,7 +247,6 @@ class UndefinedOwnObligation(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndefinedObligation(ProblemData):
     """``satisfies`` names an obligation the effective object of ``member`` hides."""
 
@@ -243,13 +260,11 @@ class UndefinedObligation(ProblemData):
 # ------------------------------------------------------------ the rule families
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class AgentControlLoop(ProblemData):
     KIND: ClassVar[str] = "agent-control-loop"
     states: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class AgentControlOnTerminalState(ProblemData):
     KIND: ClassVar[str] = "agent-control-on-terminal-state"
     state: str
@@ -257,7 +272,6 @@ class AgentControlOnTerminalState(ProblemData):
     key: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class AgentCycle(ProblemData):
     KIND: ClassVar[str] = "agent-cycle"
     agents: Sequence[str]
@@ -265,24 +279,20 @@ class AgentCycle(ProblemData):
     cycles: int | None = optional()
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class BlankTag(ProblemData):
     KIND: ClassVar[str] = "blank-tag"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class BudgetBelowMaxVisits(ProblemData):
     KIND: ClassVar[str] = "budget-below-max-visits"
     budget: int
     total: int
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class CardsConfig(ProblemData):
     KIND: ClassVar[str] = "cards-config"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class CompositionOnNonCompositionState(ProblemData):
     KIND: ClassVar[str] = "composition-on-non-composition-state"
     state: str
@@ -290,371 +300,312 @@ class CompositionOnNonCompositionState(ProblemData):
     key: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ConversationalPromptOnNonLlmProvider(ProblemData):
     KIND: ClassVar[str] = "conversational-prompt-on-non-llm-provider"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DependencyCycle(ProblemData):
     KIND: ClassVar[str] = "dependency-cycle"
     cycle: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateEvalId(ProblemData):
     KIND: ClassVar[str] = "duplicate-eval-id"
     id: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateGovernanceId(ProblemData):
     KIND: ClassVar[str] = "duplicate-governance-id"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicatePromptConfigId(ProblemData):
     KIND: ClassVar[str] = "duplicate-prompt-config-id"
     id: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicatePromptId(ProblemData):
     KIND: ClassVar[str] = "duplicate-prompt-id"
     id: str
     other: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateProviderKey(ProblemData):
     KIND: ClassVar[str] = "duplicate-provider-key"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateStepId(ProblemData):
     KIND: ClassVar[str] = "duplicate-step-id"
     name: str
     composition: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateTag(ProblemData):
     KIND: ClassVar[str] = "duplicate-tag"
     tag: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateTaskType(ProblemData):
     KIND: ClassVar[str] = "duplicate-task-type"
     task_type: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DuplicateValidatorId(ProblemData):
     KIND: ClassVar[str] = "duplicate-validator-id"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class EmptyToolPattern(ProblemData):
     KIND: ClassVar[str] = "empty-tool-pattern"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class EntryNotMember(ProblemData):
     KIND: ClassVar[str] = "entry-not-member"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class EntrypointRequired(ProblemData):
     KIND: ClassVar[str] = "entrypoint-required"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class EventNameCase(ProblemData):
     KIND: ClassVar[str] = "event-name-case"
     name: str
     suggestion: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class FragmentIncludeCycle(ProblemData):
     KIND: ClassVar[str] = "fragment-include-cycle"
     name: str
     cycle: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class IncompleteToolName(ProblemData):
     KIND: ClassVar[str] = "incomplete-tool-name"
     name: str
     namespace: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ListedAndBlocklisted(ProblemData):
     KIND: ClassVar[str] = "listed-and-blocklisted"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class MissingDescription(ProblemData):
     KIND: ClassVar[str] = "missing-description"
     member: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class MissingProjectFile(ProblemData):
     KIND: ClassVar[str] = "missing-project-file"
     file: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class MissingProperty(ProblemData):
     KIND: ClassVar[str] = "missing-property"
     property: object
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ModuleNotFound(ProblemData):
     KIND: ClassVar[str] = "module-not-found"
     module: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class NoTerminalState(ProblemData):
     KIND: ClassVar[str] = "no-terminal-state"
     entry: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class NotAMember(ProblemData):
     KIND: ClassVar[str] = "not-a-member"
     prompt: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class OnMaxVisitsChain(ProblemData):
     KIND: ClassVar[str] = "on-max-visits-chain"
     state: str
     target: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class OnMaxVisitsWithoutMaxVisits(ProblemData):
     KIND: ClassVar[str] = "on-max-visits-without-max-visits"
     state: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class OptionalProviderReferenced(ProblemData):
     KIND: ClassVar[str] = "optional-provider-referenced"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ProjectFileWrongKind(ProblemData):
     KIND: ClassVar[str] = "project-file-wrong-kind"
     expected: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class PromptConfigIdNotTaskType(ProblemData):
     KIND: ClassVar[str] = "prompt-config-id-not-task-type"
     task_type: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class PromptId(ProblemData):
     KIND: ClassVar[str] = "prompt-id"
     expected: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class PromptStepOnNonLlmProvider(ProblemData):
     KIND: ClassVar[str] = "prompt-step-on-non-llm-provider"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class RefusedCheckParams(ProblemData):
     KIND: ClassVar[str] = "refused-check-params"
     type: object
     check: object
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class SelfReference(ProblemData):
     KIND: ClassVar[str] = "self-reference"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class SkillNotFound(ProblemData):
     KIND: ClassVar[str] = "skill-not-found"
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class SkillOutside(ProblemData):
     KIND: ClassVar[str] = "skill-outside"
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class StateWithoutExit(ProblemData):
     KIND: ClassVar[str] = "state-without-exit"
     state: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class StateWithoutTransitions(ProblemData):
     KIND: ClassVar[str] = "state-without-transitions"
     state: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class StepCycle(ProblemData):
     KIND: ClassVar[str] = "step-cycle"
     steps: Sequence[str]
     composition: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class TerminalWithTransitions(ProblemData):
     KIND: ClassVar[str] = "terminal-with-transitions"
     state: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ToolIsMember(ProblemData):
     KIND: ClassVar[str] = "tool-and-member"
     name: str
     tool_kept: bool
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ToolChoice(ProblemData):
     KIND: ClassVar[str] = "tool-choice"
     replacement: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ToolName(ProblemData):
     KIND: ClassVar[str] = "tool-name"
     expected: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnbalancedBraces(ProblemData):
     KIND: ClassVar[str] = "unbalanced-braces"
     which: str
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UndeclaredVocabularyPrefix(ProblemData):
     KIND: ClassVar[str] = "undeclared-vocabulary-prefix"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownExtension(ProblemData):
     KIND: ClassVar[str] = "unknown-extension"
     id: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownPersona(ProblemData):
     KIND: ClassVar[str] = "unknown-persona"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownProvider(ProblemData):
     KIND: ClassVar[str] = "unknown-provider"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownProviderRole(ProblemData):
     KIND: ClassVar[str] = "unknown-provider-role"
     value: object
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownScenarioTaskType(ProblemData):
     KIND: ClassVar[str] = "unknown-scenario-task-type"
     task_type: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownVocabularyTerm(ProblemData):
     KIND: ClassVar[str] = "unknown-vocabulary-term"
     name: str
     prefix: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnreachableAgent(ProblemData):
     KIND: ClassVar[str] = "unreachable-agent"
     member: str
     callers: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnreachableState(ProblemData):
     KIND: ClassVar[str] = "unreachable-state"
     state: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnreachableStep(ProblemData):
     KIND: ClassVar[str] = "unreachable-step"
     name: str
     composition: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnresolvedNamespacedTool(ProblemData):
     KIND: ClassVar[str] = "unresolved-namespaced-tool"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnusedFragment(ProblemData):
     KIND: ClassVar[str] = "unused-fragment"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnusedTool(ProblemData):
     KIND: ClassVar[str] = "unused-tool"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnusedVariable(ProblemData):
     KIND: ClassVar[str] = "unused-variable"
     name: str
     prompt: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class WorkflowVersion(ProblemData):
     KIND: ClassVar[str] = "workflow-version"
     value: object
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class Yaml11Reading(ProblemData):
     KIND: ClassVar[str] = "yaml11-reading"
     text: str
@@ -666,18 +617,15 @@ class Yaml11Reading(ProblemData):
 # The facts of the manifest, arena-project, card and schema problems.
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class AgentWithoutInstructions(ProblemData):
     KIND: ClassVar[str] = "agent-without-instructions"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ArenaKindUnknown(ProblemData):
     KIND: ClassVar[str] = "arena-kind-unknown"
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DefaultNotInEnum(ProblemData):
     KIND: ClassVar[str] = "default-not-in-enum"
     allowed: Sequence[object]
@@ -685,7 +633,6 @@ class DefaultNotInEnum(ProblemData):
     prompt: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DefaultTypeMismatch(ProblemData):
     KIND: ClassVar[str] = "default-type-mismatch"
     type: str
@@ -693,26 +640,22 @@ class DefaultTypeMismatch(ProblemData):
     prompt: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class DependsOnDisabled(ProblemData):
     KIND: ClassVar[str] = "depends-on-disabled"
     id: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class EmptyTags(ProblemData):
     KIND: ClassVar[str] = "empty-tags"
     member: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class FolderNotId(ProblemData):
     KIND: ClassVar[str] = "folder-not-id"
     folder: str
     id: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class FragmentExpansionTooLarge(ProblemData):
     KIND: ClassVar[str] = "fragment-expansion-too-large"
     size: int
@@ -720,20 +663,17 @@ class FragmentExpansionTooLarge(ProblemData):
     path: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class IgnoredKey(ProblemData):
     KIND: ClassVar[str] = "ignored-key"
     key: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class InstructionsReadAsText(ProblemData):
     KIND: ClassVar[str] = "instructions-read-as-text"
     path: str
     exists: bool
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class InvalidValue(ProblemData):
     KIND: ClassVar[str] = "invalid-value"
     path: Sequence[str | int]
@@ -741,26 +681,22 @@ class InvalidValue(ProblemData):
     allowed: Sequence[str | int | float]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ManifestYmlIgnored(ProblemData):
     KIND: ClassVar[str] = "manifest-yml-ignored"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class MisspelledKey(ProblemData):
     KIND: ClassVar[str] = "misspelled-key"
     key: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class ProjectFileOutsideRoot(ProblemData):
     KIND: ClassVar[str] = "project-file-outside-root"
     file: object
     root: str | None
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class RenamedProperty(ProblemData):
     KIND: ClassVar[str] = "renamed-property"
     key: str
@@ -769,28 +705,24 @@ class RenamedProperty(ProblemData):
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class RequiredVariableWithDefault(ProblemData):
     KIND: ClassVar[str] = "required-variable-with-default"
     name: str
     prompt: str
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownAgent(ProblemData):
     KIND: ClassVar[str] = "unknown-agent"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownCardSkill(ProblemData):
     KIND: ClassVar[str] = "unknown-skill"
     skill: str | None
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownProperty(ProblemData):
     KIND: ClassVar[str] = "unknown-property"
     key: str
@@ -798,21 +730,18 @@ class UnknownProperty(ProblemData):
     path: Sequence[str | int]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownScheme(ProblemData):
     KIND: ClassVar[str] = "unknown-scheme"
     name: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownToolExtension(ProblemData):
     KIND: ClassVar[str] = "unknown-tool-extension"
     id: str
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownPersistence(ProblemData):
     KIND: ClassVar[str] = "unknown-persistence"
     value: str
@@ -820,7 +749,6 @@ class UnknownPersistence(ProblemData):
     suggestions: Sequence[str]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
 class UnknownOrchestration(ProblemData):
     KIND: ClassVar[str] = "unknown-orchestration"
     value: str
