@@ -14,30 +14,13 @@ from pack_lsp.core.model.config import Config
 from pack_lsp.server import workspace_problems
 from pack_lsp.server.workspace_problems import WorkspaceProblems, analyse_file
 from recording_server import recording_server
-
-PACK = """\
-id: {name}
-name: {name}
-version: 1.0.0
-template_engine: {{version: v1, syntax: "{{{{variable}}}}"}}
-prompts:
-  support:
-    id: support
-    name: Support
-    version: 1.0.0
-    system_template: Help
-    tools: [{tool}]
-tools:
-  lookup:
-    name: lookup
-    description: Look something up
-"""
+from workspace_packs import workspace_pack
 
 
 def _workspace(root: Path) -> Path:
     (root / "a").mkdir()
-    (root / "a" / "good.promptpack.yaml").write_text(PACK.format(name="g", tool="lookup"))
-    (root / "a" / "bad.promptpack.yaml").write_text(PACK.format(name="b", tool="missing"))
+    (root / "a" / "good.promptpack.yaml").write_text(workspace_pack("g", "lookup"))
+    (root / "a" / "bad.promptpack.yaml").write_text(workspace_pack("b", "missing"))
     (root / "a" / "other.yaml").write_text("service: s\n")
     return root
 

@@ -25,27 +25,12 @@ from lsp_helpers import (
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from workspace_packs import workspace_pack
+
 MANIFESTS = Path(__file__).resolve().parents[1] / "fixtures" / "manifests" / "workspace"
 #: YAML files of the large workspace (one in ten a pack).
 FILES = 1_500
 
-PACK = """\
-id: {name}
-name: {name}
-version: 1.0.0
-template_engine: {{version: v1, syntax: "{{{{variable}}}}"}}
-prompts:
-  support:
-    id: support
-    name: Support
-    version: 1.0.0
-    system_template: Help
-    tools: [{tool}]
-tools:
-  lookup:
-    name: lookup
-    description: Look something up
-"""
 SCAN_TITLE = "pack-lsp: indexing the workspace"
 #: Longest wait for a message (a guard against a hang, never reached when all is well).
 WAIT = 60.0
@@ -56,7 +41,7 @@ def large_workspace(root: Path) -> Path:
         folder = root / f"d{n // 100:02d}"
         folder.mkdir(parents=True, exist_ok=True)
         if n % 10 == 0:
-            text = PACK.format(name=f"pack{n}", tool="lookup")
+            text = workspace_pack(f"pack{n}", "lookup")
             (folder / f"p{n}.promptpack.yaml").write_text(text, "utf-8")
         else:
             (folder / f"c{n}.yaml").write_text(f"service: s{n}\nreplicas: 2\n", "utf-8")
@@ -142,7 +127,7 @@ async def test_a_pack_opened_at_once_gets_its_diagnostics_before_the_scan_ends(
 ) -> None:
     log: MessageLog = bclient.message_log  # type: ignore[attr-defined]
     path = tmp_path / "open.promptpack.yaml"
-    text = PACK.format(name="opened", tool="missing_tool")
+    text = workspace_pack("opened", "missing_tool")
     uri = await open_doc(bclient, path, text, wait=False)
     if pulls_diagnostics(bclient):
         found = await pull(bclient, uri)
@@ -199,8 +184,8 @@ def _position(text: str, needle: str) -> types.Position:
 
 def small_workspace(root: Path) -> Path:
     (root / "a").mkdir(parents=True)
-    (root / "a" / "good.promptpack.yaml").write_text(PACK.format(name="good", tool="lookup"))
-    (root / "a" / "bad.promptpack.yaml").write_text(PACK.format(name="bad", tool="missing"))
+    (root / "a" / "good.promptpack.yaml").write_text(workspace_pack("good", "lookup"))
+    (root / "a" / "bad.promptpack.yaml").write_text(workspace_pack("bad", "missing"))
     (root / "a" / "other.yaml").write_text("service: s\n")
     return root
 
@@ -255,7 +240,7 @@ async def test_workspace_diagnostics_report_every_pack_file(
         assert "PP301" in _codes(first.diagnostics) and first.version is None
         assert list((await wait_published(wclient, good.as_uri())).diagnostics) == []
         # Changed on disk: checked again and pushed.
-        bad.write_text(PACK.format(name="bad", tool="lookup"))
+        bad.write_text(workspace_pack("bad", "lookup"))
         start = len(published(wclient))
         _changed(wclient, bad, types.FileChangeType.Changed)
         again = await wait_published(wclient, bad.as_uri(), start=start)
@@ -281,7 +266,7 @@ async def test_workspace_diagnostics_report_every_pack_file(
         isinstance(r, types.WorkspaceUnchangedDocumentDiagnosticReport) for r in again.values()
     )
     # Changed on disk: that file's report is new, the other one unchanged.
-    bad.write_text(PACK.format(name="bad", tool="lookup"))
+    bad.write_text(workspace_pack("bad", "lookup"))
     _changed(wclient, bad, types.FileChangeType.Changed)
     after = await _workspace_report(wclient, ids)
     changed = after[bad.as_uri()]
@@ -295,7 +280,7 @@ async def test_an_open_file_is_left_to_its_own_diagnostics_and_checked_again_whe
 ) -> None:
     bad = small / "a" / "bad.promptpack.yaml"
     uri = bad.as_uri()
-    edited = PACK.format(name="bad", tool="lookup")
+    edited = workspace_pack("bad", "lookup")
     await open_doc(wclient, bad, edited)  # its buffer has no problem
     if pulls_diagnostics(wclient):
         reports = await _workspace_report(wclient, {})
