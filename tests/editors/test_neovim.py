@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from collections import Counter
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from conftest import (
     nvim_011,
     nvim_07,
 )
+from workspace_packs import workspace_pack
 
 pytestmark = pytest.mark.editor
 
@@ -214,3 +216,71 @@ def test_neovim_arena_project(name: str, arena_workspace: Path) -> None:
         line,
         target_lines[line].index("task_type: ") + len("task_type: "),
     )
+
+
+WORKSPACE_DRIVER = Path(__file__).with_name("nvim_workspace_driver.lua")
+
+
+@pytest.mark.parametrize("on", [True, False], ids=["setting-on", "setting-off"])
+def test_neovim_07_workspace_diagnostics(on: bool, workspace: Path) -> None:
+    """Neovim 0.7 (a push client) as documented, with ``workspaceDiagnostics`` in
+    ``init_options``: the server pushes the problems of the packs that are not open, and
+    ``vim.diagnostic.get`` holds them for those files' buffers (never loaded) as the CLI
+    reports them, none for the clean pack. Off: no buffer, no diagnostics for them."""
+    nvim = nvim_07()
+    pack = workspace / PACK_FIXTURE.name
+    clean = workspace / "clean.promptpack.yaml"
+    clean.write_text(workspace_pack("clean"), encoding="utf-8")
+    broken = workspace / "broken.promptpack.yaml"
+    broken.write_text(workspace_pack("broken", tool="lookup_ordr"), encoding="utf-8")
+    broken_want = sorted((p.code, p.line, p.character) for p in expected_problems(broken))
+    assert [code for code, _, _ in broken_want] == ["PP301"]
+    assert expected_problems(clean) == []
+    snippet = lua_with_test_server(doc_block("neovim-0.7"))
+    if on:  # the documented place of settings: `init_options`, next to `cmd`
+        snippet, n = re.subn(
+            r"^(\s*)(cmd = \{.*\},)$",
+            r"\1\2\n\1init_options = { packLsp = { workspaceDiagnostics = true } },",
+            snippet,
+            flags=re.M,
+        )
+        assert n == 1, snippet
+    init = workspace.parent / "init.lua"
+    init.write_text(snippet, encoding="utf-8")
+    result = workspace.parent / "result.json"
+    env = {
+        **os.environ,
+        "RESULT_FILE": str(result),
+        "EXPECTED_COUNT": str(len(expected_problems(pack))),
+        "CLOSED_FILES": f"{broken}\n{clean}",
+        "WORKSPACE_DIAGNOSTICS": "1" if on else "0",
+        "XDG_CONFIG_HOME": str(workspace.parent / "xdg-config"),
+        "XDG_DATA_HOME": str(workspace.parent / "xdg-data"),
+        "XDG_STATE_HOME": str(workspace.parent / "xdg-state"),
+        "XDG_CACHE_HOME": str(workspace.parent / "xdg-cache"),
+    }
+    cmd = [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), str(pack)]
+    proc = subprocess.run(
+        [*cmd, "-c", f"luafile {WORKSPACE_DRIVER}"],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    assert result.is_file(), f"Neovim wrote no result:\n{proc.stdout}\n{proc.stderr}"
+    data = json.loads(result.read_text(encoding="utf-8"))
+    assert "error" not in data, f"{data['error']}\n{proc.stderr}"
+    text = pack.read_text(encoding="utf-8")
+    assert keyed(data["opened"]) == sorted(
+        (p.code, p.line, p.column(text, "utf-8")) for p in expected_problems(pack)
+    )
+    closed = data["closed"]
+    if on:
+        assert keyed(closed[str(broken)]) == broken_want
+        assert keyed(closed[str(clean)]) == []
+        assert data["loaded"] is False  # the reports did not load the files
+    else:
+        assert data["buffers"] == {str(broken): False, str(clean): False}
+        assert keyed(closed[str(broken)]) == []
