@@ -1,7 +1,7 @@
--- Workspace diagnostics in a headless Neovim configured as docs/editors.md says: waits for
--- the opened pack's diagnostics, then (setting on) for those the server pushes for the packs
--- that are not open, and writes what Neovim holds for each file as JSON. Every wait is for a
--- condition, with a timeout.
+-- Workspace diagnostics in a headless Neovim 0.7 configured as docs/editors.md says: waits
+-- for the opened pack's diagnostics, then for the end of the server's workspace scan (setting
+-- off) or of its check of the closed packs (on), and writes what Neovim holds for each closed
+-- file as JSON. Every wait is for a condition, with a timeout.
 local result_file = os.getenv("RESULT_FILE")
 local expected = tonumber(os.getenv("EXPECTED_COUNT"))
 local closed = vim.split(os.getenv("CLOSED_FILES"), "\n", { plain = true })
@@ -28,21 +28,28 @@ local function held(bufnr)
   return seen
 end
 
+-- The title of each work-done progress the server ended, with its last message.
+local function ended()
+  local titles = {}
+  for _, client in ipairs(vim.lsp.get_active_clients()) do
+    for _, p in pairs(client.messages.progress) do
+      if p.done and p.title then
+        titles[p.title] = p.message or ""
+      end
+    end
+  end
+  return titles
+end
+
 local ok, err = pcall(function()
   assert(vim.wait(30000, function() return #vim.diagnostic.get(buf) >= expected end, 50),
     "the opened pack's diagnostics did not arrive: " .. #vim.diagnostic.get(buf))
   out.opened = held(buf)
-  if wanted then
-    -- A pushed report for a file makes its (unloaded) buffer; wait for every closed file's.
-    assert(vim.wait(60000, function()
-      for _, path in ipairs(closed) do
-        if vim.fn.bufnr(path) == -1 then
-          return false
-        end
-      end
-      return true
-    end, 50), "no report for every closed pack")
-  end
+  -- The scan lists the workspace's pack files; when on, every closed one is checked after it.
+  local last = wanted and "pack-lsp: checking the workspace" or "pack-lsp: indexing the workspace"
+  assert(vim.wait(60000, function() return ended()[last] ~= nil end, 50),
+    "the server did not end its progress " .. last)
+  out.progress = ended()
   for _, path in ipairs(closed) do
     local bufnr = vim.fn.bufnr(path)
     out.buffers[path] = bufnr ~= -1

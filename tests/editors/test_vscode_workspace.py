@@ -132,7 +132,7 @@ def test_vscode_workspace_diagnostics(on: bool, vsix: Path, tmp_path: Path) -> N
         )
     assert cli_problems(clean) == []
     broken_want = cli_problems(broken)
-    assert [code for code, _, _ in broken_want] == ["PP301"]
+    assert "PP301" in [code for code, _, _ in broken_want]
     opened_want = cli_problems(opened)
     assert opened_want
 
