@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 from collections import Counter
 from collections.abc import Callable
@@ -29,6 +31,7 @@ from conftest import (
     nvim_011,
     nvim_07,
 )
+from workspace_packs import workspace_pack
 
 pytestmark = pytest.mark.editor
 
@@ -214,3 +217,78 @@ def test_neovim_arena_project(name: str, arena_workspace: Path) -> None:
         line,
         target_lines[line].index("task_type: ") + len("task_type: "),
     )
+
+
+WORKSPACE_DRIVER = Path(__file__).with_name("nvim_workspace_driver.lua")
+
+
+@pytest.mark.parametrize("on", [True, False], ids=["setting-on", "setting-off"])
+def test_neovim_07_workspace_diagnostics(on: bool, tmp_path: Path) -> None:
+    """Neovim 0.7 (a push client) as documented, with ``workspaceDiagnostics`` in
+    ``init_options``: once the server has checked the workspace, ``vim.diagnostic.get``
+    holds the problems of the pack that is not open for its buffer (never loaded) as the
+    CLI reports them, and none for the clean pack. Off: once the workspace is scanned, the
+    closed packs have no buffer and no diagnostics."""
+    nvim = nvim_07()
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
+    pack = workspace / PACK_FIXTURE.name
+    shutil.copy(PACK_FIXTURE, pack)
+    clean = workspace / "clean.promptpack.yaml"
+    clean.write_text(workspace_pack("clean"), encoding="utf-8")
+    broken = workspace / "broken.promptpack.yaml"
+    broken.write_text(workspace_pack("broken", tool="lookup_ordr"), encoding="utf-8")
+    broken_want = sorted((p.code, p.line, p.character) for p in expected_problems(broken))
+    assert "PP301" in [code for code, _, _ in broken_want]
+    assert expected_problems(clean) == []
+    snippet = lua_with_test_server(doc_block("neovim-0.7"))
+    if on:  # the documented place of settings: `init_options`, next to `cmd`
+        snippet, n = re.subn(
+            r"^(\s*)(cmd = \{.*\},)$",
+            r"\1\2\n\1init_options = { packLsp = { workspaceDiagnostics = true } },",
+            snippet,
+            flags=re.M,
+        )
+        assert n == 1, snippet
+    init = tmp_path / "init.lua"
+    init.write_text(snippet, encoding="utf-8")
+    result = tmp_path / "result.json"
+    env = {
+        **os.environ,
+        "RESULT_FILE": str(result),
+        "EXPECTED_COUNT": str(len(expected_problems(pack))),
+        "CLOSED_FILES": f"{broken}\n{clean}",
+        "WORKSPACE_DIAGNOSTICS": "1" if on else "0",
+        "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),
+        "XDG_DATA_HOME": str(tmp_path / "xdg-data"),
+        "XDG_STATE_HOME": str(tmp_path / "xdg-state"),
+        "XDG_CACHE_HOME": str(tmp_path / "xdg-cache"),
+    }
+    cmd = [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), str(pack)]
+    proc = subprocess.run(
+        [*cmd, "-c", f"luafile {WORKSPACE_DRIVER}"],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    assert result.is_file(), f"Neovim wrote no result:\n{proc.stdout}\n{proc.stderr}"
+    data = json.loads(result.read_text(encoding="utf-8"))
+    assert "error" not in data, f"{data['error']}\n{proc.stderr}"
+    text = pack.read_text(encoding="utf-8")
+    assert keyed(data["opened"]) == sorted(
+        (p.code, p.line, p.column(text, "utf-8")) for p in expected_problems(pack)
+    )
+    closed = data["closed"]
+    assert keyed(closed[str(clean)]) == []
+    if on:
+        # The three packs counted; the opened one is left to its document's diagnostics.
+        assert data["progress"]["pack-lsp: checking the workspace"] == "3 files checked"
+        assert keyed(closed[str(broken)]) == broken_want
+        assert data["loaded"] is False  # the report made the buffer, did not load the file
+    else:
+        assert "pack-lsp: checking the workspace" not in data["progress"]
+        assert data["buffers"] == {str(broken): False, str(clean): False}

@@ -20,7 +20,7 @@ import subprocess
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +57,12 @@ def wait_for(what: str, predicate: Callable[[], Any], timeout: float = TIMEOUT) 
 
 
 @contextlib.contextmanager
-def running_code_server(vsix: Path, base: Path, workspace: Path) -> Iterator[dict[str, Any]]:
-    """code-server with the packaged extension and a fresh profile in ``base``, opened on
-    ``workspace``; yields its URL (the folder opened), the workspace and the log folder."""
+def running_code_server(
+    vsix: Path, base: Path, workspace: Path, extras: Sequence[Path] = ()
+) -> Iterator[dict[str, Any]]:
+    """code-server with the packaged extension (and the ``extras`` extensions) and a fresh
+    profile in ``base``, opened on ``workspace``; yields its URL (the folder opened), the
+    workspace and the log folder."""
     exe = require(str(CODE_SERVER), "code-server")
     require(CHROMIUM if Path(CHROMIUM).exists() else None, "Chromium (Debian)")
     try:
@@ -92,8 +95,9 @@ def running_code_server(vsix: Path, base: Path, workspace: Path) -> Iterator[dic
     common = [exe, "--config", str(config), "--user-data-dir", str(data)]
     common += ["--extensions-dir", str(extensions)]
     env = {**os.environ, "HOME": str(base)}
+    installs = [arg for ext in (vsix, *extras) for arg in ("--install-extension", str(ext))]
     install = subprocess.run(
-        [*common, "--install-extension", str(vsix)],
+        [*common, *installs],
         capture_output=True,
         text=True,
         timeout=180,
