@@ -223,11 +223,11 @@ class WorkspaceProblems:
                 await self._check_one(path)
                 done += 1
                 progress.report(f"Checking {done:,} / {total:,} files", done * 100 // total)
+            if self.on:  # every file asked for is checked (no wait since the loop's test)
+                self._fall_back_to_push()
         finally:
             progress.end(f"{done:,} files checked")
             self._idle().set()
-        if self.on and not self.queue:
-            self._fall_back_to_push()
 
     def _fall_back_to_push(self) -> None:
         """Every file asked for is checked and a pull client has not asked for the
