@@ -113,7 +113,7 @@ class WorkspaceProblems:
     pushed: set[str] = field(default_factory=set)
     #: A pull client has asked ``workspace/diagnostic``: it is served by pull only.
     pulled: bool = False
-    #: A pull client checked every file before asking: reports are pushed until it asks.
+    #: Every file was checked before a pull client asked: reports are pushed until it asks.
     push_fallback: bool = False
     #: Paths waiting to be checked, in order.
     queue: dict[str, None] = field(default_factory=dict)
