@@ -5,10 +5,12 @@ is when it is off."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 
 from pack_lsp.core.model.config import Config
 from pack_lsp.server import workspace_problems
@@ -95,3 +97,62 @@ def test_a_file_over_the_size_limit_is_not_read(
     monkeypatch.delenv("PACK_LSP_MAX_FILE_SIZE")
     result = analyse_file(path, Config(), server)
     assert result is not None and [d.code for d in result.diagnostics] == ["PP301", "PP307"]
+
+
+def test_a_pull_request_during_the_check_stops_any_push(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pull client's ``workspace/diagnostic`` arriving while a file is being analysed:
+    nothing is pushed, then or later, and the answer holds every file."""
+    root = _workspace(tmp_path)
+    server, sent = _server(root, on=True)
+    server.pull_diagnostics = True
+    started, go = threading.Event(), threading.Event()
+    real = workspace_problems.analyse_file
+
+    def held(path: str, config: Config, srv: Any) -> Any:
+        started.set()
+        assert go.wait(30), "the test never let the check go on"
+        return real(path, config, srv)
+
+    monkeypatch.setattr(workspace_problems, "analyse_file", held)
+
+    async def run() -> types.WorkspaceDiagnosticReport:
+        problems = server.workspace_index.problems
+        assert isinstance(problems, WorkspaceProblems)
+        server.workspace_index.start({str(root): Config()})
+        problems.scanned()
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, started.wait, 30)  # a file in the check
+        answer = asyncio.create_task(
+            problems.report(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+        )
+        await asyncio.sleep(0)  # the request begins: it waits for the check
+        assert problems.pulled and not answer.done()
+        go.set()
+        return await answer
+
+    report = asyncio.run(run())
+    assert sent == []
+    assert {item.uri for item in report.items} == {
+        (root / "a" / name).as_uri() for name in ("bad.promptpack.yaml", "good.promptpack.yaml")
+    }
+
+
+def test_a_pull_client_that_asks_late_has_the_pushes_cleared_first(tmp_path: Path) -> None:
+    root = _workspace(tmp_path)
+    server, sent = _server(root, on=True)
+    server.pull_diagnostics = True
+
+    async def run() -> tuple[WorkspaceProblems, types.WorkspaceDiagnosticReport]:
+        problems = await _scan_and_check(server, root)
+        assert problems.push_fallback and len(sent) == 2  # checked, not asked: pushed
+        sent.clear()
+        report = await problems.report(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+        return problems, report
+
+    problems, report = asyncio.run(run())
+    assert all(params["diagnostics"] == [] for _, params in sent)
+    assert sorted(params["uri"] for _, params in sent) == sorted(problems.reports)
+    assert problems.pushed == set() and not problems.push_fallback
+    assert sorted(item.uri for item in report.items) == sorted(problems.reports)

@@ -1,4 +1,4 @@
--- Workspace diagnostics in a headless Neovim 0.7 configured as docs/editors.md says: waits
+-- Workspace diagnostics in a headless Neovim (0.7 or 0.11) configured as docs/editors.md says: waits
 -- for the opened pack's diagnostics, then for the end of the server's workspace scan (setting
 -- off) or of its check of the closed packs (on), and writes what Neovim holds for each closed
 -- file as JSON. Every wait is for a condition, with a timeout.
@@ -28,8 +28,25 @@ local function held(bufnr)
   return seen
 end
 
--- The title of each work-done progress the server ended, with its last message.
+-- The title of each work-done progress the server ended, with its last message: from the
+-- `LspProgress` events on Neovim 0.10 and later (registered before the client starts; the
+-- handler gives an end its begin's title), from `client.messages` on 0.7.
+local progress_ended = {}
+if vim.fn.has("nvim-0.10") == 1 then
+  vim.api.nvim_create_autocmd("LspProgress", {
+    callback = function(args)
+      local value = args.data.params.value
+      if type(value) == "table" and value.kind == "end" and value.title then
+        progress_ended[value.title] = value.message or ""
+      end
+    end,
+  })
+end
+
 local function ended()
+  if vim.fn.has("nvim-0.10") == 1 then
+    return progress_ended
+  end
   local titles = {}
   for _, client in ipairs(vim.lsp.get_active_clients()) do
     for _, p in pairs(client.messages.progress) do

@@ -229,7 +229,18 @@ def test_neovim_07_workspace_diagnostics(on: bool, tmp_path: Path) -> None:
     holds the problems of the pack that is not open for its buffer (never loaded) as the
     CLI reports them, and none for the clean pack. Off: once the workspace is scanned, the
     closed packs have no buffer and no diagnostics."""
-    nvim = nvim_07()
+    _workspace_diagnostics(nvim_07(), "neovim-0.7", on, tmp_path)
+
+
+def test_neovim_011_workspace_diagnostics(tmp_path: Path) -> None:
+    """Neovim 0.11 as documented, with ``workspaceDiagnostics`` in ``init_options``: it
+    declares pull diagnostics, so the server declares workspace diagnostics, but it never
+    sends ``workspace/diagnostic``; the server pushes the closed packs' problems once they
+    are checked, and ``vim.diagnostic.get`` holds them, once each, as the CLI reports them."""
+    _workspace_diagnostics(nvim_011(), "neovim-0.11", True, tmp_path)
+
+
+def _workspace_diagnostics(nvim: str, block: str, on: bool, tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     (workspace / ".pack-lsp.toml").write_text("# pack-lsp defaults\n", encoding="utf-8")
@@ -242,7 +253,7 @@ def test_neovim_07_workspace_diagnostics(on: bool, tmp_path: Path) -> None:
     broken_want = sorted((p.code, p.line, p.character) for p in expected_problems(broken))
     assert "PP301" in [code for code, _, _ in broken_want]
     assert expected_problems(clean) == []
-    snippet = lua_with_test_server(doc_block("neovim-0.7"))
+    snippet = lua_with_test_server(doc_block(block))
     if on:  # the documented place of settings: `init_options`, next to `cmd`
         snippet, n = re.subn(
             r"^(\s*)(cmd = \{.*\},)$",

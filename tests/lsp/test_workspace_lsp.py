@@ -302,3 +302,118 @@ async def test_an_open_file_is_left_to_its_own_diagnostics_and_checked_again_whe
         if found.diagnostics:
             break
     assert "PP301" in _codes(found.diagnostics) and found.version is None
+
+
+# ------------------------------------ a pull client that asks late, or never (Neovim 0.11)
+
+PULL_PROFILE = "neovim"  # declares textDocument.diagnostic (Neovim 0.10+)
+
+
+@pytest_lsp.fixture(config=server_config())
+async def pclient(lsp_client: LanguageClient, small: Path) -> AsyncIterator[LanguageClient]:
+    """A client that declares pull diagnostics, with ``workspaceDiagnostics`` on; every
+    message it receives is logged from before ``initialize``."""
+    lsp_client.message_log = MessageLog(lsp_client)  # type: ignore[attr-defined]
+    published(lsp_client)
+    options = {"packLsp": {"workspaceDiagnostics": True}}
+    result = await lsp_client.initialize_session(initialize_params(PULL_PROFILE, small, options))
+    caps = result.capabilities.diagnostic_provider
+    assert isinstance(caps, types.DiagnosticOptions) and caps.workspace_diagnostics
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+def _uris(small: Path) -> tuple[str, str]:
+    return (
+        (small / "a" / "good.promptpack.yaml").as_uri(),
+        (small / "a" / "bad.promptpack.yaml").as_uri(),
+    )
+
+
+async def test_a_pull_client_that_never_asks_gets_the_closed_files_pushed(
+    pclient: LanguageClient, small: Path
+) -> None:
+    good, bad = _uris(small)
+    first = await wait_published(pclient, bad)
+    assert "PP301" in _codes(first.diagnostics) and first.version is None
+    assert list((await wait_published(pclient, good)).diagnostics) == []
+    # Changed on disk: checked again and pushed, still.
+    path = small / "a" / "bad.promptpack.yaml"
+    path.write_text(workspace_pack("bad", "lookup"))
+    start = len(published(pclient))
+    _changed(pclient, path, types.FileChangeType.Changed)
+    assert list((await wait_published(pclient, bad, start=start)).diagnostics) == []
+
+
+async def test_a_pull_client_asking_late_has_the_pushes_cleared_then_pulls(
+    pclient: LanguageClient, small: Path
+) -> None:
+    log: MessageLog = pclient.message_log  # type: ignore[attr-defined]
+    good, bad = _uris(small)
+    await wait_published(pclient, bad)
+    await wait_published(pclient, good)
+    reports = await _workspace_report(pclient, {})
+    assert set(reports) == {good, bad}
+    full = reports[bad]
+    assert isinstance(full, types.WorkspaceFullDocumentDiagnosticReport)
+    assert "PP301" in _codes(full.items)
+    answered = next(
+        at
+        for at, (method, result) in enumerate(log.entries)
+        if method == "response" and isinstance(result, types.WorkspaceDiagnosticReport)
+    )
+    pushes = [
+        (at, params)
+        for at, (method, params) in enumerate(log.entries)
+        if method == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+    ]
+    for uri in (good, bad):
+        mine = [(at, params) for at, params in pushes if params.uri == uri]
+        # Pushed, then cleared before the pull's answer.
+        assert len(mine) == 2, mine
+        (_, shown), (cleared_at, cleared) = mine
+        assert shown.version is None and list(cleared.diagnostics) == []
+        assert cleared_at < answered
+    assert "PP301" in _codes(pushes[[p.uri for _, p in pushes].index(bad)][1].diagnostics)
+    # From now on, by pull only: a change on disk is reported by the next pull.
+    ids = {uri: str(r.result_id) for uri, r in reports.items()}
+    path = small / "a" / "bad.promptpack.yaml"
+    path.write_text(workspace_pack("bad", "lookup"))
+    start = len(published(pclient))
+    _changed(pclient, path, types.FileChangeType.Changed)
+    after = await _workspace_report(pclient, ids)
+    changed = after[bad]
+    assert isinstance(changed, types.WorkspaceFullDocumentDiagnosticReport)
+    assert list(changed.items) == [] and changed.result_id != ids[bad]
+    assert [p.uri for p in published(pclient)[start:]] == []
+
+
+async def test_a_file_opened_in_a_pull_client_has_its_push_cleared(
+    pclient: LanguageClient, small: Path
+) -> None:
+    _, bad = _uris(small)
+    await wait_published(pclient, bad)
+    start = len(published(pclient))
+    path = small / "a" / "bad.promptpack.yaml"
+    await open_doc(pclient, path, path.read_text())
+    cleared = await wait_published(pclient, bad, start=start)
+    assert list(cleared.diagnostics) == []
+    assert "PP301" in _codes(await pull(pclient, bad))  # pulled as an open document
+
+
+async def test_a_pull_client_asking_at_once_gets_no_push_of_closed_files(
+    pclient: LanguageClient, small: Path
+) -> None:
+    """As VS Code: ``workspace/diagnostic`` right after ``initialized``, while the files
+    are being checked."""
+    good, bad = _uris(small)
+    reports = await _workspace_report(pclient, {})
+    assert set(reports) == {good, bad}
+    ids = {uri: str(r.result_id) for uri, r in reports.items()}
+    path = small / "a" / "bad.promptpack.yaml"
+    path.write_text(workspace_pack("bad", "lookup"))
+    _changed(pclient, path, types.FileChangeType.Changed)
+    after = await _workspace_report(pclient, ids)  # waits for the check of the change
+    assert isinstance(after[bad], types.WorkspaceFullDocumentDiagnosticReport)
+    assert isinstance(after[good], types.WorkspaceUnchangedDocumentDiagnosticReport)
+    assert published(pclient) == []

@@ -14,7 +14,13 @@ result id that changes only when they do, and:
   client sent in ``previousResultIds`` is reported unchanged, and open documents are
   left to ``textDocument/diagnostic``;
 - any other client gets them pushed (``textDocument/publishDiagnostics`` without a
-  version), as it gets those of open documents.
+  version), as it gets those of open documents;
+- a pulling client that has not asked ``workspace/diagnostic`` by the time the files
+  asked for are checked (Neovim 0.11 declares pull support and never asks) gets them
+  pushed too, from then on; its first ``workspace/diagnostic`` clears what was pushed
+  (an empty publication for each file) before it is answered, and every later report
+  goes by pull only. A file opened in such a client has its pushed report cleared, as
+  its problems are pulled as an open document's. No file is ever reported both ways.
 
 Files changed on disk (``workspace/didChangeWatchedFiles``) and files closed in the
 editor are checked again from disk; deleted ones are cleared. Turning the setting off
@@ -102,8 +108,13 @@ class WorkspaceProblems:
     server: PackServer
     #: The reports of the files checked, by uri (never of an open document).
     reports: dict[str, FileReport] = field(default_factory=dict)
-    #: The uris whose diagnostics were pushed (push clients).
+    #: The uris whose diagnostics were pushed (push clients, and pull clients that
+    #: have not asked yet; ``push_fallback``).
     pushed: set[str] = field(default_factory=set)
+    #: A pull client has asked ``workspace/diagnostic``: it is served by pull only.
+    pulled: bool = False
+    #: Every file was checked before a pull client asked: reports are pushed until it asks.
+    push_fallback: bool = False
     #: Paths waiting to be checked, in order.
     queue: dict[str, None] = field(default_factory=dict)
     task: asyncio.Task[None] | None = None
@@ -116,6 +127,11 @@ class WorkspaceProblems:
     @property
     def on(self) -> bool:
         return bool(self.server.workspace_diagnostics)
+
+    @property
+    def pushing(self) -> bool:
+        """Whether reports are pushed (rather than kept for ``workspace/diagnostic``)."""
+        return not self.server.pull_diagnostics or self.push_fallback
 
     def _idle(self) -> asyncio.Event:
         if self.idle is None:
@@ -143,6 +159,9 @@ class WorkspaceProblems:
         closed is checked again from disk (its buffer may have differed)."""
         if not self.on or text is not None:
             self.reports.pop(uri, None)  # an open document is reported as one
+            if text is not None and self.server.pull_diagnostics and uri in self.pushed:
+                # Its problems are pulled now: the pushed ones would show twice.
+                self._forget(uri, opened=True)
             return
         path = to_fs_path(uri)
         if path and self._known(Path(path)):
@@ -179,9 +198,11 @@ class WorkspaceProblems:
             self._forget(uri)
         self.reports.clear()
 
-    def _forget(self, uri: str) -> None:
+    def _forget(self, uri: str, *, opened: bool = False) -> None:
+        """Drop ``uri``'s report and clear it in the client if it was pushed (an open
+        document's own push replaces it, unless the client pulls: ``opened``)."""
         self.reports.pop(uri, None)
-        if uri in self.pushed and uri not in self.server.documents:
+        if uri in self.pushed and (opened or uri not in self.server.documents):
             self._publish(uri, [])
         self.pushed.discard(uri)
 
@@ -202,9 +223,22 @@ class WorkspaceProblems:
                 await self._check_one(path)
                 done += 1
                 progress.report(f"Checking {done:,} / {total:,} files", done * 100 // total)
+            if self.on:  # every file asked for is checked (no wait since the loop's test)
+                self._fall_back_to_push()
         finally:
             progress.end(f"{done:,} files checked")
             self._idle().set()
+
+    def _fall_back_to_push(self) -> None:
+        """Every file asked for is checked and a pull client has not asked for the
+        reports: push them (as to a push client), and push from now on until it asks."""
+        if not self.server.pull_diagnostics or self.pulled or self.push_fallback:
+            return
+        self.push_fallback = True
+        for uri, found in sorted(self.reports.items()):
+            if uri not in self.server.documents:
+                self._publish(uri, list(found.items))
+                self.pushed.add(uri)
 
     async def _step_aside(self) -> None:
         """Wait while an open document's analysis is pending (it comes first)."""
@@ -243,9 +277,15 @@ class WorkspaceProblems:
         if old is not None and old.items == items:
             return
         self.reports[uri] = FileReport(str(next(self._ids)), items)
-        if not server.pull_diagnostics:
+        if self.pushing:
             self._publish(uri, list(items))
             self.pushed.add(uri)
+
+    def _forget_push(self, uri: str) -> None:
+        """Clear ``uri``'s pushed report in the client, keeping the report itself (an
+        open document's problems are pulled: its pushed ones go too)."""
+        self._publish(uri, [])
+        self.pushed.discard(uri)
 
     def _publish(self, uri: str, items: list[dict[str, Any]]) -> None:
         protocol = self.server.protocol
@@ -260,7 +300,16 @@ class WorkspaceProblems:
         self, params: types.WorkspaceDiagnosticParams
     ) -> types.WorkspaceDiagnosticReport:
         """``workspace/diagnostic``: the reports of every file that is not open, once
-        the files asked for so far are checked; unchanged ones as such."""
+        the files asked for so far are checked; unchanged ones as such.
+
+        The first request ends the push fallback: what was pushed is cleared at once
+        (before any wait, so that a check finishing meanwhile pushes nothing more), and
+        the answer reports those files by pull."""
+        if not self.pulled:
+            self.pulled = True
+            self.push_fallback = False
+            for uri in sorted(self.pushed):
+                self._forget_push(uri)
         if self.on:
             # The scan lists the files (their checks are queued as it is installed).
             await self.server.workspace_index.wait_scanned()
