@@ -168,3 +168,38 @@ def vsix() -> Path:
     assert proc.returncode == 0, f"npm run package failed:\n{proc.stdout}\n{proc.stderr}"
     assert VSIX.is_file()
     return VSIX
+
+
+def package_test_extension(
+    folder: Path, name: str, readme: str, activation: list[str], extension_js: str
+) -> Path:
+    """A tests-only VS Code extension ``name`` (its ``extension.js``, activated on
+    ``activation``) written in ``folder`` and packaged with the extension's own vsce;
+    the ``.vsix`` is put next to ``folder``."""
+    folder.mkdir()
+    manifest = {
+        "name": name,
+        "publisher": "pack-lsp-tests",
+        "version": "0.0.1",
+        "license": "MIT",
+        "engines": {"vscode": "^1.90.0"},
+        "main": "./extension.js",
+        "activationEvents": activation,
+    }
+    (folder / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (folder / "README.md").write_text(readme + "\n", encoding="utf-8")
+    (folder / "LICENSE").write_text("MIT\n", encoding="utf-8")
+    (folder / "extension.js").write_text(extension_js, encoding="utf-8")
+    vsce = CLIENT / "node_modules" / ".bin" / "vsce"
+    vsix = folder.parent / f"{name}.vsix"
+    proc = subprocess.run(
+        [str(vsce), "package", "--allow-missing-repository", "--out", str(vsix)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return vsix

@@ -35,7 +35,14 @@ from typing import Any
 import pytest
 from test_vscode import CHROMIUM, CODE_SERVER, SCREENSHOTS, TIMEOUT, free_port, palette, wait_for
 
-from conftest import CLIENT, PACK_FIXTURE, TOOLS, expected_problems, require
+from conftest import (
+    CLIENT,
+    PACK_FIXTURE,
+    TOOLS,
+    expected_problems,
+    package_test_extension,
+    require,
+)
 from pack_lsp import __version__
 
 pytestmark = pytest.mark.editor
@@ -74,39 +81,15 @@ exports.deactivate = () => client && client.stop();
 
 def yaml_host_vsix(base: Path) -> Path:
     """Package the host extension of yaml-language-server with the extension's own vsce."""
-    host = base / "yaml-host"
-    host.mkdir()
-    manifest = {
-        "name": "yaml-ls-test",
-        "publisher": "pack-lsp-tests",
-        "version": "0.0.1",
-        "license": "MIT",
-        "engines": {"vscode": "^1.90.0"},
-        "main": "./extension.js",
-        "activationEvents": ["onLanguage:yaml"],
-    }
-    (host / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
-    (host / "README.md").write_text("Starts yaml-language-server for the tests.\n")
-    (host / "LICENSE").write_text("MIT\n")
     client = CLIENT / "node_modules" / "vscode-languageclient" / "node"
     server = YAML_LS / "out" / "server" / "src" / "server.js"
-    (host / "extension.js").write_text(
+    return package_test_extension(
+        base / "yaml-host",
+        "yaml-ls-test",
+        "Starts yaml-language-server for the tests.",
+        ["onLanguage:yaml"],
         YAML_HOST_JS % {"client": json.dumps(str(client)), "server": json.dumps(str(server))},
-        encoding="utf-8",
     )
-    vsce = CLIENT / "node_modules" / ".bin" / "vsce"
-    out = base / "yaml-ls-test.vsix"
-    proc = subprocess.run(
-        [str(vsce), "package", "--allow-missing-repository", "--out", str(out)],
-        cwd=host,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return out
 
 
 def path_without_pack_lsp() -> str:

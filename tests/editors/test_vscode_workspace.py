@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_vscode import CHROMIUM, SCREENSHOTS, TIMEOUT, running_code_server, wait_for
 
-from conftest import CLIENT, PACK_FIXTURE, expected_problems
+from conftest import PACK_FIXTURE, expected_problems, package_test_extension
 from workspace_packs import workspace_pack
 
 pytestmark = pytest.mark.editor
@@ -63,34 +62,13 @@ Found = dict[str, list[tuple[str, int, int]]]
 
 def probe_vsix(base: Path, out: Path) -> Path:
     """Package the probe extension with the extension's own vsce."""
-    probe = base / "probe"
-    probe.mkdir()
-    manifest = {
-        "name": "diagnostics-probe",
-        "publisher": "pack-lsp-tests",
-        "version": "0.0.1",
-        "license": "MIT",
-        "engines": {"vscode": "^1.90.0"},
-        "main": "./extension.js",
-        "activationEvents": ["*"],
-    }
-    (probe / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
-    (probe / "README.md").write_text("Writes VS Code's diagnostics for the tests.\n")
-    (probe / "LICENSE").write_text("MIT\n")
-    (probe / "extension.js").write_text(PROBE_JS % {"out": json.dumps(str(out))}, "utf-8")
-    vsce = CLIENT / "node_modules" / ".bin" / "vsce"
-    vsix = base / "diagnostics-probe.vsix"
-    proc = subprocess.run(
-        [str(vsce), "package", "--allow-missing-repository", "--out", str(vsix)],
-        cwd=probe,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
+    return package_test_extension(
+        base / "probe",
+        "diagnostics-probe",
+        "Writes VS Code's diagnostics for the tests.",
+        ["*"],
+        PROBE_JS % {"out": json.dumps(str(out))},
     )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return vsix
 
 
 def collection(dump: Path) -> Found:
