@@ -243,8 +243,7 @@ def render_prompt(
     from pack_lsp.core.ide.render import render
 
     analysis = _pack(path, text, name)
-    chosen = target.partition("@")[0] if target else None
-    result: dict[str, Any] = render(analysis, prompt, variables or {}, chosen).to_json()
+    result: dict[str, Any] = render(analysis, prompt, variables or {}, target or None).to_json()
     return result
 
 

@@ -107,7 +107,7 @@ def _render(path: str, key: str, values: dict[str, str], fmt: str, target: str |
         # What is left of a broken file would make a wrong answer ("no such prompt").
         return _fail(f"{path} has a YAML syntax error; run pack-lsp --check {path}")
     try:
-        rendered = render(analysis, key, values, target.partition("@")[0] if target else None)
+        rendered = render(analysis, key, values, target or None)
     except RenderError as exc:
         return _fail(f"{path}: {exc}")
     if fmt == "json":

@@ -275,20 +275,13 @@ def _python(ctx: CheckContext, root: Node | None, as_json: bool, first: Span) ->
         refused = _refusal(m, PYTHON, _PYTHON_REFUSALS)
         if refused is not None:
             yield refused
-    templates = ctx.templates
-    for info in templates.templates:
-        if not _rendered_template(info):
-            continue
-        for p in info.placeholders:
-            written = info.template.text[p.start : p.end]
-            if runtimes.PYTHON_PLACEHOLDER.fullmatch(written):
-                continue
-            yield make(
-                "python-literal-placeholder",
-                f"promptpack-python leaves `{written}` as written: {_python_why(p, written)}",
-                p.span,
-                data={**data, "placeholder": written},
-            )
+    for p, written in _left_as_written(ctx, runtimes.PYTHON_PLACEHOLDER):
+        yield make(
+            "python-literal-placeholder",
+            f"promptpack-python leaves `{written}` as written: {_python_why(p, written)}",
+            p.span,
+            data={**data, "placeholder": written},
+        )
     pack = ctx.pack
     namespaces = ctx.config.tool_namespaces
     for key, prompt in pack.prompts.items():
@@ -320,6 +313,21 @@ def _rendered_template(info: TemplateInfo) -> bool:
     """Whether a runtime of 1.0 renders this template: a prompt's `system_template`
     and the fragments (model overrides are left to the caller)."""
     return info.owner == "fragment" or info.template.field == "system_template"
+
+
+def _left_as_written(
+    ctx: CheckContext, pattern: re.Pattern[str] | None
+) -> Iterator[tuple[Placeholder, str]]:
+    """Each placeholder of a rendered template that a runtime reading only placeholders
+    ``pattern`` matches leaves as written (every one when ``pattern`` is None), with
+    its text."""
+    for info in ctx.templates.templates:
+        if not _rendered_template(info):
+            continue
+        for p in info.placeholders:
+            written = info.template.text[p.start : p.end]
+            if pattern is None or not pattern.fullmatch(written):
+                yield p, written
 
 
 def _python_why(p: Placeholder, written: str) -> str:
@@ -375,21 +383,14 @@ def _langchainjs(
     pattern = runtimes.langchainjs_pattern(
         syntax.value if syntax is not None and isinstance(syntax.value, str) else "{{variable}}"
     )
-    templates = ctx.templates
-    for info in templates.templates:
-        if not _rendered_template(info):
-            continue
-        for p in info.placeholders:
-            written = info.template.text[p.start : p.end]
-            if pattern is not None and pattern.fullmatch(written):
-                continue
-            yield make(
-                "langchainjs-literal-placeholder",
-                f"promptpack-langchainjs leaves `{written}` as written: "
-                f"{_langchainjs_why(p, written, syntax)}",
-                p.span,
-                data={**data, "placeholder": written},
-            )
+    for p, written in _left_as_written(ctx, pattern):
+        yield make(
+            "langchainjs-literal-placeholder",
+            f"promptpack-langchainjs leaves `{written}` as written: "
+            f"{_langchainjs_why(p, written, syntax)}",
+            p.span,
+            data={**data, "placeholder": written},
+        )
     if pattern is None:
         return
     fragments = {

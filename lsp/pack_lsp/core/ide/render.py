@@ -260,9 +260,12 @@ def render(
     """The rendered system template of ``prompt_key`` (see the module docstring), as
     ``target`` renders it when one is given.
 
-    Raises ``RenderError`` when the document has no such prompt, the prompt no
-    system template, or ``target`` is not a target's name.
+    ``target`` may name a release as the configuration does (``promptkit@1.5.11``):
+    it renders as the target does. Raises ``RenderError`` when the document has no such
+    prompt, the prompt no system template, or ``target`` is not a target's name.
     """
+    if target is not None:
+        target = target.partition("@")[0].strip()
     if target is not None and target not in TARGET_NAMES:
         known = ", ".join(TARGET_NAMES)
         raise RenderError(f"`{target}` is not a deploy target (targets: {known})")
